@@ -1,0 +1,37 @@
+# Front door: `make demo` runs the main job, `make test` runs every test.
+# SANITIZE=address,undefined (or thread) builds into its own directory.
+BUILD ?= build
+SANITIZE ?=
+BUILD_TYPE ?= RelWithDebInfo
+ifneq ($(SANITIZE),)
+BUILD := build-$(subst $(comma),-,$(SANITIZE))
+endif
+comma := ,
+JOBS ?= $(shell nproc)
+
+.PHONY: all build test demo bench clean format
+
+all: build
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DFUSION_SANITIZE=$(SANITIZE)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	FUSION_BACKEND=sim FUSION_SIM_LOG=$(BUILD)/demo.log $(BUILD)/bin/demo_inversion
+	@echo "--- event log ($(BUILD)/demo.log) ---"
+	@cat $(BUILD)/demo.log
+
+bench: build
+	bench/run-callgrind.sh $(BUILD)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build build-*

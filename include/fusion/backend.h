@@ -1,0 +1,159 @@
+/*
+ * The backend operations table: everything the nucleus needs from the
+ * machine, and nothing more.  The nucleus never reads a clock, creates an
+ * OS thread or makes a system call itself; it goes through these.
+ *
+ * Conventions for every operation below:
+ * - "priv" is the pointer the backend's init returned.
+ * - Threads are named to switch_to and busy by their shadow (the
+ *   pointer thread_init or thread_adopt stored); NULL in switch_to names
+ *   the CPU's idle (root) context: Linux, in the design's terms.
+ * - "Lock held" means the nucleus lock (see lock/unlock) is held by the
+ *   caller.  The nucleus lock is logical, not tied to an OS thread: a
+ *   switch hands it from the outgoing thread to the incoming one.
+ */
+#ifndef FUSION_BACKEND_H
+#define FUSION_BACKEND_H
+
+#include <fusion/types.h>
+#include <fusion/trace.h>
+
+struct nk_instance_attr;
+
+/* Entry points the nucleus registers with its backend (calls "up"). */
+struct nk_backend_handlers {
+	/*
+	 * The deadline last given to program_timer(@cpu) has passed: run
+	 * the expired timers and reschedule.  Lock held.  Called from the
+	 * backend's interrupt context (never from a nucleus thread's own
+	 * code path).
+	 */
+	void (*timer)(struct nk_instance *nk, int cpu);
+	/*
+	 * @cpu was kicked while it ran its idle context: pick its next
+	 * thread and switch it in.  Lock held, interrupt context.
+	 */
+	void (*resched)(struct nk_instance *nk, int cpu);
+	/*
+	 * First run of a shadow created by thread_init, on its own OS
+	 * thread, lock held.  Does not return: the thread ends through
+	 * switch_to(.., NK_SWITCH_EXIT).
+	 */
+	void (*thread_entry)(struct nk_thread *thread);
+	/*
+	 * Describe every thread and what it waits for, one line per call
+	 * of @emit.  Lock held.  Used for deadlock reports.
+	 */
+	void (*describe)(struct nk_instance *nk,
+			 void (*emit)(void *ctx, const char *line), void *ctx);
+};
+
+/* switch_to flags */
+#define NK_SWITCH_EXIT 0x1 /* prev is dead: end its OS thread, never return */
+
+struct nk_backend_ops {
+	const char *name;
+
+	/*
+	 * Set up the backend for @nk with @nr_cpus RT CPUs; store the
+	 * backend's private pointer in *@priv.  Called once, before any
+	 * other operation, from the thread creating the instance.
+	 * Returns 0 or a negative errno.
+	 */
+	int (*init)(struct nk_instance *nk, int nr_cpus,
+		    const struct nk_backend_handlers *handlers, void **priv);
+	/* Release what init took.  Every shadow has been reaped. */
+	void (*fini)(void *priv);
+
+	/* Monotonic time in ns.  Any context, lock held or not. */
+	nk_time_t (*now)(void *priv);
+
+	/*
+	 * Call handlers->timer(@cpu) once now() >= @when.  A new call
+	 * replaces the previous deadline of @cpu; NK_INFINITE cancels it.
+	 * Lock held.
+	 */
+	void (*program_timer)(void *priv, int cpu, nk_time_t when);
+
+	/*
+	 * The nucleus made @next current on its CPU in place of @prev
+	 * (either may be NULL: the idle context).  Lock held; the lock
+	 * passes to @next.
+	 * - @prev is the caller's own thread: returns when @prev is made
+	 *   current again, lock held.
+	 * - @prev is NULL (interrupt or idle context): returns at once;
+	 *   @next runs when the backend gives it its CPU.
+	 * - NK_SWITCH_EXIT: @prev (the caller) is dead; its OS thread ends
+	 *   here and the call does not return.  The nucleus must not touch
+	 *   @prev after this call is made; the shadow stays allocated until
+	 *   thread_reap.
+	 */
+	void (*switch_to)(void *priv, void *prev, void *next,
+			  unsigned int flags);
+
+	/*
+	 * Ask @cpu to reschedule: the thread current there (never the
+	 * caller) must enter the nucleus and reschedule at its next
+	 * preemption point; if @cpu runs its idle context, the backend
+	 * calls handlers->resched(@cpu).  Lock held.
+	 */
+	void (*kick)(void *priv, int cpu);
+
+	/*
+	 * Create the shadow of @thread: an OS thread that waits, without
+	 * running any nucleus code, until switch_to first names it, then
+	 * calls handlers->thread_entry.  Store the backend's per-thread
+	 * data in *@shadow.  Lock held.  Returns 0, -ENOMEM or -EAGAIN.
+	 */
+	int (*thread_init)(void *priv, struct nk_thread *thread,
+			   size_t stack_size, void **shadow);
+	/*
+	 * Bind the calling OS thread to @thread, which becomes its shadow
+	 * (and is current on its CPU on return).  Lock held.
+	 */
+	int (*thread_adopt)(void *priv, struct nk_thread *thread, void **shadow);
+	/*
+	 * End the OS thread of a shadow that is not current anywhere (it
+	 * waits in the backend, or was never started) without letting it
+	 * run nucleus code again.  Lock held.
+	 */
+	void (*thread_kill)(void *priv, void *shadow);
+	/*
+	 * Wait until the OS thread of a dead or killed shadow has ended
+	 * and free the shadow.  For an adopted thread, unbind it instead.
+	 * Lock held (the dying thread never takes it).
+	 */
+	void (*thread_reap)(void *priv, void *shadow);
+
+	/* The nucleus thread bound to the calling OS thread, or NULL. */
+	struct nk_thread *(*self)(void *priv);
+
+	/*
+	 * Keep the CPU of @shadow (the caller, current) busy for @ns of
+	 * the backend's clock, then return.  Returns early, with the lock
+	 * held, when kicked (a preemption is due); the nucleus computes
+	 * what remains from now().  Lock held.
+	 */
+	void (*busy)(void *priv, void *shadow, nk_time_t ns);
+
+	/* The nucleus lock: see the conventions above.  Any context. */
+	void (*lock)(void *priv);
+	void (*unlock)(void *priv);
+
+	/*
+	 * Optional: the trace sink the backend wants installed at start
+	 * (the sim backend's FUSION_SIM_LOG).  Leaves *@fn NULL for none.
+	 */
+	void (*default_trace)(void *priv, nk_trace_fn *fn, void **ctx);
+};
+
+/* Backends built into this library. */
+extern const struct nk_backend_ops nk_backend_sim;
+
+/*
+ * Resolve a backend by name: "sim"; NULL means $FUSION_BACKEND, else the
+ * default.  Returns NULL for an unknown or unavailable name.
+ */
+const struct nk_backend_ops *nk_backend_lookup(const char *name);
+
+#endif

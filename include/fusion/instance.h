@@ -1,0 +1,84 @@
+/*
+ * A nucleus instance: one RTOS, with its schedulers, threads, timers and
+ * registry, running on one backend.  Instances share nothing, so a
+ * process (a test) may run several.
+ *
+ * Calling contexts named in this API:
+ *   thread    - a nucleus thread (its own code, not a timer handler)
+ *   interrupt - a timer or interrupt handler run by the nucleus
+ *   any       - either, or a plain OS thread of the process
+ */
+#ifndef FUSION_INSTANCE_H
+#define FUSION_INSTANCE_H
+
+#include <fusion/types.h>
+#include <fusion/registry.h>
+#include <fusion/trace.h>
+
+#define NK_MAX_CPUS 64
+
+struct nk_instance_attr {
+	/* "sim" ...; NULL: $FUSION_BACKEND, else the default backend. */
+	const char *backend;
+	/* RT CPUs (schedulers); 0 means 1. */
+	int nr_cpus;
+	/* The caller becomes a nucleus thread: its name (NULL: "main"),
+	 * priority and RT CPU. */
+	const char *main_name;
+	int main_priority;
+	int main_cpu;
+	/* Registry entries (0: 4096). */
+	uint32_t registry_capacity;
+	/* Stack of threads created with stack_size 0 (0: 256 KiB). */
+	size_t default_stack_size;
+};
+
+/*
+ * Create an instance and adopt the calling OS thread as its first
+ * thread (named attr->main_name), current on its CPU.  @attr may be NULL
+ * for the defaults.
+ * Errors: -EINVAL (NULL out, nr_cpus or main_cpu out of range, bad
+ * priority), -ENODEV (unknown backend), -EBUSY (the caller is already a
+ * nucleus thread), -ENOMEM.  Context: a plain OS thread.
+ */
+nk_export int nk_instance_create(const struct nk_instance_attr *attr,
+				 struct nk_instance **out);
+
+/*
+ * End every other thread of @nk (wherever it waits), release all its
+ * resources and unbind the caller.  Context: the thread that created the
+ * instance.  Errors: -EINVAL (bad instance), -EPERM (other caller).
+ */
+nk_export int nk_instance_destroy(struct nk_instance *nk);
+
+/* Name of the backend @nk runs on ("sim"), or NULL for a bad instance. */
+nk_export const char *nk_instance_backend(struct nk_instance *nk);
+/* Number of RT CPUs, or -EINVAL. */
+nk_export int nk_instance_nr_cpus(struct nk_instance *nk);
+/* The instance's registry (for skins), or NULL for a bad instance. */
+nk_export struct nk_registry *nk_instance_registry(struct nk_instance *nk);
+
+/*
+ * Install @fn as the trace sink (NULL removes it).  Replaces the
+ * backend's default sink.  Errors: -EINVAL.  Context: any.
+ */
+nk_export int nk_instance_set_trace(struct nk_instance *nk, nk_trace_fn fn,
+				    void *ctx);
+
+/*
+ * Write a description of every thread (state, priority, what it waits
+ * for and who owns it), one line per @emit call.  Context: any.
+ */
+nk_export int nk_instance_describe(struct nk_instance *nk,
+				   void (*emit)(void *ctx, const char *line),
+				   void *ctx);
+
+/*
+ * The nucleus lock.  Skins take it to make several nucleus calls atomic
+ * (the *_locked services in synch.h require it).  Not recursive.
+ * Context: any.
+ */
+nk_export void nk_lock(struct nk_instance *nk);
+nk_export void nk_unlock(struct nk_instance *nk);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * Mutex over an owned synch: ownership, optional recursion, priority
+ * inheritance or ceiling, deadlock detection.
+ */
+#ifndef FUSION_MUTEX_H
+#define FUSION_MUTEX_H
+
+#include <fusion/synch.h>
+
+/* nk_mutex flags, on top of NK_SYNCH_FIFO/PRIO/PI/PP */
+#define NK_MUTEX_RECURSIVE 0x100
+
+struct nk_mutex {
+	unsigned int magic;
+	unsigned int flags;
+	struct nk_synch synch;
+	unsigned int depth; /* recursion depth of the owner */
+};
+
+/*
+ * Errors: -EINVAL (bad instance, NULL mutex, unknown flags, PI with PP,
+ * ceiling out of range).  Context: any.
+ */
+nk_export int nk_mutex_init(struct nk_instance *nk, struct nk_mutex *mutex,
+			    const char *name, unsigned int flags, int ceiling);
+/* Waiters wake with NK_WAKE_DELETED.  -EINVAL.  Any. */
+nk_export int nk_mutex_destroy(struct nk_mutex *mutex);
+
+/*
+ * Lock, waiting up to @timeout.  Returns the wake reason (OWNER_DEAD
+ * means acquired).  Errors: -EINVAL, -EPERM (wrong context, scheduler
+ * locked, ceiling below caller), -EDEADLK (relocking a non-recursive
+ * mutex, or an owner cycle), -EWOULDBLOCK (owned, relative timeout 0),
+ * -EOVERFLOW (recursion depth).  Context: thread.
+ */
+nk_export nk_must_check int nk_mutex_lock(struct nk_mutex *mutex,
+					  nk_time_t timeout,
+					  enum nk_tmode mode);
+/* Errors: -EINVAL, -EPERM (caller is not the owner).  Context: thread. */
+nk_export int nk_mutex_unlock(struct nk_mutex *mutex);
+/* Owner, or NULL (free or bad mutex).  Any. */
+nk_export struct nk_thread *nk_mutex_owner(struct nk_mutex *mutex);
+
+#endif

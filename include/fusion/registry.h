@@ -1,0 +1,73 @@
+/*
+ * Registry: names and handles for nucleus objects.
+ *
+ * A handle is a 32-bit value: a slot index in the low bits and that
+ * slot's generation in the high bits.  Deleting an entry bumps the
+ * generation, so a stale handle (or a forged one) is refused with an
+ * error instead of reaching a reused slot.  Handle 0 is never valid.
+ * Generations wrap after 2^(32 - index_bits) reuses of one slot.
+ *
+ * Registries are caller storage; the nucleus instance embeds one.  The
+ * nk_registry_* calls are not locked: the caller serialises (nucleus
+ * lock).  Callable from any context.
+ */
+#ifndef FUSION_REGISTRY_H
+#define FUSION_REGISTRY_H
+
+#include <fusion/types.h>
+
+typedef uint32_t nk_handle_t;
+
+#define NK_HANDLE_INVALID 0u
+
+struct nk_registry_slot;
+
+struct nk_registry {
+	unsigned int magic;
+	struct nk_registry_slot *slots;
+	uint32_t capacity;     /* power of two */
+	uint32_t index_bits;   /* log2(capacity) */
+	uint32_t nr_used;
+	uint32_t free_head;    /* free-slot list, by index */
+	uint32_t *buckets;     /* name hash -> slot index chains */
+	uint32_t nr_buckets;   /* power of two */
+};
+
+/*
+ * Prepare @reg for @capacity entries (rounded up to a power of two,
+ * 2 .. 2^24), allocating its tables with malloc once, here.
+ * Errors: -EINVAL (NULL reg, capacity out of range), -ENOMEM.
+ */
+nk_export int nk_registry_init(struct nk_registry *reg, uint32_t capacity);
+nk_export int nk_registry_destroy(struct nk_registry *reg);
+
+/*
+ * Enter @object under @name (may be NULL: anonymous) with a caller type
+ * tag @type (non-zero; lets a skin refuse a handle of the wrong kind).
+ * Errors: -EINVAL (bad reg, NULL object, type 0, name longer than
+ * NK_NAME_MAX - 1), -EEXIST (name in use), -ENOSPC (full).
+ */
+nk_export int nk_registry_enter(struct nk_registry *reg, const char *name,
+				unsigned int type, void *object,
+				nk_handle_t *handle);
+
+/* Remove the entry @handle.  Errors: -EINVAL (bad reg), -ESRCH (stale). */
+nk_export int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle);
+
+/*
+ * The object behind @handle, if its type is @type (0: any) into *@object.
+ * Errors: -EINVAL (bad reg, NULL object), -ESRCH (stale, forged or wrong
+ * type: all look the same to the caller, deliberately).
+ */
+nk_export int nk_registry_lookup(struct nk_registry *reg, nk_handle_t handle,
+				 unsigned int type, void **object);
+
+/* The handle registered under @name.  Errors: -EINVAL, -ESRCH. */
+nk_export int nk_registry_find(struct nk_registry *reg, const char *name,
+			       nk_handle_t *handle);
+
+/* Name of @handle (empty string for anonymous) into @buf.  -EINVAL/-ESRCH. */
+nk_export int nk_registry_name(struct nk_registry *reg, nk_handle_t handle,
+			       char *buf, size_t len);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * Counting semaphore over a synch: the shape every skin's semaphore
+ * takes (VxWorks semC/semB, pSOS sm_, Alchemy rt_sem, RTAI sems).
+ */
+#ifndef FUSION_SEM_H
+#define FUSION_SEM_H
+
+#include <fusion/synch.h>
+
+struct nk_sem {
+	unsigned int magic;
+	struct nk_synch synch;
+	unsigned long count;
+	unsigned long max; /* give beyond this fails with -EOVERFLOW */
+};
+
+/*
+ * @flags: NK_SYNCH_FIFO or NK_SYNCH_PRIO.  @max 0 means ULONG_MAX.
+ * Errors: -EINVAL (bad instance, NULL sem, other flags, count > max,
+ * name too long).  Context: any.
+ */
+nk_export int nk_sem_init(struct nk_instance *nk, struct nk_sem *sem,
+			  const char *name, unsigned long count,
+			  unsigned long max, unsigned int flags);
+/* Wake waiters with NK_WAKE_DELETED and invalidate.  -EINVAL.  Any. */
+nk_export int nk_sem_destroy(struct nk_sem *sem);
+
+/*
+ * Take one unit, waiting up to @timeout if none is available.
+ * Returns the wake reason; -EWOULDBLOCK when none is available and the
+ * timeout is relative 0.  Errors: -EINVAL, -EPERM (wrong context or
+ * scheduler locked, unless it need not wait).  Context: thread (any
+ * when the timeout is relative 0).
+ */
+nk_export nk_must_check int nk_sem_take(struct nk_sem *sem, nk_time_t timeout,
+					enum nk_tmode mode);
+
+/*
+ * Give one unit: to the first waiter if any (which may preempt the
+ * caller), else to the count.  Errors: -EINVAL, -EOVERFLOW (count at
+ * max).  Context: any.
+ */
+nk_export int nk_sem_give(struct nk_sem *sem);
+
+/* Wake all waiters with NK_WAKE_UNBLOCKED; count unchanged.  Any. */
+nk_export int nk_sem_flush(struct nk_sem *sem);
+
+/* Current count into *@count.  -EINVAL.  Any. */
+nk_export int nk_sem_count(struct nk_sem *sem, unsigned long *count);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * The one wait-queue primitive under every synchronisation object of
+ * every skin.  A synch orders its waiters FIFO or by priority; with
+ * NK_SYNCH_OWNER it tracks an owner (a mutex) and can apply priority
+ * inheritance (transitive through chains of owners) or a priority
+ * ceiling, and refuses waits that would close an owner cycle.
+ *
+ * Every wait returns why it ended (enum nk_wake); skins translate that
+ * into their own error codes exactly once.
+ *
+ * All nk_synch_* calls except init/destroy require the nucleus lock
+ * (nk_lock).  Calls that ready threads only mark a reschedule: the
+ * caller runs nk_sched_run() before unlocking.
+ */
+#ifndef FUSION_SYNCH_H
+#define FUSION_SYNCH_H
+
+#include <fusion/types.h>
+#include <fusion/list.h>
+
+/* nk_synch flags */
+#define NK_SYNCH_FIFO 0x0  /* waiters in arrival order */
+#define NK_SYNCH_PRIO 0x1  /* waiters by effective priority, FIFO within */
+#define NK_SYNCH_OWNER 0x2 /* tracks an owner */
+#define NK_SYNCH_PI 0x4    /* priority inheritance (implies OWNER|PRIO) */
+#define NK_SYNCH_PP 0x8    /* priority ceiling (implies OWNER) */
+
+struct nk_synch {
+	unsigned int magic;
+	unsigned int flags;
+	struct nk_instance *nk;
+	struct nk_list waiters;
+	unsigned int nr_waiters;
+	struct nk_thread *owner;
+	struct nk_list owner_link; /* in owner's list of owned synchs */
+	int ceiling;
+	char name[NK_NAME_MAX];
+};
+
+/*
+ * Prepare @synch.  @ceiling is used with NK_SYNCH_PP only.
+ * Errors: -EINVAL (bad instance, NULL synch, unknown flags, PI with PP,
+ * ceiling out of range, name too long).  Context: any.
+ */
+nk_export int nk_synch_init(struct nk_instance *nk, struct nk_synch *synch,
+			    const char *name, unsigned int flags, int ceiling);
+
+/*
+ * Invalidate @synch, waking every waiter with NK_WAKE_DELETED (and
+ * dropping its owner).  Takes the lock and reschedules itself.
+ * Errors: -EINVAL.  Context: any.
+ */
+nk_export int nk_synch_destroy(struct nk_synch *synch);
+
+/* As nk_synch_destroy, lock held; returns the number of waiters woken. */
+nk_export int nk_synch_destroy_locked(struct nk_synch *synch);
+
+/*
+ * Block the calling thread on @synch until woken or @timeout (per @mode;
+ * NK_INFINITE: never) passes.  Returns the wake reason.
+ * Errors: -EINVAL (bad synch), -EPERM (not a thread of the instance,
+ * interrupt context, scheduler locked), -EDEADLK (owner cycle).
+ * Context: thread, lock held.
+ */
+nk_export nk_must_check int nk_synch_sleep(struct nk_synch *synch,
+					   nk_time_t timeout,
+					   enum nk_tmode mode);
+
+/* Wake the first waiter with NK_WAKE_OK; returns it, or NULL if none. */
+nk_export struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch);
+/* Wake @thread, which waits on @synch.  Errors: -EINVAL, -ESRCH. */
+nk_export int nk_synch_wakeup_this(struct nk_synch *synch,
+				   struct nk_thread *thread);
+/* Wake every waiter with @reason; returns how many woke. */
+nk_export int nk_synch_flush(struct nk_synch *synch, enum nk_wake reason);
+
+/*
+ * Ownership (NK_SYNCH_OWNER synchs).  Acquire takes a free synch at
+ * once; otherwise the caller waits (boosting the owner chain under PI)
+ * and, when woken, owns it.  Returns the wake reason, NK_WAKE_OWNER_DEAD
+ * meaning "acquired, the previous owner was deleted".
+ * Errors: as nk_synch_sleep, plus -EINVAL (no OWNER flag), -EPERM
+ * (ceiling below the caller's base priority), -EDEADLK (caller owns it
+ * already, or the wait would close a cycle of owners).
+ * Context: thread, lock held.
+ */
+nk_export nk_must_check int nk_synch_acquire(struct nk_synch *synch,
+					     nk_time_t timeout,
+					     enum nk_tmode mode);
+/*
+ * Release a synch the caller owns: ownership passes to the first waiter
+ * (readied), or the synch becomes free.  The caller's priority drops
+ * back to what its remaining ownerships justify.
+ * Errors: -EINVAL, -EPERM (caller is not the owner).  Lock held.
+ */
+nk_export int nk_synch_release(struct nk_synch *synch);
+
+/*
+ * Take ownership for @thread without waiting (trylock; @thread may be
+ * any live thread, for skins that assign ownership).  Errors: -EINVAL,
+ * -EBUSY (owned), -EPERM (ceiling below its priority).  Lock held.
+ */
+nk_export int nk_synch_try_acquire(struct nk_synch *synch,
+				   struct nk_thread *thread);
+
+/* Owner (NULL if none) and waiter count; lock held. */
+nk_export struct nk_thread *nk_synch_owner(struct nk_synch *synch);
+nk_export unsigned int nk_synch_nr_waiters(struct nk_synch *synch);
+
+#endif

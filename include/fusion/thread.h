@@ -1,0 +1,166 @@
+/*
+ * Nucleus threads.  Each is backed by one OS thread (its shadow), which
+ * runs only while the nucleus makes it current on its RT CPU.
+ *
+ * Priorities run from 0 to 255, higher is more urgent.  A thread has a
+ * base priority (what it was given) and an effective one (raised by
+ * priority inheritance or a ceiling while it owns mutexes).
+ */
+#ifndef FUSION_THREAD_H
+#define FUSION_THREAD_H
+
+#include <fusion/types.h>
+
+enum nk_policy {
+	NK_SCHED_FIFO = 0, /* runs until it blocks, yields or is preempted */
+	NK_SCHED_RR = 1,   /* as FIFO, rotated among equals every quantum */
+};
+
+/* nk_thread_attr.flags */
+#define NK_THREAD_JOINABLE 0x1 /* nk_thread_join() reaps it */
+
+struct nk_thread_attr {
+	const char *name; /* NULL or "": "thread<N>" */
+	int priority;
+	enum nk_policy policy;
+	nk_time_t quantum;  /* NK_SCHED_RR only, > 0 */
+	size_t stack_size;  /* 0: the instance default */
+	int cpu;            /* RT CPU */
+	unsigned int flags;
+};
+
+/* Thread state bits, as nk_thread_state() reports them. */
+#define NK_THREAD_DORMANT 0x001   /* created, not started */
+#define NK_THREAD_READY 0x002     /* in a ready queue */
+#define NK_THREAD_PENDING 0x004   /* waits on a synch object */
+#define NK_THREAD_DELAYED 0x008   /* waits for a date (sleep or timeout) */
+#define NK_THREAD_SUSPENDED 0x010 /* nk_thread_suspend() */
+#define NK_THREAD_ZOMBIE 0x020    /* terminated, not reaped */
+#define NK_THREAD_CURRENT 0x040   /* current on its CPU */
+
+struct nk_thread_stats {
+	unsigned long switches;  /* times switched in */
+	nk_time_t exec_time;     /* ns spent current, on the backend clock */
+};
+
+typedef void (*nk_thread_fn)(void *arg);
+
+/*
+ * Create a dormant thread.  Errors: -EINVAL (bad instance, NULL attr or
+ * out, priority outside 0..255, RR without a positive quantum, bad cpu,
+ * unknown flags, name too long), -ENOMEM, -EAGAIN (no OS thread).
+ * Context: any.
+ */
+nk_export int nk_thread_create(struct nk_instance *nk,
+			       const struct nk_thread_attr *attr,
+			       struct nk_thread **out);
+
+/*
+ * Start a dormant thread at @entry(@arg).  It is readied and may preempt
+ * the caller at once.  Returning from @entry ends the thread.
+ * Errors: -EINVAL (bad thread, NULL entry), -EBUSY (already started).
+ * Context: any.
+ */
+nk_export int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry,
+			      void *arg);
+
+/*
+ * Delete @thread, which may be the caller (then it does not return).
+ * Safe in any state: waits are cancelled (owners de-boosted), owned
+ * mutexes pass to their next waiter (who sees NK_WAKE_OWNER_DEAD),
+ * joiners wake.  A non-joinable thread is freed; a joinable one stays a
+ * zombie until joined.
+ * Errors: -EINVAL (bad thread), -ESRCH (already terminated).
+ * Context: any.
+ */
+nk_export int nk_thread_delete(struct nk_thread *thread);
+
+/* End the calling thread.  Context: thread (else returns -EPERM). */
+nk_export int nk_thread_exit(struct nk_instance *nk);
+
+/*
+ * Wait for a joinable @thread to terminate, then free it.
+ * Errors: -EINVAL (bad thread, not joinable), -EDEADLK (joining self),
+ * -EBUSY (another thread joins it), -EPERM (wrong context),
+ * NK_WAKE_UNBLOCKED.  Context: thread.
+ */
+nk_export nk_must_check int nk_thread_join(struct nk_thread *thread);
+
+/*
+ * Suspend @thread (nesting: as many resumes are needed).  A suspended
+ * thread that waits for a resource still gets it, but stays suspended.
+ * Errors: -EINVAL, -ESRCH (terminated), -EPERM (dormant), -EOVERFLOW
+ * (nesting beyond INT_MAX).  Context: any; suspending self: thread.
+ */
+nk_export int nk_thread_suspend(struct nk_thread *thread);
+/* Undo one suspend.  Errors: -EINVAL, -ESRCH, -EPERM (not suspended). */
+nk_export int nk_thread_resume(struct nk_thread *thread);
+
+/*
+ * Set the base priority.  The effective priority follows (inheritance
+ * and ceilings still apply); a raised ready thread goes to the tail of
+ * its new level, a lowered one to the head.
+ * Errors: -EINVAL (bad thread, priority out of range), -ESRCH.
+ * Context: any.
+ */
+nk_export int nk_thread_set_priority(struct nk_thread *thread, int priority);
+
+/*
+ * Move the caller to the tail of its priority level.
+ * Errors: -EINVAL, -EPERM (not a thread of @nk).  Context: thread.
+ */
+nk_export int nk_thread_yield(struct nk_instance *nk);
+
+/*
+ * Sleep until @timeout (per @mode) passes.  Returns NK_WAKE_OK, or
+ * NK_WAKE_UNBLOCKED.  Errors: -EINVAL (bad instance), -EPERM (wrong
+ * context or scheduler locked).  Context: thread.
+ */
+nk_export nk_must_check int nk_thread_sleep(struct nk_instance *nk,
+					    nk_time_t timeout,
+					    enum nk_tmode mode);
+
+/*
+ * Make the caller periodic: releases at @start (absolute; NK_INFINITE:
+ * now) then every @period ns.  @period 0 stops it.
+ * Errors: -EINVAL (bad instance, period < 0), -EPERM.  Context: thread.
+ */
+nk_export int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
+				     nk_time_t period);
+
+/*
+ * Wait for the caller's next release point.  On return *@overruns (may
+ * be NULL) holds the release points missed since the previous call; the
+ * call then returns -ETIMEDOUT if any were missed (without waiting),
+ * else NK_WAKE_OK.  Errors: -EWOULDBLOCK (not periodic), -EPERM,
+ * NK_WAKE_UNBLOCKED.  Context: thread.
+ */
+nk_export nk_must_check int nk_thread_wait_period(struct nk_instance *nk,
+						  unsigned long *overruns);
+
+/*
+ * Break @thread out of its current wait (sleep, synch wait, period
+ * wait): the wait returns NK_WAKE_UNBLOCKED.  Suspension is not undone.
+ * Errors: -EINVAL, -ESRCH, -EAGAIN (it was not waiting).  Context: any.
+ */
+nk_export int nk_thread_unblock(struct nk_thread *thread);
+
+/* The calling thread if it belongs to @nk, else NULL.  Context: any. */
+nk_export struct nk_thread *nk_thread_self(struct nk_instance *nk);
+
+/* Accessors: -EINVAL / NULL / 0 on a bad thread. */
+nk_export struct nk_instance *nk_thread_instance(struct nk_thread *thread);
+nk_export const char *nk_thread_name(struct nk_thread *thread);
+nk_export int nk_thread_priority(struct nk_thread *thread);
+nk_export int nk_thread_effective_priority(struct nk_thread *thread);
+nk_export int nk_thread_cpu(struct nk_thread *thread);
+nk_export unsigned int nk_thread_state(struct nk_thread *thread);
+nk_export int nk_thread_stats(struct nk_thread *thread,
+			      struct nk_thread_stats *stats);
+
+/* Per-thread error slot and skin extension pointer (NULL on bad thread). */
+nk_export int *nk_thread_errno(struct nk_thread *thread);
+nk_export void *nk_thread_ext(struct nk_thread *thread);
+nk_export int nk_thread_set_ext(struct nk_thread *thread, void *ext);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * Nucleus timers: absolute expiry dates in ns, optional period, a handler
+ * run in interrupt context with the nucleus lock held.  Each RT CPU keeps
+ * its armed timers in a red-black tree (O(log n) arm and disarm, O(1)
+ * next deadline); timers with equal dates fire in the order they were
+ * armed.
+ */
+#ifndef FUSION_TIMER_H
+#define FUSION_TIMER_H
+
+#include <fusion/types.h>
+#include <fusion/rbtree.h>
+
+struct nk_timer;
+
+/* Runs in interrupt context, lock held: may ready threads, never block. */
+typedef void (*nk_timer_fn)(struct nk_timer *timer);
+
+struct nk_timer {
+	unsigned int magic;
+	struct nk_instance *nk;
+	struct nk_rbnode node;
+	nk_time_t date;     /* next expiry */
+	nk_time_t interval; /* 0: one-shot */
+	nk_timer_fn handler;
+	void *cookie;
+	int cpu;
+	bool armed;
+	unsigned long overruns; /* periods missed, summed over expiries */
+	unsigned long fired;
+	char name[NK_NAME_MAX];
+};
+
+/*
+ * Prepare @timer on RT CPU @cpu.  @name may be NULL.
+ * Errors: -EINVAL (bad instance, NULL timer or handler, bad cpu).
+ * Context: any.
+ */
+nk_export int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
+			    const char *name, int cpu, nk_timer_fn handler,
+			    void *cookie);
+
+/*
+ * Arm @timer to expire at @value (read per @mode), then every @interval
+ * ns if @interval > 0.  Re-arming an armed timer moves it.  A date in the
+ * past fires at the next timer interrupt.
+ * Errors: -EINVAL (bad timer, interval < 0, value NK_INFINITE with an
+ * interval).  Context: any (lock not held).  The _locked form: lock held.
+ */
+nk_export int nk_timer_start(struct nk_timer *timer, nk_time_t value,
+			     nk_time_t interval, enum nk_tmode mode);
+/* Disarm (no error if not armed).  Errors: -EINVAL.  Context: any. */
+nk_export int nk_timer_stop(struct nk_timer *timer);
+/* Disarm and invalidate.  Errors: -EINVAL.  Context: any. */
+nk_export int nk_timer_destroy(struct nk_timer *timer);
+/* Next expiry date, or NK_INFINITE when not armed (bad timer too). */
+nk_export nk_time_t nk_timer_date(struct nk_timer *timer);
+
+/* Lock-held forms for skins and the nucleus itself. */
+nk_export int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
+				    nk_time_t interval, enum nk_tmode mode);
+nk_export void nk_timer_stop_locked(struct nk_timer *timer);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * Nucleus tracepoints.  Every scheduling event the nucleus makes is
+ * described by one record handed to a sink (the sim backend's event log,
+ * a test, later the trace tool).  With no sink installed a tracepoint
+ * costs one predictable branch.
+ */
+#ifndef FUSION_TRACE_H
+#define FUSION_TRACE_H
+
+#include <fusion/types.h>
+
+enum nk_trace_event {
+	NK_TRACE_SWITCH,  /* thread = next, object = previous thread */
+	NK_TRACE_READY,   /* thread became runnable */
+	NK_TRACE_BLOCK,   /* thread blocked; object = what it waits for */
+	NK_TRACE_WAKE,    /* thread woken by object (arg = wake reason) */
+	NK_TRACE_TIMEOUT, /* thread's wait on object timed out */
+	NK_TRACE_TIMER,   /* timer object fired */
+	NK_TRACE_PRIO,    /* thread's effective priority is now arg */
+	NK_TRACE_START,   /* thread started */
+	NK_TRACE_EXIT,    /* thread terminated */
+	NK_TRACE_SUSPEND, /* suspend count of thread raised to arg */
+	NK_TRACE_RESUME,  /* suspend count of thread lowered to arg */
+	NK_TRACE_NR_EVENTS
+};
+
+struct nk_trace_record {
+	nk_time_t date;
+	int cpu;
+	enum nk_trace_event event;
+	const char *thread; /* never NULL */
+	const char *object; /* NULL when the event has none */
+	long arg;
+};
+
+/* Called with the nucleus lock held: must not call back into the nucleus. */
+typedef void (*nk_trace_fn)(void *ctx, const struct nk_trace_record *rec);
+
+/* Lower-case event name ("switch", "ready", ...). */
+nk_export const char *nk_trace_event_name(enum nk_trace_event event);
+
+/*
+ * Format @rec as one log line (no newline) into @buf:
+ *   "<ns> cpu<N> <event> <thread> [<object>] [<arg>]"
+ * Returns the length, as snprintf.
+ */
+nk_export int nk_trace_format(const struct nk_trace_record *rec, char *buf,
+			      size_t len);
+
+#endif

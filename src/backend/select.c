@@ -1,0 +1,22 @@
+/* Backend lookup by name, $FUSION_BACKEND, or the default. */
+#include <fusion/backend.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct nk_backend_ops *const backends[] = {
+	&nk_backend_sim,
+};
+
+const struct nk_backend_ops *nk_backend_lookup(const char *name)
+{
+	if (name == NULL || name[0] == '\0')
+		name = getenv("FUSION_BACKEND");
+	/* sim is the only backend built so far, hence the default. */
+	if (name == NULL || name[0] == '\0')
+		return backends[0];
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (strcmp(backends[i]->name, name) == 0)
+			return backends[i];
+	return NULL;
+}

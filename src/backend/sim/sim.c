@@ -1,0 +1,385 @@
+/*
+ * The sim backend: a deterministic discrete-event simulator.
+ *
+ * Every nucleus thread has a real OS thread (its shadow), but exactly one
+ * OS thread executes at any time: the holder of the baton.  When the
+ * holder stops (it blocked, was preempted, went busy or died), it runs
+ * the dispatcher below, which hands the baton to the next runnable
+ * shadow in FIFO order or, when nothing can run, advances virtual time
+ * to the next event: a timer deadline of some CPU (timers first at equal
+ * dates, in CPU order) or the end of a busy period.  Code between
+ * nucleus calls takes no virtual time: an "infinitely fast CPU".
+ *
+ * The same program therefore produces the same sequence of events, and
+ * the same FUSION_SIM_LOG, on every run.
+ */
+#include "sim.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The shadow bound to the calling OS thread (one instance at a time). */
+static __thread struct sim_shadow *sim_self;
+
+static void runnable_push(struct sim *sim, struct sim_shadow *s)
+{
+	if (s->queued)
+		return;
+	s->queued = true;
+	nk_list_add_before(&s->run_link, &sim->runnable);
+}
+
+static struct sim_shadow *runnable_pop(struct sim *sim)
+{
+	struct sim_shadow *s;
+
+	if (nk_list_empty(&sim->runnable))
+		return NULL;
+	s = nk_list_first_entry(&sim->runnable, struct sim_shadow, run_link);
+	nk_list_del(&s->run_link);
+	s->queued = false;
+	return s;
+}
+
+/* Wake the busy shadow of @cpu, if any, before its period ends. */
+static bool busy_cut(struct sim *sim, int cpu)
+{
+	struct sim_shadow *s = sim->busy_on[cpu];
+
+	if (s == NULL)
+		return false;
+	sim->busy_on[cpu] = NULL;
+	runnable_push(sim, s);
+	return true;
+}
+
+static bool service_kicks(struct sim *sim)
+{
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
+		if (!sim->kicked[cpu])
+			continue;
+		sim->kicked[cpu] = false;
+		if (!busy_cut(sim, cpu))
+			sim->handlers->resched(sim->nk, cpu);
+		return true;
+	}
+	return false;
+}
+
+/* Move virtual time to the next event and deliver it. */
+static bool advance(struct sim *sim)
+{
+	nk_time_t next = NK_INFINITE;
+	int which = -1;
+	bool busy_end = false;
+
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
+		if (sim->deadline[cpu] < next) {
+			next = sim->deadline[cpu];
+			which = cpu;
+		}
+	}
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
+		struct sim_shadow *s = sim->busy_on[cpu];
+
+		if (s && s->busy_until < next) {
+			next = s->busy_until;
+			which = cpu;
+			busy_end = true;
+		}
+	}
+	if (which < 0)
+		return false;
+	if (next > sim->now)
+		sim->now = next;
+	if (busy_end) {
+		busy_cut(sim, which);
+	} else {
+		sim->deadline[which] = NK_INFINITE;
+		sim->handlers->timer(sim->nk, which);
+	}
+	return true;
+}
+
+static void report_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "fusion-sim:   %s\n", line);
+}
+
+static void __attribute__((noreturn)) report_deadlock(struct sim *sim)
+{
+	fprintf(stderr,
+		"fusion-sim: deadlock at %lld ns: every thread is blocked and "
+		"no timer is pending\n",
+		(long long)sim->now);
+	sim->handlers->describe(sim->nk, report_line, NULL);
+	if (sim->log)
+		fflush(sim->log);
+	exit(SIM_EXIT_DEADLOCK);
+}
+
+static void park(struct sim_shadow *self)
+{
+	be_gate_wait(&self->gate);
+	if (self->killed) {
+		/* Nobody touches a killed adopted shadow after the kill. */
+		if (self->adopted)
+			free(self);
+		sim_self = NULL;
+		pthread_exit(NULL);
+	}
+}
+
+/*
+ * The baton holder stops executing: give the baton to the next runnable
+ * shadow, delivering events until there is one.  @self (NULL for a dying
+ * thread) parks until it is handed the baton again.
+ */
+static void dispatch(struct sim *sim, struct sim_shadow *self)
+{
+	for (;;) {
+		struct sim_shadow *next = runnable_pop(sim);
+
+		if (next == self && next)
+			return;
+		if (next) {
+			be_gate_open(&next->gate);
+			if (self)
+				park(self);
+			return;
+		}
+		if (service_kicks(sim))
+			continue;
+		if (!advance(sim))
+			report_deadlock(sim);
+	}
+}
+
+static void *shadow_main(void *arg)
+{
+	struct sim_shadow *s = arg;
+
+	sim_self = s;
+	be_gate_wait(&s->gate);
+	if (s->killed)
+		return NULL;
+	s->sim->handlers->thread_entry(s->thread);
+	return NULL;
+}
+
+static int sim_init(struct nk_instance *nk, int nr_cpus,
+		    const struct nk_backend_handlers *handlers, void **priv)
+{
+	const char *log_path = getenv("FUSION_SIM_LOG");
+	struct sim *sim;
+
+	if (nr_cpus <= 0 || nr_cpus > NK_MAX_CPUS)
+		return -EINVAL;
+	sim = calloc(1, sizeof(*sim));
+	if (sim == NULL)
+		return -ENOMEM;
+	sim->nk = nk;
+	sim->handlers = handlers;
+	sim->nr_cpus = nr_cpus;
+	for (int cpu = 0; cpu < NK_MAX_CPUS; cpu++)
+		sim->deadline[cpu] = NK_INFINITE;
+	nk_list_init(&sim->runnable);
+	be_lock_init(&sim->lock);
+	if (log_path && log_path[0]) {
+		sim->log = fopen(log_path, "w");
+		if (sim->log == NULL) {
+			int err = errno;
+
+			free(sim);
+			return -err;
+		}
+	}
+	*priv = sim;
+	return 0;
+}
+
+static void sim_fini(void *priv)
+{
+	struct sim *sim = priv;
+
+	if (sim->log)
+		fclose(sim->log);
+	free(sim);
+}
+
+static nk_time_t sim_now(void *priv)
+{
+	return ((struct sim *)priv)->now;
+}
+
+static void sim_program_timer(void *priv, int cpu, nk_time_t when)
+{
+	((struct sim *)priv)->deadline[cpu] = when;
+}
+
+static void sim_switch_to(void *priv, void *prev, void *next,
+			  unsigned int flags)
+{
+	struct sim *sim = priv;
+
+	if (next)
+		runnable_push(sim, next);
+	if (flags & NK_SWITCH_EXIT) {
+		if (sim_self && sim_self->adopted)
+			sim_self = NULL;
+		dispatch(sim, NULL);
+		pthread_exit(NULL);
+	}
+	if (prev)
+		dispatch(sim, prev);
+}
+
+static void sim_kick(void *priv, int cpu)
+{
+	((struct sim *)priv)->kicked[cpu] = true;
+}
+
+static struct sim_shadow *shadow_new(struct sim *sim, struct nk_thread *thread)
+{
+	struct sim_shadow *s = calloc(1, sizeof(*s));
+
+	if (s == NULL)
+		return NULL;
+	s->sim = sim;
+	s->thread = thread;
+	s->cpu = nk_thread_cpu(thread);
+	nk_list_init(&s->run_link);
+	be_gate_init(&s->gate);
+	return s;
+}
+
+static int sim_thread_init(void *priv, struct nk_thread *thread,
+			   size_t stack_size, void **shadow)
+{
+	struct sim_shadow *s = shadow_new(priv, thread);
+	pthread_attr_t attr;
+	char name[16];
+	int ret;
+
+	if (s == NULL)
+		return -ENOMEM;
+	if (stack_size < (size_t)PTHREAD_STACK_MIN)
+		stack_size = PTHREAD_STACK_MIN;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, stack_size);
+	*shadow = s;
+	ret = pthread_create(&s->pthread, &attr, shadow_main, s);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		*shadow = NULL;
+		free(s);
+		return ret == EAGAIN ? -EAGAIN : -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "%s", nk_thread_name(thread));
+	pthread_setname_np(s->pthread, name);
+	return 0;
+}
+
+static int sim_thread_adopt(void *priv, struct nk_thread *thread,
+			    void **shadow)
+{
+	struct sim_shadow *s = shadow_new(priv, thread);
+
+	if (s == NULL)
+		return -ENOMEM;
+	s->adopted = true;
+	sim_self = s;
+	*shadow = s;
+	return 0;
+}
+
+static void sim_thread_kill(void *priv, void *shadow)
+{
+	struct sim *sim = priv;
+	struct sim_shadow *s = shadow;
+
+	if (s->queued) {
+		nk_list_del(&s->run_link);
+		s->queued = false;
+	}
+	if (sim->busy_on[s->cpu] == s)
+		sim->busy_on[s->cpu] = NULL;
+	s->killed = true;
+	be_gate_open(&s->gate);
+}
+
+static void sim_thread_reap(void *priv, void *shadow)
+{
+	struct sim_shadow *s = shadow;
+
+	(void)priv;
+	if (!s->adopted) {
+		pthread_join(s->pthread, NULL);
+	} else if (s->killed) {
+		return; /* the dying thread frees it (see park) */
+	} else if (sim_self == s) {
+		sim_self = NULL;
+	}
+	free(s);
+}
+
+static struct nk_thread *sim_self_thread(void *priv)
+{
+	struct sim_shadow *s = sim_self;
+
+	return s && s->sim == priv ? s->thread : NULL;
+}
+
+static void sim_busy(void *priv, void *shadow, nk_time_t ns)
+{
+	struct sim *sim = priv;
+	struct sim_shadow *s = shadow;
+
+	s->busy_until = ns > NK_INFINITE - sim->now ? NK_INFINITE
+						    : sim->now + ns;
+	sim->busy_on[s->cpu] = s;
+	dispatch(sim, s);
+}
+
+static void sim_lock(void *priv)
+{
+	be_lock_acquire(&((struct sim *)priv)->lock);
+}
+
+static void sim_unlock(void *priv)
+{
+	be_lock_release(&((struct sim *)priv)->lock);
+}
+
+static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
+{
+	struct sim *sim = priv;
+
+	if (sim->log) {
+		*fn = sim_log_record;
+		*ctx = sim->log;
+	}
+}
+
+const struct nk_backend_ops nk_backend_sim = {
+	.name = "sim",
+	.init = sim_init,
+	.fini = sim_fini,
+	.now = sim_now,
+	.program_timer = sim_program_timer,
+	.switch_to = sim_switch_to,
+	.kick = sim_kick,
+	.thread_init = sim_thread_init,
+	.thread_adopt = sim_thread_adopt,
+	.thread_kill = sim_thread_kill,
+	.thread_reap = sim_thread_reap,
+	.self = sim_self_thread,
+	.busy = sim_busy,
+	.lock = sim_lock,
+	.unlock = sim_unlock,
+	.default_trace = sim_default_trace,
+};

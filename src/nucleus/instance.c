@@ -1,0 +1,245 @@
+/*
+ * Nucleus instances: creation on a backend, teardown, the lock, the
+ * trace sink and the description of every thread used in deadlock
+ * reports.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef NK_DEBUG
+void nk_assert_fail(const char *expr, const char *file, int line)
+{
+	fprintf(stderr, "fusion: nucleus assertion failed: %s (%s:%d)\n",
+		expr, file, line);
+	abort();
+}
+#endif
+
+static void describe_handler(struct nk_instance *nk,
+			     void (*emit)(void *ctx, const char *line),
+			     void *ctx);
+
+static const struct nk_backend_handlers nucleus_handlers = {
+	.timer = nk_timer_handler,
+	.resched = nk_sched_handle_resched,
+	.thread_entry = nk_thread_entry,
+	.describe = describe_handler,
+};
+
+static void instance_free(struct nk_instance *nk)
+{
+	if (nk->scheds) {
+		for (int cpu = 0; cpu < nk->nr_cpus; cpu++)
+			free(nk->scheds[cpu].root);
+		free(nk->scheds);
+	}
+	if (nk->registry.magic)
+		nk_registry_destroy(&nk->registry);
+	nk->magic = 0;
+	free(nk);
+}
+
+int nk_instance_create(const struct nk_instance_attr *attr,
+		       struct nk_instance **out)
+{
+	static const struct nk_instance_attr defaults;
+	const struct nk_backend_ops *be;
+	struct nk_instance *nk;
+	nk_trace_fn trace = NULL;
+	void *trace_ctx = NULL;
+	int ret;
+
+	if (attr == NULL)
+		attr = &defaults;
+	if (out == NULL || attr->nr_cpus < 0 || attr->nr_cpus > NK_MAX_CPUS ||
+	    attr->main_priority < NK_PRIO_MIN ||
+	    attr->main_priority > NK_PRIO_MAX || attr->main_cpu < 0 ||
+	    attr->main_cpu >= (attr->nr_cpus ? attr->nr_cpus : 1) ||
+	    (attr->main_name && strlen(attr->main_name) >= NK_NAME_MAX))
+		return -EINVAL;
+	be = nk_backend_lookup(attr->backend);
+	if (be == NULL)
+		return -ENODEV;
+	nk = calloc(1, sizeof(*nk));
+	if (nk == NULL)
+		return -ENOMEM;
+	nk->magic = NK_INSTANCE_MAGIC;
+	nk->be = be;
+	nk->nr_cpus = attr->nr_cpus ? attr->nr_cpus : 1;
+	nk->default_stack_size = attr->default_stack_size
+					 ? attr->default_stack_size
+					 : 256 * 1024;
+	nk_list_init(&nk->threads);
+	nk_list_init(&nk->reapable);
+	ret = nk_registry_init(&nk->registry, attr->registry_capacity
+						      ? attr->registry_capacity
+						      : 4096);
+	if (ret)
+		goto fail;
+	nk->scheds = calloc((size_t)nk->nr_cpus, sizeof(*nk->scheds));
+	if (nk->scheds == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = be->init(nk, nk->nr_cpus, &nucleus_handlers, &nk->be_priv);
+	if (ret)
+		goto fail;
+	for (int cpu = 0; cpu < nk->nr_cpus && ret == 0; cpu++)
+		ret = nk_sched_init(nk, &nk->scheds[cpu], cpu);
+	if (ret == 0 && be->self(nk->be_priv) != NULL)
+		ret = -EBUSY;
+	if (ret == 0) {
+		nk_lock_held(nk);
+		ret = nk_thread_adopt(nk, attr->main_name ? attr->main_name
+							  : "main",
+				      attr->main_priority, attr->main_cpu,
+				      &nk->creator);
+		nk_unlock_held(nk);
+	}
+	if (ret) {
+		be->fini(nk->be_priv);
+		goto fail;
+	}
+	if (be->default_trace)
+		be->default_trace(nk->be_priv, &trace, &trace_ctx);
+	nk->trace = trace;
+	nk->trace_ctx = trace_ctx;
+	*out = nk;
+	return 0;
+fail:
+	instance_free(nk);
+	return ret;
+}
+
+int nk_instance_destroy(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+	void *priv;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self == NULL || self != nk->creator) {
+		nk_unlock_held(nk);
+		return -EPERM;
+	}
+	/* Everybody else waits in the backend: end them where they are. */
+	while (!nk_list_empty(&nk->threads)) {
+		struct nk_thread *thread = nk_list_first_entry(
+			&nk->threads, struct nk_thread, instance_link);
+
+		if (thread != self && !(thread->state & NK_THREAD_ZOMBIE))
+			nk->be->thread_kill(nk->be_priv, thread->shadow);
+		nk_thread_free(thread);
+	}
+	nk_thread_reap_all(nk);
+	nk_unlock_held(nk);
+	priv = nk->be_priv;
+	nk->be->fini(priv);
+	instance_free(nk);
+	return 0;
+}
+
+const char *nk_instance_backend(struct nk_instance *nk)
+{
+	return nk_instance_valid(nk) ? nk->be->name : NULL;
+}
+
+int nk_instance_nr_cpus(struct nk_instance *nk)
+{
+	return nk_instance_valid(nk) ? nk->nr_cpus : -EINVAL;
+}
+
+struct nk_registry *nk_instance_registry(struct nk_instance *nk)
+{
+	return nk_instance_valid(nk) ? &nk->registry : NULL;
+}
+
+int nk_instance_set_trace(struct nk_instance *nk, nk_trace_fn fn, void *ctx)
+{
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	nk_lock_held(nk);
+	nk->trace = fn;
+	nk->trace_ctx = ctx;
+	nk_unlock_held(nk);
+	return 0;
+}
+
+static void describe_thread(struct nk_thread *thread,
+			    void (*emit)(void *ctx, const char *line),
+			    void *ctx)
+{
+	const char *waits = nk_thread_wait_name(thread);
+	struct nk_thread *owner = NULL;
+	char line[160];
+
+	if (thread->state & NK_THREAD_PENDING)
+		owner = thread->wchan->owner;
+	snprintf(line, sizeof(line), "%s prio %d/%d cpu%d%s%s%s%s%s",
+		 thread->name, thread->base_prio, thread->prio,
+		 thread->sched->cpu,
+		 thread->state & NK_THREAD_ZOMBIE ? " terminated" : "",
+		 waits ? " waits for " : (thread->state & NK_BLOCK_BITS
+						  ? ""
+						  : " runnable"),
+		 waits ? waits : "", owner ? " owned by " : "",
+		 owner ? owner->name : "");
+	emit(ctx, line);
+}
+
+static void describe_handler(struct nk_instance *nk,
+			     void (*emit)(void *ctx, const char *line),
+			     void *ctx)
+{
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &nk->threads)
+	{
+		describe_thread(
+			nk_list_entry(pos, struct nk_thread, instance_link),
+			emit, ctx);
+	}
+}
+
+int nk_instance_describe(struct nk_instance *nk,
+			 void (*emit)(void *ctx, const char *line), void *ctx)
+{
+	if (!nk_instance_valid(nk) || emit == NULL)
+		return -EINVAL;
+	nk_lock_held(nk);
+	describe_handler(nk, emit, ctx);
+	nk_unlock_held(nk);
+	return 0;
+}
+
+void nk_trace_emit(struct nk_instance *nk, int cpu, enum nk_trace_event ev,
+		   const char *thread, const char *object, long arg)
+{
+	struct nk_trace_record rec = {
+		.date = nk_clock_now(nk),
+		.cpu = cpu,
+		.event = ev,
+		.thread = thread,
+		.object = object && object[0] ? object : NULL,
+		.arg = arg,
+	};
+
+	nk->trace(nk->trace_ctx, &rec);
+}
+
+void nk_lock(struct nk_instance *nk)
+{
+	if (nk_instance_valid(nk))
+		nk_lock_held(nk);
+}
+
+void nk_unlock(struct nk_instance *nk)
+{
+	if (nk_instance_valid(nk))
+		nk_unlock_held(nk);
+}

@@ -1,0 +1,210 @@
+/*
+ * Nucleus internals shared by src/nucleus/ files.  All nucleus state
+ * hangs off struct nk_instance; there is no mutable file-scope state.
+ */
+#ifndef FUSION_NUCLEUS_INTERNAL_H
+#define FUSION_NUCLEUS_INTERNAL_H
+
+#include <fusion/fusion.h>
+#include <fusion/backend.h>
+
+#include <stdio.h>
+
+#define NK_INSTANCE_MAGIC 0x4e4b494eu /* NKIN */
+#define NK_THREAD_MAGIC 0x4e4b5448u   /* NKTH */
+#define NK_SYNCH_MAGIC 0x4e4b5359u    /* NKSY */
+#define NK_TIMER_MAGIC 0x4e4b544du    /* NKTM */
+#define NK_SEM_MAGIC 0x4e4b5345u      /* NKSE */
+#define NK_MUTEX_MAGIC 0x4e4b4d58u    /* NKMX */
+#define NK_TBASE_MAGIC 0x4e4b5442u    /* NKTB */
+
+/* Own invariants (lua_assert): checked in debug builds only. */
+#ifdef NK_DEBUG
+void nk_assert_fail(const char *expr, const char *file, int line)
+	__attribute__((noreturn));
+#define nk_assert(e) ((e) ? (void)0 : nk_assert_fail(#e, __FILE__, __LINE__))
+#else
+#define nk_assert(e) ((void)0)
+#endif
+
+/* Bits of thread->state that keep a thread from running. */
+#define NK_BLOCK_BITS                                                          \
+	(NK_THREAD_DORMANT | NK_THREAD_PENDING | NK_THREAD_DELAYED |           \
+	 NK_THREAD_SUSPENDED | NK_THREAD_ZOMBIE)
+/* Internal state: the idle placeholder of an RT CPU. */
+#define NK_THREAD_ROOT 0x1000
+
+/* thread->info: why the last wait ended, plus pending requests. */
+#define NK_INFO_TIMEOUT 0x01
+#define NK_INFO_DELETED 0x02
+#define NK_INFO_UNBLOCKED 0x04
+#define NK_INFO_OWNER_DEAD 0x08
+#define NK_INFO_WAKE_MASK 0x0f
+#define NK_INFO_CANCEL 0x10 /* deletion requested while current elsewhere */
+#define NK_INFO_YIELD 0x20  /* go to the tail of the level at next resched */
+
+struct nk_sched {
+	struct nk_instance *nk;
+	int cpu;
+	struct nk_thread *curr;
+	struct nk_thread *root;
+	bool resched;
+	/* 256 levels: one bit per non-empty level, plus a summary word. */
+	uint32_t level_map[NK_NR_PRIO / 32];
+	uint32_t level_summary;
+	struct nk_list levels[NK_NR_PRIO];
+	struct nk_rbtree timers;
+	nk_time_t programmed; /* deadline last handed to the backend */
+	nk_time_t switched_in; /* when curr became current */
+	struct nk_timer rr_timer;
+};
+
+struct nk_thread {
+	unsigned int magic;
+	struct nk_instance *nk;
+	struct nk_sched *sched;
+	char name[NK_NAME_MAX];
+	unsigned int state;
+	unsigned int info;
+	int base_prio;
+	int prio; /* effective */
+	enum nk_policy policy;
+	nk_time_t quantum;
+	nk_time_t rr_budget;
+	int suspend_count;
+	int lock_count;
+	unsigned int flags;
+	struct nk_list ready_link;
+	struct nk_list wait_link;
+	struct nk_synch *wchan;
+	struct nk_list owned; /* synchs owned that carry PI or PP */
+	struct nk_timer rtimer; /* sleeps and wait timeouts */
+	nk_time_t period;
+	nk_time_t next_release;
+	struct nk_synch joiners;
+	bool join_claimed;
+	nk_thread_fn entry;
+	void *arg;
+	size_t stack_size;
+	void *shadow;
+	bool adopted;
+	int errno_slot;
+	void *ext;
+	struct nk_list instance_link;
+	struct nk_thread_stats stats;
+};
+
+struct nk_instance {
+	unsigned int magic;
+	const struct nk_backend_ops *be;
+	void *be_priv;
+	int nr_cpus;
+	struct nk_sched *scheds;
+	struct nk_list threads;  /* every live or zombie thread */
+	struct nk_list reapable; /* dead non-joinable threads to free */
+	unsigned int nr_threads;
+	unsigned long thread_serial;
+	struct nk_thread *creator;
+	int irq_depth; /* > 0 while nucleus interrupt handlers run */
+	nk_trace_fn trace;
+	void *trace_ctx;
+	nk_time_t wall_offset;
+	size_t default_stack_size;
+	struct nk_registry registry;
+};
+
+/* Checks of caller-supplied objects (api_check): never dereference junk. */
+static inline bool nk_instance_valid(const struct nk_instance *nk)
+{
+	return nk && nk->magic == NK_INSTANCE_MAGIC;
+}
+
+static inline bool nk_thread_valid(const struct nk_thread *t)
+{
+	return t && t->magic == NK_THREAD_MAGIC;
+}
+
+static inline void nk_lock_held(struct nk_instance *nk)
+{
+	nk->be->lock(nk->be_priv);
+}
+
+static inline void nk_unlock_held(struct nk_instance *nk)
+{
+	nk->be->unlock(nk->be_priv);
+}
+
+static inline nk_time_t nk_clock_now(struct nk_instance *nk)
+{
+	return nk->be->now(nk->be_priv);
+}
+
+/* The calling nucleus thread of @nk, NULL in interrupt or foreign context. */
+static inline struct nk_thread *nk_current(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+
+	if (nk->irq_depth > 0)
+		return NULL;
+	self = nk->be->self(nk->be_priv);
+	return self && self->nk == nk ? self : NULL;
+}
+
+/* Convert a timeout to an absolute date (NK_INFINITE stays). */
+static inline nk_time_t nk_abs_timeout(struct nk_instance *nk,
+				       nk_time_t timeout, enum nk_tmode mode)
+{
+	nk_time_t now;
+
+	if (timeout == NK_INFINITE || mode == NK_ABSOLUTE)
+		return timeout;
+	now = nk_clock_now(nk);
+	if (timeout > NK_INFINITE - now)
+		return NK_INFINITE;
+	return now + timeout;
+}
+
+/* Tracepoint: one predictable branch when no sink is installed. */
+void nk_trace_emit(struct nk_instance *nk, int cpu, enum nk_trace_event ev,
+		   const char *thread, const char *object, long arg);
+#define nk_trace(nk, cpu, ev, thread, object, arg)                             \
+	do {                                                                   \
+		if (nk_unlikely((nk)->trace != NULL))                          \
+			nk_trace_emit(nk, cpu, ev, thread, object, arg);       \
+	} while (0)
+
+/* sched.c */
+int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu);
+void nk_sched_enqueue(struct nk_thread *thread, bool at_head);
+void nk_sched_dequeue(struct nk_thread *thread);
+void nk_sched_mark(struct nk_sched *sched);
+void nk_sched_account(struct nk_sched *sched, nk_time_t now);
+void nk_sched_irq_exit(struct nk_instance *nk);
+void nk_sched_handle_resched(struct nk_instance *nk, int cpu);
+void nk_sched_rr_arm(struct nk_sched *sched);
+
+/* thread.c */
+void nk_thread_block(struct nk_thread *thread, unsigned int bits,
+		     nk_time_t date, struct nk_synch *wchan);
+void nk_thread_release(struct nk_thread *thread, unsigned int bits);
+int nk_thread_wait_result(struct nk_thread *thread);
+void nk_thread_set_effective(struct nk_thread *thread, int prio);
+void nk_thread_entry(struct nk_thread *thread);
+void nk_thread_check_cancel(struct nk_thread *thread);
+int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
+		    int cpu, struct nk_thread **out);
+void nk_thread_free(struct nk_thread *thread);
+void nk_thread_reap_all(struct nk_instance *nk);
+const char *nk_thread_wait_name(struct nk_thread *thread);
+
+/* synch.c */
+void nk_synch_forget_waiter(struct nk_thread *thread);
+void nk_synch_requeue_waiter(struct nk_thread *thread);
+void nk_synch_release_all(struct nk_thread *thread);
+void nk_synch_update_chain(struct nk_thread *thread);
+
+/* timer.c */
+void nk_timer_handler(struct nk_instance *nk, int cpu);
+void nk_timer_reprogram(struct nk_sched *sched);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * Per-CPU scheduler: a 256-level ready queue with a two-level bitmap
+ * (O(1) pick), FIFO within a level, round robin at quantum boundaries,
+ * and the one place where the current thread of a CPU changes.
+ *
+ * The current thread is never in the ready queue.  When it is preempted
+ * it goes back to the head of its level (POSIX); when it yields or its
+ * round-robin quantum ends, to the tail.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+static void rr_timer_expired(struct nk_timer *timer);
+
+int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
+{
+	struct nk_thread *root;
+	int ret;
+
+	root = calloc(1, sizeof(*root));
+	if (root == NULL)
+		return -ENOMEM;
+	sched->nk = nk;
+	sched->cpu = cpu;
+	for (int i = 0; i < NK_NR_PRIO; i++)
+		nk_list_init(&sched->levels[i]);
+	nk_rbtree_init(&sched->timers);
+	sched->programmed = NK_INFINITE;
+	/* The root thread stands for Linux: below every real priority. */
+	root->magic = NK_THREAD_MAGIC;
+	root->nk = nk;
+	root->sched = sched;
+	root->state = NK_THREAD_ROOT;
+	root->base_prio = root->prio = -1;
+	snprintf(root->name, sizeof(root->name), "root%d", cpu);
+	nk_list_init(&root->ready_link);
+	nk_list_init(&root->owned);
+	sched->root = root;
+	sched->curr = root;
+	ret = nk_timer_init(nk, &sched->rr_timer, NULL, cpu, rr_timer_expired,
+			    sched);
+	if (ret) {
+		free(root);
+		sched->root = NULL;
+	}
+	return ret;
+}
+
+static int sched_top_prio(const struct nk_sched *sched)
+{
+	int word, bit;
+
+	if (sched->level_summary == 0)
+		return -1;
+	word = 31 - __builtin_clz(sched->level_summary);
+	bit = 31 - __builtin_clz(sched->level_map[word]);
+	return word * 32 + bit;
+}
+
+void nk_sched_enqueue(struct nk_thread *thread, bool at_head)
+{
+	struct nk_sched *sched = thread->sched;
+	int prio = thread->prio;
+
+	nk_assert(!(thread->state & NK_THREAD_READY));
+	nk_assert(prio >= 0 && prio < NK_NR_PRIO);
+	if (at_head)
+		nk_list_add_after(&thread->ready_link, &sched->levels[prio]);
+	else
+		nk_list_add_before(&thread->ready_link, &sched->levels[prio]);
+	sched->level_map[prio / 32] |= 1u << (prio % 32);
+	sched->level_summary |= 1u << (prio / 32);
+	thread->state |= NK_THREAD_READY;
+}
+
+void nk_sched_dequeue(struct nk_thread *thread)
+{
+	struct nk_sched *sched = thread->sched;
+	int prio = thread->prio;
+
+	nk_assert(thread->state & NK_THREAD_READY);
+	nk_list_del(&thread->ready_link);
+	if (nk_list_empty(&sched->levels[prio])) {
+		sched->level_map[prio / 32] &= ~(1u << (prio % 32));
+		if (sched->level_map[prio / 32] == 0)
+			sched->level_summary &= ~(1u << (prio / 32));
+	}
+	thread->state &= ~NK_THREAD_READY;
+}
+
+static struct nk_thread *sched_pop(struct nk_sched *sched)
+{
+	int prio = sched_top_prio(sched);
+	struct nk_thread *next;
+
+	if (prio < 0)
+		return sched->root;
+	next = nk_list_first_entry(&sched->levels[prio], struct nk_thread,
+				   ready_link);
+	nk_sched_dequeue(next);
+	return next;
+}
+
+void nk_sched_mark(struct nk_sched *sched)
+{
+	sched->resched = true;
+}
+
+/* Charge the time since the last switch to the current thread. */
+void nk_sched_account(struct nk_sched *sched, nk_time_t now)
+{
+	struct nk_thread *curr = sched->curr;
+
+	if (!(curr->state & NK_THREAD_ROOT))
+		curr->stats.exec_time += now - sched->switched_in;
+	sched->switched_in = now;
+}
+
+/* Round robin: the quantum runs while the thread is current. */
+void nk_sched_rr_arm(struct nk_sched *sched)
+{
+	struct nk_thread *curr = sched->curr;
+
+	if (curr->policy != NK_SCHED_RR || (curr->state & NK_THREAD_ROOT))
+		return;
+	if (curr->rr_budget <= 0)
+		curr->rr_budget = curr->quantum;
+	nk_timer_start_locked(&sched->rr_timer, curr->rr_budget, 0,
+			      NK_RELATIVE);
+}
+
+static void rr_timer_expired(struct nk_timer *timer)
+{
+	struct nk_sched *sched = timer->cookie;
+	struct nk_thread *curr = sched->curr;
+
+	if (curr->policy != NK_SCHED_RR || (curr->state & NK_THREAD_ROOT))
+		return;
+	/* A fresh quantum, then rotate: to the tail if anyone is level. */
+	curr->rr_budget = 0;
+	curr->info |= NK_INFO_YIELD;
+	nk_sched_mark(sched);
+	nk_sched_rr_arm(sched);
+}
+
+static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
+			    struct nk_thread *next)
+{
+	struct nk_instance *nk = sched->nk;
+	nk_time_t now = nk_clock_now(nk);
+	unsigned int flags = 0;
+
+	if (prev->policy == NK_SCHED_RR && !(prev->state & NK_THREAD_ROOT)) {
+		nk_timer_stop_locked(&sched->rr_timer);
+		prev->rr_budget -= now - sched->switched_in;
+	}
+	nk_sched_account(sched, now);
+	sched->curr = next;
+	next->stats.switches++;
+	nk_sched_rr_arm(sched);
+	nk_trace(nk, sched->cpu, NK_TRACE_SWITCH, next->name, prev->name, 0);
+	if (prev->state & NK_THREAD_ZOMBIE)
+		flags |= NK_SWITCH_EXIT;
+	nk->be->switch_to(nk->be_priv,
+			  prev->state & NK_THREAD_ROOT ? NULL : prev->shadow,
+			  next->state & NK_THREAD_ROOT ? NULL : next->shadow,
+			  flags);
+	/* Back as @prev (never after an exit, nor from the idle context). */
+	if (!(prev->state & NK_THREAD_ROOT))
+		nk_thread_check_cancel(prev);
+}
+
+/*
+ * Make the most urgent ready thread current on @sched.  The caller is
+ * the current thread of @sched, or @sched's idle/interrupt context when
+ * the current thread is root.  Lock held.
+ */
+static void sched_reschedule(struct nk_sched *sched)
+{
+	struct nk_thread *curr = sched->curr, *next;
+	bool runnable, rotate;
+	int top;
+
+	if (!sched->resched)
+		return;
+	runnable = !(curr->state & (NK_BLOCK_BITS | NK_THREAD_ROOT));
+	/* A locked thread keeps its CPU; the flag waits for the unlock. */
+	if (runnable && curr->lock_count > 0)
+		return;
+	sched->resched = false;
+	top = sched_top_prio(sched);
+	if (runnable) {
+		rotate = curr->info & NK_INFO_YIELD;
+		curr->info &= ~NK_INFO_YIELD;
+		if (top < curr->prio || (top == curr->prio && !rotate))
+			return;
+		nk_sched_enqueue(curr, !rotate);
+	}
+	next = sched_pop(sched);
+	if (next != curr)
+		sched_switch_to(sched, curr, next);
+}
+
+void nk_sched_run(struct nk_instance *nk)
+{
+	struct nk_thread *self = nk_current(nk);
+
+	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+		struct nk_sched *sched = &nk->scheds[cpu];
+
+		if (!sched->resched || (self && self->sched == sched))
+			continue;
+		/* An idle CPU has nobody to preempt: switch it from here. */
+		if (sched->curr->state & NK_THREAD_ROOT)
+			sched_reschedule(sched);
+		else
+			nk->be->kick(nk->be_priv, cpu);
+	}
+	if (self && self->sched->curr == self)
+		sched_reschedule(self->sched);
+}
+
+/* Backend handler: @cpu was kicked while idle. */
+void nk_sched_handle_resched(struct nk_instance *nk, int cpu)
+{
+	struct nk_sched *sched = &nk->scheds[cpu];
+
+	nk->irq_depth++;
+	if (sched->curr->state & NK_THREAD_ROOT)
+		sched_reschedule(sched);
+	nk->irq_depth--;
+}
+
+int nk_sched_lock(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+	int ret = 0;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self == NULL)
+		ret = -EPERM;
+	else if (self->lock_count == INT32_MAX)
+		ret = -EOVERFLOW;
+	else
+		self->lock_count++;
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_sched_unlock(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+	int ret = 0;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self == NULL || self->lock_count == 0) {
+		ret = -EPERM;
+	} else if (--self->lock_count == 0) {
+		nk_sched_run(nk);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_sched_locked(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+	int ret;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	ret = self ? self->lock_count : -EPERM;
+	nk_unlock_held(nk);
+	return ret;
+}

@@ -1,0 +1,718 @@
+/*
+ * Nucleus threads: creation, the block/release core every wait goes
+ * through, suspension, priorities, periodic release, deletion and join.
+ *
+ * A thread blocks by setting state bits (PENDING, DELAYED, SUSPENDED,
+ * DORMANT) and runs again once none is left, so the conditions compose:
+ * a suspended thread whose wait ends gets the resource but stays
+ * suspended.
+ */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void thread_timeout(struct nk_timer *timer);
+
+/* --- the block/release core (lock held) --- */
+
+void nk_thread_block(struct nk_thread *thread, unsigned int bits,
+		     nk_time_t date, struct nk_synch *wchan)
+{
+	struct nk_sched *sched = thread->sched;
+
+	if (bits & (NK_THREAD_PENDING | NK_THREAD_DELAYED))
+		thread->info &= ~NK_INFO_WAKE_MASK;
+	if (thread->state & NK_THREAD_READY)
+		nk_sched_dequeue(thread);
+	thread->state |= bits;
+	if (bits & NK_THREAD_PENDING)
+		thread->wchan = wchan;
+	if ((bits & NK_THREAD_DELAYED) && date != NK_INFINITE)
+		nk_timer_start_locked(&thread->rtimer, date, 0, NK_ABSOLUTE);
+	if (sched->curr == thread)
+		nk_sched_mark(sched);
+}
+
+void nk_thread_release(struct nk_thread *thread, unsigned int bits)
+{
+	struct nk_sched *sched = thread->sched;
+
+	if (!(thread->state & bits))
+		return;
+	if (bits & NK_THREAD_DELAYED)
+		nk_timer_stop_locked(&thread->rtimer);
+	if (bits & NK_THREAD_PENDING)
+		thread->wchan = NULL;
+	thread->state &= ~bits;
+	if (thread->state & NK_BLOCK_BITS)
+		return;
+	if (sched->curr == thread)
+		return; /* it blocked and was released before switching out */
+	nk_sched_enqueue(thread, false);
+	nk_trace(thread->nk, sched->cpu, NK_TRACE_READY, thread->name, NULL,
+		 thread->prio);
+	if (thread->prio > sched->curr->prio)
+		nk_sched_mark(sched);
+}
+
+int nk_thread_wait_result(struct nk_thread *thread)
+{
+	unsigned int info = thread->info;
+
+	if (info & NK_INFO_DELETED)
+		return NK_WAKE_DELETED;
+	if (info & NK_INFO_UNBLOCKED)
+		return NK_WAKE_UNBLOCKED;
+	if (info & NK_INFO_TIMEOUT)
+		return NK_WAKE_TIMEOUT;
+	if (info & NK_INFO_OWNER_DEAD)
+		return NK_WAKE_OWNER_DEAD;
+	return NK_WAKE_OK;
+}
+
+/* Timeout of a sleep or a wait: the thread's resource timer. */
+static void thread_timeout(struct nk_timer *timer)
+{
+	struct nk_thread *thread = timer->cookie;
+	struct nk_instance *nk = thread->nk;
+
+	if (thread->state & NK_THREAD_PENDING) {
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_TIMEOUT,
+			 thread->name, thread->wchan->name, 0);
+		thread->info |= NK_INFO_TIMEOUT;
+		nk_synch_forget_waiter(thread);
+	} else {
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_WAKE, thread->name,
+			 "delay", 0);
+	}
+	nk_thread_release(thread, NK_THREAD_PENDING | NK_THREAD_DELAYED);
+}
+
+/*
+ * Apply a new effective priority: requeue where the thread sits (ready
+ * queue: tail when raised, head when lowered, as POSIX; priority-ordered
+ * wait queue) and flag the CPUs that may need to switch.
+ */
+void nk_thread_set_effective(struct nk_thread *thread, int prio)
+{
+	struct nk_sched *sched = thread->sched;
+	int old = thread->prio;
+
+	if (prio == old)
+		return;
+	if (thread->state & NK_THREAD_READY) {
+		nk_sched_dequeue(thread);
+		thread->prio = prio;
+		nk_sched_enqueue(thread, prio < old);
+	} else {
+		thread->prio = prio;
+	}
+	if (thread->state & NK_THREAD_PENDING)
+		nk_synch_requeue_waiter(thread);
+	if (sched->curr == thread ? prio < old : prio > sched->curr->prio)
+		nk_sched_mark(sched);
+	nk_trace(thread->nk, sched->cpu, NK_TRACE_PRIO, thread->name, NULL,
+		 prio);
+}
+
+/* --- creation --- */
+
+static int thread_setup(struct nk_instance *nk, struct nk_thread *thread,
+			const char *name, int prio, int cpu)
+{
+	int ret;
+
+	thread->magic = NK_THREAD_MAGIC;
+	thread->nk = nk;
+	thread->sched = &nk->scheds[cpu];
+	nk->thread_serial++;
+	if (name && name[0])
+		snprintf(thread->name, sizeof(thread->name), "%s", name);
+	else
+		snprintf(thread->name, sizeof(thread->name), "thread%lu",
+			 nk->thread_serial);
+	thread->base_prio = thread->prio = prio;
+	nk_list_init(&thread->ready_link);
+	nk_list_init(&thread->wait_link);
+	nk_list_init(&thread->owned);
+	ret = nk_timer_init(nk, &thread->rtimer, NULL, cpu, thread_timeout,
+			    thread);
+	if (ret == 0)
+		ret = nk_synch_init(nk, &thread->joiners, thread->name,
+				    NK_SYNCH_FIFO, 0);
+	return ret;
+}
+
+static int check_name(const char *name)
+{
+	return name && strlen(name) >= NK_NAME_MAX ? -EINVAL : 0;
+}
+
+int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
+		     struct nk_thread **out)
+{
+	struct nk_thread *thread;
+	size_t stack;
+	int ret;
+
+	if (!nk_instance_valid(nk) || attr == NULL || out == NULL)
+		return -EINVAL;
+	if (attr->priority < NK_PRIO_MIN || attr->priority > NK_PRIO_MAX ||
+	    attr->cpu < 0 || attr->cpu >= nk->nr_cpus ||
+	    (attr->flags & ~NK_THREAD_JOINABLE) || check_name(attr->name))
+		return -EINVAL;
+	if (attr->policy == NK_SCHED_RR ? attr->quantum <= 0
+					 : attr->policy != NK_SCHED_FIFO)
+		return -EINVAL;
+	thread = calloc(1, sizeof(*thread));
+	if (thread == NULL)
+		return -ENOMEM;
+	stack = attr->stack_size ? attr->stack_size : nk->default_stack_size;
+	nk_lock_held(nk);
+	nk_thread_reap_all(nk);
+	ret = thread_setup(nk, thread, attr->name, attr->priority, attr->cpu);
+	if (ret == 0) {
+		thread->policy = attr->policy;
+		thread->quantum = attr->quantum;
+		thread->flags = attr->flags;
+		thread->stack_size = stack;
+		thread->state = NK_THREAD_DORMANT;
+		ret = nk->be->thread_init(nk->be_priv, thread, stack,
+					  &thread->shadow);
+	}
+	if (ret == 0) {
+		nk_list_add_before(&thread->instance_link, &nk->threads);
+		nk->nr_threads++;
+	}
+	nk_unlock_held(nk);
+	if (ret) {
+		thread->magic = 0;
+		free(thread);
+		return ret;
+	}
+	*out = thread;
+	return 0;
+}
+
+int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
+		    int cpu, struct nk_thread **out)
+{
+	struct nk_thread *thread;
+	struct nk_sched *sched = &nk->scheds[cpu];
+	int ret;
+
+	thread = calloc(1, sizeof(*thread));
+	if (thread == NULL)
+		return -ENOMEM;
+	ret = thread_setup(nk, thread, name, prio, cpu);
+	if (ret == 0)
+		ret = nk->be->thread_adopt(nk->be_priv, thread, &thread->shadow);
+	if (ret) {
+		free(thread);
+		return ret;
+	}
+	thread->adopted = true;
+	thread->stack_size = nk->default_stack_size;
+	nk_list_add_before(&thread->instance_link, &nk->threads);
+	nk->nr_threads++;
+	nk_sched_account(sched, nk_clock_now(nk));
+	sched->curr = thread;
+	thread->stats.switches = 1;
+	*out = thread;
+	return 0;
+}
+
+int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
+{
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || entry == NULL)
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	if (!(thread->state & NK_THREAD_DORMANT) || thread->entry) {
+		ret = -EBUSY;
+	} else {
+		thread->entry = entry;
+		thread->arg = arg;
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_START, thread->name,
+			 NULL, thread->prio);
+		nk_thread_release(thread, NK_THREAD_DORMANT);
+		nk_sched_run(nk);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+/* --- termination --- */
+
+/* Undo everything that ties @thread to other objects.  Lock held. */
+static void thread_detach_all(struct nk_thread *thread)
+{
+	if (thread->state & NK_THREAD_PENDING)
+		nk_synch_forget_waiter(thread);
+	nk_timer_stop_locked(&thread->rtimer);
+	if (thread->state & NK_THREAD_READY)
+		nk_sched_dequeue(thread);
+	thread->state &= ~(NK_THREAD_PENDING | NK_THREAD_DELAYED |
+			   NK_THREAD_SUSPENDED | NK_THREAD_DORMANT);
+	thread->wchan = NULL;
+	thread->lock_count = 0;
+	thread->period = 0;
+	nk_synch_release_all(thread);
+	thread->state |= NK_THREAD_ZOMBIE;
+	nk_trace(thread->nk, thread->sched->cpu, NK_TRACE_EXIT, thread->name,
+		 NULL, 0);
+	nk_synch_flush(&thread->joiners, NK_WAKE_OK);
+	if (!(thread->flags & NK_THREAD_JOINABLE)) {
+		nk_list_del(&thread->instance_link);
+		nk_list_add_before(&thread->instance_link,
+				   &thread->nk->reapable);
+	}
+}
+
+/* The caller terminates.  Lock held; does not return. */
+static void __attribute__((noreturn)) thread_do_exit(struct nk_thread *self)
+{
+	thread_detach_all(self);
+	nk_sched_mark(self->sched);
+	nk_sched_run(self->nk);
+	/* switch_to(.., NK_SWITCH_EXIT) ended this OS thread. */
+	__builtin_unreachable();
+}
+
+void nk_thread_check_cancel(struct nk_thread *thread)
+{
+	if (thread->info & NK_INFO_CANCEL)
+		thread_do_exit(thread);
+}
+
+void nk_thread_entry(struct nk_thread *thread)
+{
+	struct nk_instance *nk = thread->nk;
+
+	nk_thread_check_cancel(thread);
+	nk_unlock_held(nk);
+	thread->entry(thread->arg);
+	nk_lock_held(nk);
+	thread_do_exit(thread);
+}
+
+void nk_thread_free(struct nk_thread *thread)
+{
+	struct nk_instance *nk = thread->nk;
+
+	nk->be->thread_reap(nk->be_priv, thread->shadow);
+	nk_list_del(&thread->instance_link);
+	nk->nr_threads--;
+	thread->magic = 0;
+	thread->rtimer.magic = 0;
+	thread->joiners.magic = 0;
+	free(thread);
+}
+
+void nk_thread_reap_all(struct nk_instance *nk)
+{
+	while (!nk_list_empty(&nk->reapable))
+		nk_thread_free(nk_list_first_entry(&nk->reapable,
+						   struct nk_thread,
+						   instance_link));
+}
+
+int nk_thread_delete(struct nk_thread *thread)
+{
+	struct nk_instance *nk;
+	struct nk_thread *self;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (thread->state & NK_THREAD_ZOMBIE) {
+		ret = -ESRCH;
+	} else if (thread == self) {
+		thread_do_exit(self);
+	} else if (thread->sched->curr == thread) {
+		/* Running on another CPU: it ends itself at its next
+		 * preemption point, which the kick brings at once. */
+		thread->info |= NK_INFO_CANCEL;
+		nk_sched_mark(thread->sched);
+		nk_sched_run(nk);
+	} else {
+		thread_detach_all(thread);
+		nk->be->thread_kill(nk->be_priv, thread->shadow);
+		nk_sched_run(nk);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_thread_exit(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	self = nk_thread_self(nk);
+	if (self == NULL)
+		return -EPERM;
+	return nk_thread_delete(self);
+}
+
+int nk_thread_join(struct nk_thread *thread)
+{
+	struct nk_instance *nk;
+	struct nk_thread *self;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || !(thread->flags & NK_THREAD_JOINABLE))
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self == NULL)
+		ret = -EPERM;
+	else if (self == thread)
+		ret = -EDEADLK;
+	else if (thread->join_claimed)
+		ret = -EBUSY;
+	if (ret)
+		goto out;
+	thread->join_claimed = true;
+	if (!(thread->state & NK_THREAD_ZOMBIE)) {
+		ret = nk_synch_sleep(&thread->joiners, NK_INFINITE,
+				     NK_RELATIVE);
+		if (ret) {
+			thread->join_claimed = false;
+			goto out;
+		}
+	}
+	nk_thread_free(thread);
+out:
+	nk_unlock_held(nk);
+	return ret;
+}
+
+/* --- suspension, priority, yield, sleep --- */
+
+/* Refuse to block the caller where it may not: lock held. */
+static int check_may_block(struct nk_instance *nk, struct nk_thread **self)
+{
+	*self = nk_current(nk);
+	if (*self == NULL || (*self)->lock_count > 0)
+		return -EPERM;
+	return 0;
+}
+
+int nk_thread_suspend(struct nk_thread *thread)
+{
+	struct nk_instance *nk;
+	struct nk_thread *self;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (thread->state & NK_THREAD_ZOMBIE)
+		ret = -ESRCH;
+	else if (thread->state & NK_THREAD_DORMANT)
+		ret = -EPERM;
+	else if (thread->suspend_count == INT_MAX)
+		ret = -EOVERFLOW;
+	else if (thread == self && self->lock_count > 0)
+		ret = -EPERM;
+	if (ret == 0) {
+		thread->suspend_count++;
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_SUSPEND,
+			 thread->name, NULL, thread->suspend_count);
+		if (thread->suspend_count == 1)
+			nk_thread_block(thread, NK_THREAD_SUSPENDED,
+					NK_INFINITE, NULL);
+		nk_sched_run(nk);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_thread_resume(struct nk_thread *thread)
+{
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	if (thread->state & NK_THREAD_ZOMBIE) {
+		ret = -ESRCH;
+	} else if (thread->suspend_count == 0) {
+		ret = -EPERM;
+	} else {
+		thread->suspend_count--;
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_RESUME, thread->name,
+			 NULL, thread->suspend_count);
+		if (thread->suspend_count == 0) {
+			nk_thread_release(thread, NK_THREAD_SUSPENDED);
+			nk_sched_run(nk);
+		}
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_thread_set_priority(struct nk_thread *thread, int priority)
+{
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT) ||
+	    priority < NK_PRIO_MIN || priority > NK_PRIO_MAX)
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	if (thread->state & NK_THREAD_ZOMBIE) {
+		ret = -ESRCH;
+	} else {
+		thread->base_prio = priority;
+		nk_synch_update_chain(thread);
+		nk_sched_run(nk);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_thread_yield(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self) {
+		self->info |= NK_INFO_YIELD;
+		nk_sched_mark(self->sched);
+		nk_sched_run(nk);
+		/* Nobody level to yield to: forget the request. */
+		self->info &= ~NK_INFO_YIELD;
+	}
+	nk_unlock_held(nk);
+	return self ? 0 : -EPERM;
+}
+
+/* Sleep the caller until @date.  Lock held, caller may block. */
+static int thread_sleep_until(struct nk_thread *self, nk_time_t date)
+{
+	struct nk_instance *nk = self->nk;
+
+	if (date != NK_INFINITE && date <= nk_clock_now(nk))
+		return NK_WAKE_OK;
+	nk_thread_block(self, NK_THREAD_DELAYED, date, NULL);
+	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self->name, "delay",
+		 0);
+	nk_sched_run(nk);
+	return self->info & NK_INFO_UNBLOCKED ? NK_WAKE_UNBLOCKED : NK_WAKE_OK;
+}
+
+int nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout,
+		    enum nk_tmode mode)
+{
+	struct nk_thread *self;
+	int ret;
+
+	if (!nk_instance_valid(nk) ||
+	    (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
+		return -EINVAL;
+	nk_lock_held(nk);
+	ret = check_may_block(nk, &self);
+	if (ret == 0)
+		ret = thread_sleep_until(self,
+					 nk_abs_timeout(nk, timeout, mode));
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
+			   nk_time_t period)
+{
+	struct nk_thread *self;
+
+	if (!nk_instance_valid(nk) || period < 0)
+		return -EINVAL;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self) {
+		self->period = period;
+		self->next_release =
+			start == NK_INFINITE ? nk_clock_now(nk) : start;
+	}
+	nk_unlock_held(nk);
+	return self ? 0 : -EPERM;
+}
+
+int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
+{
+	struct nk_thread *self;
+	nk_time_t now;
+	unsigned long missed = 0;
+	int ret;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	nk_lock_held(nk);
+	ret = check_may_block(nk, &self);
+	if (ret == 0 && self->period == 0)
+		ret = -EWOULDBLOCK;
+	if (ret)
+		goto out;
+	now = nk_clock_now(nk);
+	if (now < self->next_release) {
+		ret = thread_sleep_until(self, self->next_release);
+		if (ret)
+			goto out;
+		self->next_release += self->period;
+	} else {
+		/* Late: every release point up to now has passed; the
+		 * first is this call's, the others are overruns. */
+		uint64_t passed =
+			(uint64_t)(now - self->next_release) / self->period + 1;
+
+		missed = passed - 1;
+		self->next_release += (nk_time_t)passed * self->period;
+		if (missed)
+			ret = -ETIMEDOUT;
+	}
+out:
+	if (overruns)
+		*overruns = missed;
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_thread_unblock(struct nk_thread *thread)
+{
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	if (thread->state & NK_THREAD_ZOMBIE) {
+		ret = -ESRCH;
+	} else if (!(thread->state &
+		     (NK_THREAD_PENDING | NK_THREAD_DELAYED))) {
+		ret = -EAGAIN;
+	} else {
+		thread->info |= NK_INFO_UNBLOCKED;
+		if (thread->state & NK_THREAD_PENDING)
+			nk_synch_forget_waiter(thread);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_WAKE, thread->name,
+			 "unblock", NK_WAKE_UNBLOCKED);
+		nk_thread_release(thread,
+				  NK_THREAD_PENDING | NK_THREAD_DELAYED);
+		nk_sched_run(nk);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+/* --- accessors --- */
+
+struct nk_thread *nk_thread_self(struct nk_instance *nk)
+{
+	if (!nk_instance_valid(nk))
+		return NULL;
+	return nk_current(nk);
+}
+
+struct nk_instance *nk_thread_instance(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) ? thread->nk : NULL;
+}
+
+const char *nk_thread_name(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) ? thread->name : NULL;
+}
+
+int nk_thread_priority(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) ? thread->base_prio : -EINVAL;
+}
+
+int nk_thread_effective_priority(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) ? thread->prio : -EINVAL;
+}
+
+int nk_thread_cpu(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) ? thread->sched->cpu : -EINVAL;
+}
+
+unsigned int nk_thread_state(struct nk_thread *thread)
+{
+	unsigned int state;
+
+	if (!nk_thread_valid(thread))
+		return 0;
+	state = thread->state & ~NK_THREAD_ROOT;
+	if (thread->sched->curr == thread)
+		state |= NK_THREAD_CURRENT;
+	return state;
+}
+
+int nk_thread_stats(struct nk_thread *thread, struct nk_thread_stats *stats)
+{
+	struct nk_instance *nk;
+
+	if (!nk_thread_valid(thread) || stats == NULL)
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	*stats = thread->stats;
+	if (thread->sched->curr == thread)
+		stats->exec_time +=
+			nk_clock_now(nk) - thread->sched->switched_in;
+	nk_unlock_held(nk);
+	return 0;
+}
+
+int *nk_thread_errno(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) ? &thread->errno_slot : NULL;
+}
+
+void *nk_thread_ext(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) ? thread->ext : NULL;
+}
+
+int nk_thread_set_ext(struct nk_thread *thread, void *ext)
+{
+	if (!nk_thread_valid(thread))
+		return -EINVAL;
+	thread->ext = ext;
+	return 0;
+}
+
+const char *nk_thread_wait_name(struct nk_thread *thread)
+{
+	if (thread->state & NK_THREAD_PENDING)
+		return thread->wchan->name;
+	if (thread->state & NK_THREAD_DELAYED)
+		return "delay";
+	if (thread->state & NK_THREAD_SUSPENDED)
+		return "suspend";
+	if (thread->state & NK_THREAD_DORMANT)
+		return "start";
+	return NULL;
+}

@@ -1,0 +1,56 @@
+#include "harness.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static jmp_buf test_env;
+static int test_failed;
+static pthread_t test_main_thread;
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	/* Unwinding into the runner is only possible from its own thread. */
+	if (!pthread_equal(pthread_self(), test_main_thread)) {
+		printf("FAIL (in a nucleus thread)\n0 passed, 1 failed\n");
+		fflush(stdout);
+		_exit(EXIT_FAILURE);
+	}
+	test_failed = 1;
+	longjmp(test_env, 1);
+}
+
+int main(int argc, char **argv)
+{
+	/* volatile: they live across setjmp/longjmp. */
+	volatile int passed = 0, failed = 0;
+	const char *only = argc > 1 ? argv[1] : NULL;
+
+	test_main_thread = pthread_self();
+
+	for (const struct test_case *volatile tc = test_cases; tc->name; tc++) {
+		if (only && strcmp(only, tc->name) != 0)
+			continue;
+		test_failed = 0;
+		if (setjmp(test_env) == 0)
+			tc->fn();
+		if (test_failed) {
+			printf("FAIL %s\n", tc->name);
+			failed++;
+		} else {
+			printf("ok   %s\n", tc->name);
+			passed++;
+		}
+		fflush(stdout);
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

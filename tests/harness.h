@@ -1,0 +1,52 @@
+/*
+ * Minimal test harness.  A test file defines test functions with TEST(),
+ * lists them in a TESTS() table and gets main() from harness.c.  Checks
+ * report file:line and the values compared; a failed check ends the test
+ * case (not the binary); a failed check in another thread ends the binary
+ * with a failure.  The last line is "N passed, N failed".
+ */
+#ifndef FUSION_TEST_HARNESS_H
+#define FUSION_TEST_HARNESS_H
+
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+struct test_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+extern const struct test_case test_cases[];
+void test_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 3, 4)));
+
+#define TEST(name) static void name(void)
+#define TESTS(...)                                                             \
+	const struct test_case test_cases[] = {__VA_ARGS__, {NULL, NULL}}
+#define T(name) {#name, name}
+
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);     \
+	} while (0)
+
+#define CHECK_EQ(a, b)                                                         \
+	do {                                                                   \
+		long long va_ = (long long)(a), vb_ = (long long)(b);          \
+		if (va_ != vb_)                                                \
+			test_fail(__FILE__, __LINE__,                          \
+				  "%s == %s: %lld != %lld", #a, #b, va_, vb_); \
+	} while (0)
+
+#define CHECK_STR(a, b)                                                        \
+	do {                                                                   \
+		const char *sa_ = (a), *sb_ = (b);                             \
+		if (strcmp(sa_, sb_) != 0)                                     \
+			test_fail(__FILE__, __LINE__, "%s == %s:\n  \"%s\"\n  \"%s\"", \
+				  #a, #b, sa_, sb_);                           \
+	} while (0)
+
+#endif
