@@ -1,12 +1,12 @@
 # Front door: `make demo` runs the main job, `make test` runs every test.
 # SANITIZE=address,undefined (or thread) builds into its own directory.
+comma := ,
 BUILD ?= build
 SANITIZE ?=
 BUILD_TYPE ?= RelWithDebInfo
 ifneq ($(SANITIZE),)
 BUILD := build-$(subst $(comma),-,$(SANITIZE))
 endif
-comma := ,
 JOBS ?= $(shell nproc)
 
 .PHONY: all build test demo bench clean format

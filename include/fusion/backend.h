@@ -9,8 +9,10 @@
  *   pointer thread_init or thread_adopt stored); NULL in switch_to names
  *   the CPU's idle (root) context: Linux, in the design's terms.
  * - "Lock held" means the nucleus lock (see lock/unlock) is held by the
- *   caller.  The nucleus lock is logical, not tied to an OS thread: a
- *   switch hands it from the outgoing thread to the incoming one.
+ *   caller.  The lock is logical, not tied to an OS thread.
+ * - Interrupt context (where the backend calls handlers->timer and
+ *   handlers->resched) is wherever self() answers NULL: that is how the
+ *   nucleus refuses blocking calls from handlers.
  */
 #ifndef FUSION_BACKEND_H
 #define FUSION_BACKEND_H
@@ -35,6 +37,12 @@ struct nk_backend_handlers {
 	 */
 	void (*resched)(struct nk_instance *nk, int cpu);
 	/*
+	 * A kick reached the current thread of a CPU while it ran
+	 * application code: reschedule now.  Called on that thread's own OS
+	 * thread (live: from the preemption signal), lock not held.
+	 */
+	void (*preempt)(struct nk_instance *nk);
+	/*
 	 * First run of a shadow created by thread_init, on its own OS
 	 * thread, lock held.  Does not return: the thread ends through
 	 * switch_to(.., NK_SWITCH_EXIT).
@@ -50,6 +58,7 @@ struct nk_backend_handlers {
 
 /* switch_to flags */
 #define NK_SWITCH_EXIT 0x1 /* prev is dead: end its OS thread, never return */
+#define NK_SWITCH_PARK 0x2 /* next is NULL: prev only waits to be made current */
 
 struct nk_backend_ops {
 	const char *name;
@@ -77,12 +86,17 @@ struct nk_backend_ops {
 
 	/*
 	 * The nucleus made @next current on its CPU in place of @prev
-	 * (either may be NULL: the idle context).  Lock held; the lock
-	 * passes to @next.
+	 * (either may be NULL: the idle context).  Lock held, and nucleus
+	 * state final: the backend may release the lock before parking
+	 * @prev and take it again before returning (live does; sim keeps it
+	 * held throughout, since only one thread executes).  @next, when it
+	 * resumes, holds the lock.
 	 * - @prev is the caller's own thread: returns when @prev is made
 	 *   current again, lock held.
-	 * - @prev is NULL (interrupt or idle context): returns at once;
-	 *   @next runs when the backend gives it its CPU.
+	 * - NK_SWITCH_PARK (@next NULL): nothing changes hands; @prev, a
+	 *   thread that just adopted itself, waits until it is made current.
+	 * - @prev is NULL (interrupt or idle context): returns at once,
+	 *   lock still held; @next runs when the backend gives it its CPU.
 	 * - NK_SWITCH_EXIT: @prev (the caller) is dead; its OS thread ends
 	 *   here and the call does not return.  The nucleus must not touch
 	 *   @prev after this call is made; the shadow stays allocated until
@@ -148,11 +162,12 @@ struct nk_backend_ops {
 };
 
 /* Backends built into this library. */
+extern const struct nk_backend_ops nk_backend_live;
 extern const struct nk_backend_ops nk_backend_sim;
 
 /*
- * Resolve a backend by name: "sim"; NULL means $FUSION_BACKEND, else the
- * default.  Returns NULL for an unknown or unavailable name.
+ * Resolve a backend by name: "live" or "sim"; NULL means $FUSION_BACKEND,
+ * else the default (live).  Returns NULL for an unknown or unavailable name.
  */
 const struct nk_backend_ops *nk_backend_lookup(const char *name);
 

@@ -35,7 +35,7 @@ struct nk_registry {
 
 /*
  * Prepare @reg for @capacity entries (rounded up to a power of two,
- * 2 .. 2^24), allocating its tables with malloc once, here.
+ * 2 .. 2^20), allocating its tables with malloc once, here.
  * Errors: -EINVAL (NULL reg, capacity out of range), -ENOMEM.
  */
 nk_export int nk_registry_init(struct nk_registry *reg, uint32_t capacity);

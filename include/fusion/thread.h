@@ -56,6 +56,18 @@ nk_export int nk_thread_create(struct nk_instance *nk,
 			       struct nk_thread **out);
 
 /*
+ * Make the calling OS thread a nucleus thread (its own shadow): it waits
+ * until the nucleus gives it its CPU, then returns.  @attr as for
+ * nk_thread_create, FIFO policy, no flags (it ends with nk_thread_exit or
+ * by deletion; its stack is its own).
+ * Errors: -EINVAL (bad instance or attr), -EBUSY (the caller already is
+ * a nucleus thread), -ENOMEM.  Context: a plain OS thread.
+ */
+nk_export int nk_thread_shadow(struct nk_instance *nk,
+			       const struct nk_thread_attr *attr,
+			       struct nk_thread **out);
+
+/*
  * Start a dormant thread at @entry(@arg).  It is readied and may preempt
  * the caller at once.  Returning from @entry ends the thread.
  * Errors: -EINVAL (bad thread, NULL entry), -EBUSY (already started).

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The first entry is the default. */
 static const struct nk_backend_ops *const backends[] = {
+	&nk_backend_live,
 	&nk_backend_sim,
 };
 
@@ -12,7 +14,6 @@ const struct nk_backend_ops *nk_backend_lookup(const char *name)
 {
 	if (name == NULL || name[0] == '\0')
 		name = getenv("FUSION_BACKEND");
-	/* sim is the only backend built so far, hence the default. */
 	if (name == NULL || name[0] == '\0')
 		return backends[0];
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)

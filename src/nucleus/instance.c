@@ -25,6 +25,7 @@ static void describe_handler(struct nk_instance *nk,
 static const struct nk_backend_handlers nucleus_handlers = {
 	.timer = nk_timer_handler,
 	.resched = nk_sched_handle_resched,
+	.preempt = nk_sched_handle_preempt,
 	.thread_entry = nk_thread_entry,
 	.describe = describe_handler,
 };
@@ -97,6 +98,14 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 							  : "main",
 				      attr->main_priority, attr->main_cpu,
 				      &nk->creator);
+		if (ret == 0) {
+			/* Nothing else exists: the creator takes its CPU. */
+			struct nk_sched *sched = nk->creator->sched;
+
+			nk_sched_account(sched, nk_clock_now(nk));
+			sched->curr = nk->creator;
+			nk->creator->stats.switches = 1;
+		}
 		nk_unlock_held(nk);
 	}
 	if (ret) {

@@ -105,7 +105,6 @@ struct nk_instance {
 	unsigned int nr_threads;
 	unsigned long thread_serial;
 	struct nk_thread *creator;
-	int irq_depth; /* > 0 while nucleus interrupt handlers run */
 	nk_trace_fn trace;
 	void *trace_ctx;
 	nk_time_t wall_offset;
@@ -139,13 +138,14 @@ static inline nk_time_t nk_clock_now(struct nk_instance *nk)
 	return nk->be->now(nk->be_priv);
 }
 
-/* The calling nucleus thread of @nk, NULL in interrupt or foreign context. */
+/*
+ * The calling nucleus thread of @nk; NULL in interrupt context (the
+ * backend's self() answers NULL there) and in foreign threads.
+ */
 static inline struct nk_thread *nk_current(struct nk_instance *nk)
 {
 	struct nk_thread *self;
 
-	if (nk->irq_depth > 0)
-		return NULL;
 	self = nk->be->self(nk->be_priv);
 	return self && self->nk == nk ? self : NULL;
 }
@@ -181,6 +181,7 @@ void nk_sched_mark(struct nk_sched *sched);
 void nk_sched_account(struct nk_sched *sched, nk_time_t now);
 void nk_sched_irq_exit(struct nk_instance *nk);
 void nk_sched_handle_resched(struct nk_instance *nk, int cpu);
+void nk_sched_handle_preempt(struct nk_instance *nk);
 void nk_sched_rr_arm(struct nk_sched *sched);
 
 /* thread.c */

@@ -23,11 +23,11 @@
 
 #define NK_REGISTRY_MAGIC 0x52656769u /* "Regi" */
 
-/* Capacity is at most 2^24, so this index can never name a slot. */
+/* Capacity is at most 2^20, so this index can never name a slot. */
 #define NK_REGISTRY_NIL UINT32_MAX
 
 #define NK_REGISTRY_MIN_BITS 1
-#define NK_REGISTRY_MAX_BITS 24
+#define NK_REGISTRY_MAX_BITS 20
 
 struct nk_registry_slot {
 	void *object;
@@ -134,7 +134,7 @@ int nk_registry_init(struct nk_registry *reg, uint32_t capacity)
 	/*
 	 * Slots first: their size is a multiple of their (pointer)
 	 * alignment, so the uint32_t arrays after them are aligned too.
-	 * No overflow: at most 2^24 * (sizeof(slot) + 8) bytes.
+	 * No overflow: at most 2^20 * (sizeof(slot) + 8) bytes.
 	 */
 	slots_size = (size_t)capacity * sizeof(struct nk_registry_slot);
 	size = slots_size + 2 * (size_t)capacity * sizeof(uint32_t);

@@ -174,32 +174,37 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 /*
  * Make the most urgent ready thread current on @sched.  The caller is
  * the current thread of @sched, or @sched's idle/interrupt context when
- * the current thread is root.  Lock held.
+ * the current thread is root.  Lock held.  Once a thread is switched back
+ * in, decisions taken while it was away (a kick while it waited for its
+ * CPU) are applied before it returns to its caller.
  */
 static void sched_reschedule(struct nk_sched *sched)
 {
-	struct nk_thread *curr = sched->curr, *next;
-	bool runnable, rotate;
-	int top;
+	while (sched->resched) {
+		struct nk_thread *curr = sched->curr, *next;
+		bool runnable = !(curr->state & (NK_BLOCK_BITS | NK_THREAD_ROOT));
+		bool rotate;
+		int top;
 
-	if (!sched->resched)
-		return;
-	runnable = !(curr->state & (NK_BLOCK_BITS | NK_THREAD_ROOT));
-	/* A locked thread keeps its CPU; the flag waits for the unlock. */
-	if (runnable && curr->lock_count > 0)
-		return;
-	sched->resched = false;
-	top = sched_top_prio(sched);
-	if (runnable) {
-		rotate = curr->info & NK_INFO_YIELD;
-		curr->info &= ~NK_INFO_YIELD;
-		if (top < curr->prio || (top == curr->prio && !rotate))
+		/* A locked thread keeps its CPU; the flag waits for the unlock. */
+		if (runnable && curr->lock_count > 0)
 			return;
-		nk_sched_enqueue(curr, !rotate);
-	}
-	next = sched_pop(sched);
-	if (next != curr)
+		sched->resched = false;
+		top = sched_top_prio(sched);
+		if (runnable) {
+			rotate = curr->info & NK_INFO_YIELD;
+			curr->info &= ~NK_INFO_YIELD;
+			if (top < curr->prio || (top == curr->prio && !rotate))
+				return;
+			nk_sched_enqueue(curr, !rotate);
+		}
+		next = sched_pop(sched);
+		if (next == curr)
+			return;
 		sched_switch_to(sched, curr, next);
+		if (curr->state & NK_THREAD_ROOT)
+			return; /* idle context: @next runs on its own */
+	}
 }
 
 void nk_sched_run(struct nk_instance *nk)
@@ -209,7 +214,7 @@ void nk_sched_run(struct nk_instance *nk)
 	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
 		struct nk_sched *sched = &nk->scheds[cpu];
 
-		if (!sched->resched || (self && self->sched == sched))
+		if (!sched->resched || (self && sched->curr == self))
 			continue;
 		/* An idle CPU has nobody to preempt: switch it from here. */
 		if (sched->curr->state & NK_THREAD_ROOT)
@@ -226,10 +231,25 @@ void nk_sched_handle_resched(struct nk_instance *nk, int cpu)
 {
 	struct nk_sched *sched = &nk->scheds[cpu];
 
-	nk->irq_depth++;
 	if (sched->curr->state & NK_THREAD_ROOT)
 		sched_reschedule(sched);
-	nk->irq_depth--;
+}
+
+/*
+ * Backend handler: a kick reached the current thread outside the nucleus
+ * (live: the preemption signal).  Runs on that thread, lock not held.
+ */
+void nk_sched_handle_preempt(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self) {
+		nk_thread_check_cancel(self);
+		nk_sched_run(nk);
+	}
+	nk_unlock_held(nk);
 }
 
 int nk_sched_lock(struct nk_instance *nk)

@@ -200,7 +200,6 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
 		    int cpu, struct nk_thread **out)
 {
 	struct nk_thread *thread;
-	struct nk_sched *sched = &nk->scheds[cpu];
 	int ret;
 
 	thread = calloc(1, sizeof(*thread));
@@ -217,11 +216,39 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
 	thread->stack_size = nk->default_stack_size;
 	nk_list_add_before(&thread->instance_link, &nk->threads);
 	nk->nr_threads++;
-	nk_sched_account(sched, nk_clock_now(nk));
-	sched->curr = thread;
-	thread->stats.switches = 1;
 	*out = thread;
 	return 0;
+}
+
+int nk_thread_shadow(struct nk_instance *nk, const struct nk_thread_attr *attr,
+		     struct nk_thread **out)
+{
+	struct nk_thread *thread;
+	int ret;
+
+	if (!nk_instance_valid(nk) || attr == NULL || out == NULL ||
+	    attr->priority < NK_PRIO_MIN || attr->priority > NK_PRIO_MAX ||
+	    attr->cpu < 0 || attr->cpu >= nk->nr_cpus || attr->flags ||
+	    attr->policy != NK_SCHED_FIFO || check_name(attr->name))
+		return -EINVAL;
+	nk_lock_held(nk);
+	if (nk->be->self(nk->be_priv)) {
+		ret = -EBUSY;
+	} else {
+		ret = nk_thread_adopt(nk, attr->name, attr->priority, attr->cpu,
+				      &thread);
+	}
+	if (ret == 0) {
+		/* Ready it like a started thread, then wait for the CPU. */
+		thread->state = NK_THREAD_DORMANT;
+		nk_thread_release(thread, NK_THREAD_DORMANT);
+		nk_sched_run(nk);
+		nk->be->switch_to(nk->be_priv, thread->shadow, NULL,
+				  NK_SWITCH_PARK);
+		*out = thread;
+	}
+	nk_unlock_held(nk);
+	return ret;
 }
 
 int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
@@ -295,6 +322,7 @@ void nk_thread_entry(struct nk_thread *thread)
 	struct nk_instance *nk = thread->nk;
 
 	nk_thread_check_cancel(thread);
+	nk_sched_run(nk);
 	nk_unlock_held(nk);
 	thread->entry(thread->arg);
 	nk_lock_held(nk);

@@ -145,7 +145,6 @@ void nk_timer_handler(struct nk_instance *nk, int cpu)
 	nk_time_t now = nk_clock_now(nk);
 	struct nk_rbnode *first;
 
-	nk->irq_depth++;
 	sched->programmed = NK_INFINITE; /* the backend consumed it */
 	while ((first = nk_rbtree_first(&sched->timers)) != NULL) {
 		struct nk_timer *timer =
@@ -173,5 +172,4 @@ void nk_timer_handler(struct nk_instance *nk, int cpu)
 	}
 	nk_timer_reprogram(sched);
 	nk_sched_run(nk);
-	nk->irq_depth--;
 }

@@ -141,12 +141,14 @@ static void park(struct sim_shadow *self)
  */
 static void dispatch(struct sim *sim, struct sim_shadow *self)
 {
+	sim->dispatching = true;
 	for (;;) {
 		struct sim_shadow *next = runnable_pop(sim);
 
-		if (next == self && next)
-			return;
 		if (next) {
+			sim->dispatching = false;
+			if (next == self)
+				return;
 			be_gate_open(&next->gate);
 			if (self)
 				park(self);
@@ -329,9 +331,10 @@ static void sim_thread_reap(void *priv, void *shadow)
 
 static struct nk_thread *sim_self_thread(void *priv)
 {
+	struct sim *sim = priv;
 	struct sim_shadow *s = sim_self;
 
-	return s && s->sim == priv ? s->thread : NULL;
+	return s && s->sim == sim && !sim->dispatching ? s->thread : NULL;
 }
 
 static void sim_busy(void *priv, void *shadow, nk_time_t ns)

@@ -37,6 +37,7 @@ struct sim {
 	bool kicked[NK_MAX_CPUS];
 	struct sim_shadow *busy_on[NK_MAX_CPUS];
 	struct nk_list runnable; /* shadows owed the baton, FIFO */
+	bool dispatching; /* delivering events: interrupt context */
 	struct be_lock lock;
 	FILE *log;
 };

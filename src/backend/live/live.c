@@ -1,0 +1,418 @@
+/*
+ * The live backend: the nucleus on real Linux threads in real time.
+ *
+ * A switch on one RT CPU costs what a raw two-thread futex ping-pong
+ * costs: the outgoing shadow opens the gate of the incoming one (one
+ * wake) and waits on its own (one wait).  The nucleus lock is released
+ * before the wake so the incoming thread, usually more urgent and so
+ * running at once, finds it free.
+ *
+ * Asynchronous preemption: when the interrupt thread (or another CPU)
+ * readies a more urgent thread while the current shadow runs application
+ * code, the kick is a signal; its handler enters the nucleus and
+ * reschedules, parking the shadow on its gate.  A shadow inside the
+ * nucleus (lock depth > 0) only notes the request; it is honoured when
+ * the shadow leaves the nucleus.
+ */
+#include "live.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+/* Sanitizers map terabytes of shadow memory that mlockall cannot lock. */
+static const bool live_may_mlock = false;
+#else
+static const bool live_may_mlock = true;
+#endif
+
+/* Stack touched at shadow start when mlockall could not lock it. */
+#define LIVE_PREFAULT (32 * 1024)
+
+static __thread struct live_shadow *live_self;
+/* Nucleus lock depth of this OS thread, and a preemption noted inside. */
+static __thread volatile int live_depth;
+static __thread volatile bool live_preempt_pending;
+
+nk_time_t live_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (nk_time_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void live_nucleus_lock(struct live *live)
+{
+	live_depth++;
+	atomic_signal_fence(memory_order_seq_cst);
+	be_lock_acquire(&live->lock);
+}
+
+void live_nucleus_unlock(struct live *live)
+{
+	be_lock_release(&live->lock);
+	atomic_signal_fence(memory_order_seq_cst);
+	if (--live_depth == 0 && live_preempt_pending) {
+		live_preempt_pending = false;
+		live->handlers->preempt(live->nk);
+	}
+}
+
+static void preempt_signal(int sig)
+{
+	struct live_shadow *s = live_self;
+	int saved_errno = errno;
+
+	(void)sig;
+	if (s && !atomic_load(&s->killed)) {
+		if (live_depth > 0)
+			live_preempt_pending = true;
+		else
+			s->live->handlers->preempt(s->live->nk);
+	}
+	errno = saved_errno;
+}
+
+static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
+{
+	/* Nobody touches a killed adopted shadow after the kill. */
+	if (s->adopted && atomic_load(&s->killed))
+		free(s);
+	live_self = NULL;
+	live_depth = 0;
+	pthread_exit(NULL);
+}
+
+static void park(struct live_shadow *s)
+{
+	be_gate_wait(&s->gate);
+	if (atomic_load(&s->killed))
+		shadow_exit(s);
+}
+
+static void unblock_preempt_signal(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, LIVE_SIG_PREEMPT);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static int live_init(struct nk_instance *nk, int nr_cpus,
+		     const struct nk_backend_handlers *handlers, void **priv)
+{
+	const char *spec = getenv("FUSION_CPUS");
+	int cpus[NK_MAX_CPUS];
+	struct sigaction sa;
+	struct live *live;
+	int count, ret = 0;
+
+	count = spec && spec[0] ? live_parse_cpus(spec, cpus, NK_MAX_CPUS)
+				: live_default_cpus(cpus, nr_cpus);
+	if (count < nr_cpus) {
+		fprintf(stderr, "fusion: FUSION_CPUS=\"%s\" names fewer than "
+				"the %d RT CPUs asked for\n",
+			spec ? spec : "", nr_cpus);
+		return -EINVAL;
+	}
+	live = calloc(1, sizeof(*live));
+	if (live == NULL)
+		return -ENOMEM;
+	live->nk = nk;
+	live->handlers = handlers;
+	live->nr_cpus = nr_cpus;
+	be_lock_init(&live->lock);
+	live->rt = live_rt_allowed();
+	if (!live->rt && !getenv("FUSION_NO_RT"))
+		fprintf(stderr, "fusion: SCHED_FIFO is not permitted (needs "
+				"CAP_SYS_NICE or RLIMIT_RTPRIO): scheduling "
+				"order stays exact, timing is not guaranteed\n");
+	if (live->rt && live_may_mlock)
+		live->locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = preempt_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(LIVE_SIG_PREEMPT, &sa, NULL);
+	for (int i = 0; i < nr_cpus && ret == 0; i++) {
+		struct live_cpu *cpu = &live->cpus[i];
+
+		cpu->live = live;
+		cpu->index = i;
+		cpu->linux_cpu = cpus[i];
+		atomic_init(&cpu->deadline, NK_INFINITE);
+		ret = live_irq_start(live, cpu);
+	}
+	if (ret) {
+		live_irq_stop(live);
+		free(live);
+		return ret;
+	}
+	*priv = live;
+	return 0;
+}
+
+static void live_fini(void *priv)
+{
+	struct live *live = priv;
+
+	live_irq_stop(live);
+	free(live);
+}
+
+static nk_time_t live_now(void *priv)
+{
+	(void)priv;
+	return live_clock();
+}
+
+static void live_program_timer(void *priv, int cpu, nk_time_t when)
+{
+	struct live *live = priv;
+	struct live_cpu *c = &live->cpus[cpu];
+	nk_time_t old = atomic_exchange(&c->deadline, when);
+
+	/* The interrupt thread sleeps until the old date: wake it only if
+	 * the new one is earlier, and never from itself. */
+	if (when < old && live_irq_cpu() != c)
+		live_irq_wake(c);
+}
+
+static void live_switch_to(void *priv, void *prev, void *next,
+			   unsigned int flags)
+{
+	struct live *live = priv;
+	struct live_shadow *p = prev, *n = next;
+
+	if (!(flags & NK_SWITCH_PARK)) {
+		if (n)
+			atomic_store(&live->cpus[n->cpu].current, n);
+		else if (p)
+			atomic_store(&live->cpus[p->cpu].current, NULL);
+	}
+	if (p == NULL) {
+		/* Interrupt or idle context: it keeps the lock. */
+		if (n)
+			be_gate_open(&n->gate);
+		return;
+	}
+	be_lock_release(&live->lock);
+	if (n)
+		be_gate_open(&n->gate);
+	if (flags & NK_SWITCH_EXIT)
+		shadow_exit(p);
+	park(p);
+	be_lock_acquire(&live->lock);
+}
+
+static void live_kick(void *priv, int cpu)
+{
+	struct live *live = priv;
+	struct live_cpu *c = &live->cpus[cpu];
+	struct live_shadow *s = atomic_load(&c->current);
+
+	if (s == NULL) {
+		atomic_store(&c->idle_kick, true);
+		live_irq_wake(c);
+	} else {
+		pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
+	}
+}
+
+static struct live_shadow *shadow_new(struct live *live,
+				      struct nk_thread *thread)
+{
+	struct live_shadow *s = calloc(1, sizeof(*s));
+
+	if (s == NULL)
+		return NULL;
+	s->live = live;
+	s->thread = thread;
+	s->cpu = nk_thread_cpu(thread);
+	be_gate_init(&s->gate);
+	return s;
+}
+
+static void *shadow_main(void *arg)
+{
+	struct live_shadow *s = arg;
+	struct live *live = s->live;
+
+	live_self = s;
+	s->tid = gettid();
+	if (!live->locked)
+		live_prefault_stack(LIVE_PREFAULT);
+	unblock_preempt_signal();
+	/* The gate opens with the nucleus lock to be taken. */
+	live_depth = 1;
+	be_gate_wait(&s->gate);
+	if (atomic_load(&s->killed))
+		return NULL;
+	be_lock_acquire(&live->lock);
+	live->handlers->thread_entry(s->thread);
+	return NULL;
+}
+
+static int live_thread_init(void *priv, struct nk_thread *thread,
+			    size_t stack_size, void **shadow)
+{
+	struct live *live = priv;
+	struct live_shadow *s = shadow_new(live, thread);
+	struct sched_param param;
+	pthread_attr_t attr;
+	cpu_set_t set;
+	char name[16];
+	int ret;
+
+	if (s == NULL)
+		return -ENOMEM;
+	if (stack_size < (size_t)PTHREAD_STACK_MIN)
+		stack_size = PTHREAD_STACK_MIN;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, stack_size);
+	CPU_ZERO(&set);
+	CPU_SET(live->cpus[s->cpu].linux_cpu, &set);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (live->rt) {
+		param.sched_priority =
+			live_fifo_prio(nk_thread_priority(thread));
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		pthread_attr_setschedparam(&attr, &param);
+	}
+	*shadow = s;
+	ret = pthread_create(&s->pthread, &attr, shadow_main, s);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		*shadow = NULL;
+		free(s);
+		return ret == EAGAIN ? -EAGAIN : -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "%s", nk_thread_name(thread));
+	pthread_setname_np(s->pthread, name);
+	return 0;
+}
+
+static int live_thread_adopt(void *priv, struct nk_thread *thread,
+			     void **shadow)
+{
+	struct live *live = priv;
+	struct live_shadow *s = shadow_new(live, thread);
+	struct sched_param param;
+	int ret;
+
+	if (s == NULL)
+		return -ENOMEM;
+	s->adopted = true;
+	s->pthread = pthread_self();
+	s->tid = gettid();
+	pthread_getschedparam(s->pthread, &s->saved_policy, &s->saved_param);
+	pthread_getaffinity_np(s->pthread, sizeof(s->saved_affinity),
+			       &s->saved_affinity);
+	ret = live_pin_self(live->cpus[s->cpu].linux_cpu);
+	if (ret == 0 && live->rt) {
+		param.sched_priority =
+			live_fifo_prio(nk_thread_priority(thread));
+		ret = -pthread_setschedparam(s->pthread, SCHED_FIFO, &param);
+	}
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	unblock_preempt_signal();
+	live_self = s;
+	*shadow = s;
+	return 0;
+}
+
+static void live_thread_kill(void *priv, void *shadow)
+{
+	struct live_shadow *s = shadow;
+
+	(void)priv;
+	atomic_store(&s->killed, true);
+	be_gate_open(&s->gate);
+}
+
+static void live_thread_reap(void *priv, void *shadow)
+{
+	struct live_shadow *s = shadow;
+
+	(void)priv;
+	if (!s->adopted) {
+		pthread_join(s->pthread, NULL);
+	} else if (atomic_load(&s->killed)) {
+		return; /* the dying thread frees it (shadow_exit) */
+	} else if (live_self == s) {
+		/* Unbinding ourselves: hand back the Linux scheduling. */
+		pthread_setschedparam(s->pthread, s->saved_policy,
+				      &s->saved_param);
+		pthread_setaffinity_np(s->pthread, sizeof(s->saved_affinity),
+				       &s->saved_affinity);
+		live_self = NULL;
+	}
+	free(s);
+}
+
+static struct nk_thread *live_self_thread(void *priv)
+{
+	struct live_shadow *s = live_self;
+
+	return s && s->live == priv ? s->thread : NULL;
+}
+
+static nk_time_t thread_cpu_time(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (nk_time_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void live_busy(void *priv, void *shadow, nk_time_t ns)
+{
+	struct live *live = priv;
+	nk_time_t end = thread_cpu_time() + ns;
+
+	(void)shadow;
+	/* Spin outside the nucleus, so that preemption acts at once. */
+	live_nucleus_unlock(live);
+	while (thread_cpu_time() < end)
+		;
+	live_nucleus_lock(live);
+}
+
+static void live_lock(void *priv)
+{
+	live_nucleus_lock(priv);
+}
+
+static void live_unlock(void *priv)
+{
+	live_nucleus_unlock(priv);
+}
+
+const struct nk_backend_ops nk_backend_live = {
+	.name = "live",
+	.init = live_init,
+	.fini = live_fini,
+	.now = live_now,
+	.program_timer = live_program_timer,
+	.switch_to = live_switch_to,
+	.kick = live_kick,
+	.thread_init = live_thread_init,
+	.thread_adopt = live_thread_adopt,
+	.thread_kill = live_thread_kill,
+	.thread_reap = live_thread_reap,
+	.self = live_self_thread,
+	.busy = live_busy,
+	.lock = live_lock,
+	.unlock = live_unlock,
+};

@@ -1,0 +1,89 @@
+/*
+ * The live backend's private state: real time on a stock Linux kernel.
+ *
+ * Each RT CPU maps to one Linux CPU.  Its shadows and its interrupt
+ * thread are pinned there; with the privilege, shadows run SCHED_FIFO at
+ * a priority mapped from their nucleus priority and the interrupt thread
+ * above them all.  Only the nucleus-current shadow of an RT CPU runs in
+ * primary mode: every other one waits on its gate.
+ */
+#ifndef FUSION_BACKEND_LIVE_H
+#define FUSION_BACKEND_LIVE_H
+
+#include <fusion/fusion.h>
+#include <fusion/backend.h>
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+
+#include "../common/futex.h"
+
+/* The signal that preempts a shadow running application code. */
+#define LIVE_SIG_PREEMPT (SIGRTMIN + 7)
+/* SCHED_FIFO priorities: shadows map onto 1..98, interrupt threads 99. */
+#define LIVE_FIFO_MIN 1
+#define LIVE_FIFO_MAX_SHADOW 98
+#define LIVE_FIFO_IRQ 99
+
+struct live;
+
+struct live_shadow {
+	struct live *live;
+	struct nk_thread *thread;
+	int cpu;
+	pthread_t pthread;
+	pid_t tid;
+	bool adopted;
+	_Atomic bool killed;
+	struct be_gate gate;
+	/* An adopted thread gets its scheduling back when unbound. */
+	int saved_policy;
+	struct sched_param saved_param;
+	cpu_set_t saved_affinity;
+};
+
+struct live_cpu {
+	struct live *live;
+	int index;
+	int linux_cpu;
+	pthread_t irq_thread;
+	bool irq_started;
+	_Atomic uint32_t irq_seq;    /* futex word the interrupt thread waits on */
+	_Atomic nk_time_t deadline;  /* programmed timer date */
+	_Atomic bool idle_kick;      /* resched requested while idle */
+	struct live_shadow *_Atomic current; /* NULL: idle (Linux) */
+};
+
+struct live {
+	struct nk_instance *nk;
+	const struct nk_backend_handlers *handlers;
+	int nr_cpus;
+	bool rt;       /* SCHED_FIFO in use */
+	bool locked;   /* mlockall succeeded */
+	_Atomic bool stopping;
+	struct be_lock lock;
+	struct live_cpu cpus[NK_MAX_CPUS];
+};
+
+/* setup.c */
+int live_parse_cpus(const char *spec, int *cpus, int max);
+int live_default_cpus(int *cpus, int nr);
+bool live_rt_allowed(void);
+int live_fifo_prio(int nucleus_prio);
+int live_pin_self(int linux_cpu);
+void live_prefault_stack(size_t size);
+
+/* irq.c */
+int live_irq_start(struct live *live, struct live_cpu *cpu);
+void live_irq_stop(struct live *live);
+void live_irq_wake(struct live_cpu *cpu);
+struct live_cpu *live_irq_cpu(void);
+
+/* live.c */
+nk_time_t live_clock(void);
+void live_nucleus_lock(struct live *live);
+void live_nucleus_unlock(struct live *live);
+
+#endif

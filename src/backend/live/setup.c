@@ -1,0 +1,99 @@
+/* RT CPU selection, scheduling privilege and priority mapping. */
+#include "live.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* Parse "2", "0,1" or "1-3" into @cpus; returns the count or -EINVAL. */
+int live_parse_cpus(const char *spec, int *cpus, int max)
+{
+	int count = 0;
+	const char *p = spec;
+
+	while (*p) {
+		char *end;
+		long first = strtol(p, &end, 10), last;
+
+		if (end == p || first < 0 || first >= CPU_SETSIZE)
+			return -EINVAL;
+		last = first;
+		p = end;
+		if (*p == '-') {
+			last = strtol(p + 1, &end, 10);
+			if (end == p + 1 || last < first || last >= CPU_SETSIZE)
+				return -EINVAL;
+			p = end;
+		}
+		for (long cpu = first; cpu <= last; cpu++) {
+			if (count == max)
+				return -EINVAL;
+			cpus[count++] = (int)cpu;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return count ? count : -EINVAL;
+}
+
+/* The last @nr Linux CPUs this process may use, highest first. */
+int live_default_cpus(int *cpus, int nr)
+{
+	cpu_set_t set;
+	int count = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (int cpu = CPU_SETSIZE - 1; cpu >= 0 && count < nr; cpu--)
+		if (CPU_ISSET(cpu, &set))
+			cpus[count++] = cpu;
+	return count == nr ? count : -EINVAL;
+}
+
+bool live_rt_allowed(void)
+{
+	const char *no_rt = getenv("FUSION_NO_RT");
+	struct sched_param param = {.sched_priority = LIVE_FIFO_MIN};
+	int policy;
+	struct sched_param saved;
+
+	if (no_rt && no_rt[0] && strcmp(no_rt, "0") != 0)
+		return false;
+	/* Ask the kernel rather than guess from rlimits and capabilities. */
+	if (pthread_getschedparam(pthread_self(), &policy, &saved))
+		return false;
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &param))
+		return false;
+	pthread_setschedparam(pthread_self(), policy, &saved);
+	return true;
+}
+
+int live_fifo_prio(int nucleus_prio)
+{
+	return LIVE_FIFO_MIN +
+	       nucleus_prio * (LIVE_FIFO_MAX_SHADOW - LIVE_FIFO_MIN) /
+		       NK_PRIO_MAX;
+}
+
+int live_pin_self(int linux_cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(linux_cpu, &set);
+	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* Touch the stack now so that page faults do not hit a real-time path. */
+void live_prefault_stack(size_t size)
+{
+	volatile char *probe = __builtin_alloca(size);
+
+	for (size_t off = 0; off < size; off += 4096)
+		probe[off] = 0;
+}
