@@ -1,0 +1,319 @@
+/*
+ * fusion latency: a periodic thread at the top priority measures how
+ * late it wakes (actual - expected release date) every period.  The
+ * output follows the layout of Xenomai's and RTAI's latency tools (RTT,
+ * RTH, RTD, RTS, HSH/HSS/HSD lines) so that users' scripts keep working.
+ */
+#include "tool.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define US 1000LL
+#define SEC 1000000000LL
+
+struct lat_window {
+	nk_time_t min, max, sum;
+	long count;
+	unsigned long overruns;
+};
+
+struct lat_hist {
+	long *buckets; /* one per microsecond, plus overflow */
+	int size;
+	long samples;
+	double sum, sum_sq;
+};
+
+struct lat_state {
+	struct nk_instance *nk;
+	nk_time_t period;
+	struct lat_window window; /* since the last RTD line */
+	struct lat_hist hist_avg, hist_min, hist_max;
+};
+
+static volatile sig_atomic_t lat_interrupted;
+
+static void lat_on_signal(int sig)
+{
+	(void)sig;
+	lat_interrupted = 1;
+}
+
+static void window_reset(struct lat_window *w)
+{
+	w->min = NK_INFINITE;
+	w->max = 0;
+	w->sum = 0;
+	w->count = 0;
+	w->overruns = 0;
+}
+
+static int hist_init(struct lat_hist *h, int size)
+{
+	h->buckets = calloc((size_t)size + 1, sizeof(*h->buckets));
+	h->size = size;
+	return h->buckets ? 0 : -ENOMEM;
+}
+
+static void hist_add(struct lat_hist *h, nk_time_t ns)
+{
+	long us = (long)(ns / US);
+
+	h->buckets[us < h->size ? us : h->size]++;
+	h->samples++;
+	h->sum += ns / 1e3;
+	h->sum_sq += (ns / 1e3) * (ns / 1e3);
+}
+
+static void sampler(void *arg)
+{
+	struct lat_state *st = arg;
+	struct nk_instance *nk = st->nk;
+	nk_time_t expected = nk_now(nk) + st->period;
+	unsigned long overruns;
+
+	if (nk_thread_set_periodic(nk, expected, st->period))
+		return;
+	for (;;) {
+		int ret = nk_thread_wait_period(nk, &overruns);
+		nk_time_t lat;
+
+		if (ret != 0 && ret != -ETIMEDOUT)
+			return;
+		lat = nk_now(nk) - expected - (nk_time_t)overruns * st->period;
+		expected += (nk_time_t)(overruns + 1) * st->period;
+		nk_lock(nk);
+		if (lat < st->window.min)
+			st->window.min = lat;
+		if (lat > st->window.max)
+			st->window.max = lat;
+		st->window.sum += lat;
+		st->window.count++;
+		st->window.overruns += overruns;
+		hist_add(&st->hist_avg, lat);
+		nk_unlock(nk);
+	}
+}
+
+static void print_clock(long secs)
+{
+	printf("%.2ld:%.2ld:%.2ld", secs / 3600, secs / 60 % 60, secs % 60);
+}
+
+static void print_hist(const char *name, const struct lat_hist *h)
+{
+	for (int i = 0; i <= h->size; i++) {
+		if (h->buckets[i] == 0)
+			continue;
+		if (i < h->size)
+			printf("HSD| %6s| %3d - %3d | %8ld\n", name, i, i + 1,
+			       h->buckets[i]);
+		else
+			printf("HSD| %6s| %3d -     | %8ld\n", name, i,
+			       h->buckets[i]);
+	}
+}
+
+static void print_hist_summary(const char *name, const struct lat_hist *h)
+{
+	double avg = h->samples ? h->sum / h->samples : 0;
+	double var = h->samples ? h->sum_sq / h->samples - avg * avg : 0;
+
+	printf("HSS| %6s| %9ld| %10.3f| %10.3f\n", name, h->samples, avg,
+	       var > 0 ? sqrt(var) : 0.0);
+}
+
+static int write_gnuplot(const char *path, const struct lat_hist *h)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		perror(path);
+		return -1;
+	}
+	fprintf(f, "# fusion latency histogram: latency_us samples\n");
+	for (int i = 0; i <= h->size; i++)
+		fprintf(f, "%d %ld\n", i, h->buckets[i]);
+	return fclose(f);
+}
+
+static void lat_usage(void)
+{
+	printf("usage: fusion latency [-p PERIOD_US] [-T SECONDS] [-P PRIO] "
+	       "[-h] [-H BUCKETS] [-g FILE] [-q] [--backend=live|sim]\n"
+	       "  -p  sampling period in microseconds (default 1000)\n"
+	       "  -T  run for SECONDS then print the summary (default: until "
+	       "Ctrl-C)\n"
+	       "  -P  nucleus priority of the sampling thread (default 255)\n"
+	       "  -h  print histograms (HSH/HSS/HSD lines)\n"
+	       "  -H  histogram size in 1-us buckets (default 200)\n"
+	       "  -g  write the histogram as gnuplot data to FILE\n"
+	       "  -q  print the summary only\n");
+}
+
+struct lat_opts {
+	long period_us, seconds, buckets;
+	int prio;
+	bool histogram, quiet;
+	const char *gnuplot;
+};
+
+static int lat_parse(int argc, char **argv, struct lat_opts *o)
+{
+	int c;
+
+	*o = (struct lat_opts){.period_us = 1000, .buckets = 200, .prio = 255};
+	optind = 1;
+	while ((c = getopt(argc, argv, "p:T:P:hH:g:q")) != -1) {
+		switch (c) {
+		case 'p':
+			o->period_us = strtol(optarg, NULL, 10);
+			break;
+		case 'T':
+			o->seconds = strtol(optarg, NULL, 10);
+			break;
+		case 'P':
+			o->prio = (int)strtol(optarg, NULL, 10);
+			break;
+		case 'h':
+			o->histogram = true;
+			break;
+		case 'H':
+			o->buckets = strtol(optarg, NULL, 10);
+			break;
+		case 'g':
+			o->gnuplot = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		default:
+			lat_usage();
+			return -1;
+		}
+	}
+	if (o->period_us <= 0 || o->seconds < 0 || o->buckets <= 0 ||
+	    o->buckets > 1000000 || o->prio < 1 || o->prio > NK_PRIO_MAX) {
+		fprintf(stderr, "fusion latency: bad option value\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void print_rtd(const struct lat_window *w, nk_time_t best,
+		      nk_time_t worst)
+{
+	printf("RTD|%11.3f|%11.3f|%11.3f|%8lu|%6u|%11.3f|%11.3f\n",
+	       w->min / 1e3, w->count ? (double)w->sum / w->count / 1e3 : 0.0,
+	       w->max / 1e3, w->overruns, 0u, best / 1e3, worst / 1e3);
+}
+
+int fusion_latency(int argc, char **argv)
+{
+	const char *backend = fusion_take_backend(&argc, argv);
+	struct lat_state st = {0};
+	struct nk_thread_attr attr = {.name = "sampler"};
+	struct lat_window total;
+	struct nk_thread *thread;
+	struct lat_opts o;
+	nk_time_t start, best = NK_INFINITE, worst = 0;
+	long secs = 0;
+	int ret;
+
+	if (lat_parse(argc, argv, &o))
+		return 2;
+	st.period = o.period_us * US;
+	if (hist_init(&st.hist_avg, (int)o.buckets) ||
+	    hist_init(&st.hist_min, (int)o.buckets) ||
+	    hist_init(&st.hist_max, (int)o.buckets))
+		return 1;
+	signal(SIGINT, lat_on_signal);
+	signal(SIGTERM, lat_on_signal);
+	st.nk = fusion_tool_instance(backend, 0);
+	if (st.nk == NULL)
+		return 1;
+	window_reset(&st.window);
+	total = st.window;
+	attr.priority = o.prio;
+	if (!o.quiet)
+		printf("== Sampling period: %ld us\n== Test mode: periodic "
+		       "user-mode task\n== Backend: %s\n== All results in "
+		       "microseconds\nwarming up...\n",
+		       o.period_us, nk_instance_backend(st.nk));
+	ret = nk_thread_create(st.nk, &attr, &thread);
+	if (ret == 0)
+		ret = nk_thread_start(thread, sampler, &st);
+	if (ret) {
+		fprintf(stderr, "fusion latency: sampler: %s\n", strerror(-ret));
+		return 1;
+	}
+	start = nk_now(st.nk);
+	while (!lat_interrupted && (o.seconds == 0 || secs < o.seconds)) {
+		struct lat_window w;
+
+		if (nk_thread_sleep(st.nk, start + (secs + 1) * SEC,
+				    NK_ABSOLUTE))
+			break;
+		secs++;
+		nk_lock(st.nk);
+		w = st.window;
+		window_reset(&st.window);
+		nk_unlock(st.nk);
+		if (w.count == 0)
+			continue;
+		best = w.min < best ? w.min : best;
+		worst = w.max > worst ? w.max : worst;
+		total.min = w.min < total.min ? w.min : total.min;
+		total.max = w.max > total.max ? w.max : total.max;
+		total.sum += w.sum;
+		total.count += w.count;
+		total.overruns += w.overruns;
+		hist_add(&st.hist_min, w.min);
+		hist_add(&st.hist_max, w.max);
+		if (o.quiet)
+			continue;
+		if (secs % 21 == 1) {
+			printf("RTT|  ");
+			print_clock(secs);
+			printf("  (periodic user-mode task, %ld us period, "
+			       "priority %d)\n",
+			       o.period_us, o.prio);
+			printf("RTH|----lat min|----lat avg|----lat max|-overrun|"
+			       "---msw|---lat best|--lat worst\n");
+		}
+		print_rtd(&w, best, worst);
+		fflush(stdout);
+	}
+	nk_thread_delete(thread);
+	if (o.histogram) {
+		printf("HSH|--param|--samples-|--average--|---stddev--\n");
+		print_hist_summary("min", &st.hist_min);
+		print_hist_summary("avg", &st.hist_avg);
+		print_hist_summary("max", &st.hist_max);
+		print_hist("min", &st.hist_min);
+		print_hist("avg", &st.hist_avg);
+		print_hist("max", &st.hist_max);
+	}
+	if (o.gnuplot && write_gnuplot(o.gnuplot, &st.hist_avg))
+		ret = 1;
+	printf("---|-----------|-----------|-----------|--------|------|------"
+	       "-------------------\n");
+	printf("RTS|%11.3f|%11.3f|%11.3f|%8lu|%6u|    ",
+	       total.count ? total.min / 1e3 : 0.0,
+	       total.count ? (double)total.sum / total.count / 1e3 : 0.0,
+	       total.max / 1e3, total.overruns, 0u);
+	print_clock(secs);
+	printf("/");
+	print_clock(o.seconds ? o.seconds : secs);
+	printf("\n");
+	nk_instance_destroy(st.nk);
+	free(st.hist_avg.buckets);
+	free(st.hist_min.buckets);
+	free(st.hist_max.buckets);
+	return ret;
+}
