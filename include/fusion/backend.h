@@ -150,7 +150,11 @@ struct nk_backend_ops {
 	 */
 	void (*busy)(void *priv, void *shadow, nk_time_t ns);
 
-	/* The nucleus lock: see the conventions above.  Any context. */
+	/*
+	 * The nucleus lock: see the conventions above.  Recursive for the
+	 * OS thread holding it, so that timer handlers (run with it held)
+	 * may call any non-blocking nucleus service.  Any context.
+	 */
 	void (*lock)(void *priv);
 	void (*unlock)(void *priv);
 

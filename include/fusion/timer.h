@@ -13,7 +13,10 @@
 
 struct nk_timer;
 
-/* Runs in interrupt context, lock held: may ready threads, never block. */
+/*
+ * Runs in interrupt context, lock held: may call any non-blocking service
+ * (give a semaphore, start a timer...), never a blocking one (-EPERM).
+ */
 typedef void (*nk_timer_fn)(struct nk_timer *timer);
 
 struct nk_timer {

@@ -88,9 +88,14 @@ static void tbase_anchor(struct nk_tbase *tb, uint64_t ticks)
 
 int nk_tbase_set_period(struct nk_tbase *tb, nk_time_t period)
 {
+	uint64_t ticks;
+
 	if (!tbase_valid(tb) || period < 0)
 		return -EINVAL;
-	tbase_anchor(tb, nk_tbase_ticks(tb));
+	/* The new ticks start now; the partial old tick is dropped. */
+	ticks = nk_tbase_ticks(tb);
+	tb->origin = nk_clock_now(tb->nk);
+	tb->origin_ticks = ticks;
 	tb->period = period;
 	return 0;
 }

@@ -56,6 +56,7 @@ struct nk_sched {
 	struct nk_rbtree timers;
 	nk_time_t programmed; /* deadline last handed to the backend */
 	nk_time_t switched_in; /* when curr became current */
+	nk_time_t rr_start;    /* when curr's current quantum began */
 	struct nk_timer rr_timer;
 };
 
@@ -82,7 +83,10 @@ struct nk_thread {
 	nk_time_t period;
 	nk_time_t next_release;
 	struct nk_synch joiners;
-	bool join_claimed;
+	/* The thread joining this one, and the one this one joins: a
+	 * deleted joiner releases its claim. */
+	struct nk_thread *joiner;
+	struct nk_thread *joining;
 	nk_thread_fn entry;
 	void *arg;
 	size_t stack_size;

@@ -126,6 +126,7 @@ void nk_sched_rr_arm(struct nk_sched *sched)
 		return;
 	if (curr->rr_budget <= 0)
 		curr->rr_budget = curr->quantum;
+	sched->rr_start = nk_clock_now(sched->nk);
 	nk_timer_start_locked(&sched->rr_timer, curr->rr_budget, 0,
 			      NK_RELATIVE);
 }
@@ -153,7 +154,7 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 
 	if (prev->policy == NK_SCHED_RR && !(prev->state & NK_THREAD_ROOT)) {
 		nk_timer_stop_locked(&sched->rr_timer);
-		prev->rr_budget -= now - sched->switched_in;
+		prev->rr_budget -= now - sched->rr_start;
 	}
 	nk_sched_account(sched, now);
 	sched->curr = next;

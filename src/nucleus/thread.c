@@ -287,6 +287,10 @@ static void thread_detach_all(struct nk_thread *thread)
 	thread->state &= ~(NK_THREAD_PENDING | NK_THREAD_DELAYED |
 			   NK_THREAD_SUSPENDED | NK_THREAD_DORMANT);
 	thread->wchan = NULL;
+	if (thread->joining) {
+		thread->joining->joiner = NULL;
+		thread->joining = NULL;
+	}
 	thread->lock_count = 0;
 	thread->period = 0;
 	nk_synch_release_all(thread);
@@ -407,20 +411,19 @@ int nk_thread_join(struct nk_thread *thread)
 		ret = -EPERM;
 	else if (self == thread)
 		ret = -EDEADLK;
-	else if (thread->join_claimed)
+	else if (thread->joiner)
 		ret = -EBUSY;
 	if (ret)
 		goto out;
-	thread->join_claimed = true;
-	if (!(thread->state & NK_THREAD_ZOMBIE)) {
+	thread->joiner = self;
+	self->joining = thread;
+	if (!(thread->state & NK_THREAD_ZOMBIE))
 		ret = nk_synch_sleep(&thread->joiners, NK_INFINITE,
 				     NK_RELATIVE);
-		if (ret) {
-			thread->join_claimed = false;
-			goto out;
-		}
-	}
-	nk_thread_free(thread);
+	thread->joiner = NULL;
+	self->joining = NULL;
+	if (ret == 0)
+		nk_thread_free(thread);
 out:
 	nk_unlock_held(nk);
 	return ret;

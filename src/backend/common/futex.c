@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
@@ -23,15 +24,69 @@ void be_gate_init(struct be_gate *gate)
 
 void be_gate_open(struct be_gate *gate)
 {
-	atomic_store_explicit(&gate->word, 1, memory_order_release);
+	atomic_fetch_or_explicit(&gate->word, BE_GATE_OPEN,
+				 memory_order_release);
 	futex_wake(&gate->word, 1);
+}
+
+/* Take the token if there is one; else return the word seen. */
+static bool gate_take(struct be_gate *gate, uint32_t *seen)
+{
+	uint32_t v = atomic_load_explicit(&gate->word, memory_order_relaxed);
+
+	while (v & BE_GATE_OPEN) {
+		if (atomic_compare_exchange_weak_explicit(
+			    &gate->word, &v, v & ~BE_GATE_OPEN,
+			    memory_order_acquire, memory_order_relaxed))
+			return true;
+	}
+	*seen = v;
+	return false;
 }
 
 void be_gate_wait(struct be_gate *gate)
 {
-	while (atomic_exchange_explicit(&gate->word, 0, memory_order_acquire) ==
-	       0)
-		futex_wait(&gate->word, 0);
+	uint32_t seen;
+
+	while (!gate_take(gate, &seen))
+		futex_wait(&gate->word, seen);
+}
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+bool be_gate_wait_until(struct be_gate *gate,
+			int64_t (*deadline)(void *ctx), void *ctx)
+{
+	uint32_t seen;
+
+	while (!gate_take(gate, &seen)) {
+		int64_t until = deadline(ctx);
+		struct timespec ts = {
+			.tv_sec = until / 1000000000,
+			.tv_nsec = until % 1000000000,
+		};
+
+		if (until <= monotonic_ns())
+			return false;
+		/* FUTEX_WAIT_BITSET: absolute CLOCK_MONOTONIC date. */
+		syscall(SYS_futex, &gate->word, FUTEX_WAIT_BITSET_PRIVATE, seen,
+			until == INT64_MAX ? NULL : &ts, NULL,
+			FUTEX_BITSET_MATCH_ANY);
+	}
+	return true;
+}
+
+void be_gate_retime(struct be_gate *gate)
+{
+	atomic_fetch_add_explicit(&gate->word, BE_GATE_RETIME,
+				  memory_order_release);
+	futex_wake(&gate->word, 1);
 }
 
 void be_lock_init(struct be_lock *lock)

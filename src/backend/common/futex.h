@@ -7,19 +7,34 @@
 #define FUSION_BACKEND_FUTEX_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
- * A gate: 1 = open.  Exactly one thread waits on a given gate; opening
- * passes a token which the waiter consumes on its way through.
+ * A gate.  Bit 0 set = open: opening passes a token which the one waiting
+ * thread consumes on its way through.  The other bits count "re-time"
+ * requests: bumping them wakes a timed waiter without opening the gate,
+ * so that it re-reads its deadline (and no wake-up can be lost between
+ * reading the deadline and sleeping).
  */
 struct be_gate {
 	_Atomic uint32_t word;
 };
 
+#define BE_GATE_OPEN 1u
+#define BE_GATE_RETIME 2u
+
 void be_gate_init(struct be_gate *gate);
 void be_gate_open(struct be_gate *gate);
 void be_gate_wait(struct be_gate *gate);
+/*
+ * Wait for the gate until the absolute CLOCK_MONOTONIC date returned by
+ * @deadline(@ctx), re-read after each re-time.  Returns true when the
+ * gate opened (token consumed), false when the date passed.
+ */
+bool be_gate_wait_until(struct be_gate *gate,
+			int64_t (*deadline)(void *ctx), void *ctx);
+void be_gate_retime(struct be_gate *gate);
 
 /*
  * The nucleus lock: 0 free, 1 held, 2 held with waiters (Drepper's

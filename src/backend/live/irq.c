@@ -52,21 +52,24 @@ static void *irq_main(void *arg)
 	while (!atomic_load(&live->stopping)) {
 		uint32_t seq = atomic_load_explicit(&cpu->irq_seq,
 						    memory_order_acquire);
-		nk_time_t deadline = atomic_load(&cpu->deadline);
+		nk_time_t deadline = atomic_load(&cpu->idle_waiter)
+					     ? NK_INFINITE
+					     : atomic_load(&cpu->deadline);
 		bool kicked = atomic_exchange(&cpu->idle_kick, false);
 
 		if (!kicked && deadline > live_clock()) {
 			irq_sleep(cpu, seq, deadline);
 			continue;
 		}
-		be_lock_acquire(&live->lock);
+		live_nucleus_lock(live);
 		if (kicked)
 			live->handlers->resched(live->nk, cpu->index);
-		if (atomic_load(&cpu->deadline) <= live_clock()) {
+		if (!atomic_load(&cpu->idle_waiter) &&
+		    atomic_load(&cpu->deadline) <= live_clock()) {
 			atomic_store(&cpu->deadline, NK_INFINITE);
 			live->handlers->timer(live->nk, cpu->index);
 		}
-		be_lock_release(&live->lock);
+		live_nucleus_unlock(live);
 	}
 	return NULL;
 }

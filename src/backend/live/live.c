@@ -38,6 +38,8 @@ static __thread struct live_shadow *live_self;
 /* Nucleus lock depth of this OS thread, and a preemption noted inside. */
 static __thread volatile int live_depth;
 static __thread volatile bool live_preempt_pending;
+/* Set while an idle shadow runs the timer handler: interrupt context. */
+static __thread bool live_irq_ctx;
 
 nk_time_t live_clock(void)
 {
@@ -49,16 +51,32 @@ nk_time_t live_clock(void)
 
 void live_nucleus_lock(struct live *live)
 {
-	live_depth++;
+	if (live_depth++ > 0)
+		return;
 	atomic_signal_fence(memory_order_seq_cst);
 	be_lock_acquire(&live->lock);
 }
 
 void live_nucleus_unlock(struct live *live)
 {
+	struct live_shadow *s = live_self;
+
+	if (live_depth > 1) {
+		live_depth--;
+		return;
+	}
 	be_lock_release(&live->lock);
 	atomic_signal_fence(memory_order_seq_cst);
-	if (--live_depth == 0 && live_preempt_pending) {
+	live_depth = 0;
+	/* Back to application code: the deadline needs a watcher. */
+	if (s && s->live == live) {
+		struct live_cpu *c = &live->cpus[s->cpu];
+
+		if (atomic_load_explicit(&c->irq_watch, memory_order_relaxed) &&
+		    atomic_exchange(&c->irq_watch, false))
+			live_irq_wake(c);
+	}
+	if (live_preempt_pending) {
 		live_preempt_pending = false;
 		live->handlers->preempt(live->nk);
 	}
@@ -96,6 +114,52 @@ static void park(struct live_shadow *s)
 		shadow_exit(s);
 }
 
+static int64_t cpu_deadline(void *ctx)
+{
+	return atomic_load(&((struct live_cpu *)ctx)->deadline);
+}
+
+/* @s parked as its idle CPU's timer waiter (see struct live_cpu). */
+static void park_idle(struct live *live, struct live_shadow *s,
+		      struct live_cpu *c)
+{
+	for (;;) {
+		bool waiter;
+
+		if (be_gate_wait_until(&s->gate, cpu_deadline, c)) {
+			if (atomic_load(&s->killed))
+				shadow_exit(s);
+			return;
+		}
+		be_lock_acquire(&live->lock);
+		if (atomic_load(&c->idle_waiter) == s &&
+		    atomic_load(&c->deadline) <= live_clock()) {
+			live_irq_ctx = true;
+			atomic_store(&c->deadline, NK_INFINITE);
+			live->handlers->timer(live->nk, c->index);
+			live_irq_ctx = false;
+		}
+		waiter = atomic_load(&c->idle_waiter) == s;
+		be_lock_release(&live->lock);
+		if (!waiter) {
+			park(s);
+			return;
+		}
+	}
+}
+
+/* @c stops being idle (or loses its waiter): hand the deadline over. */
+static void drop_idle_waiter(struct live_cpu *c, bool wake_now)
+{
+	if (atomic_exchange(&c->idle_waiter, NULL) == NULL ||
+	    atomic_load(&c->deadline) == NK_INFINITE)
+		return;
+	if (wake_now)
+		live_irq_wake(c);
+	else
+		atomic_store(&c->irq_watch, true);
+}
+
 static void unblock_preempt_signal(void)
 {
 	sigset_t set;
@@ -103,6 +167,16 @@ static void unblock_preempt_signal(void)
 	sigemptyset(&set);
 	sigaddset(&set, LIVE_SIG_PREEMPT);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static void live_fini(void *priv)
+{
+	struct live *live = priv;
+
+	live_irq_stop(live);
+	if (live->dma_latency_fd >= 0)
+		close(live->dma_latency_fd);
+	free(live);
 }
 
 static int live_init(struct nk_instance *nk, int nr_cpus,
@@ -136,6 +210,7 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 				"order stays exact, timing is not guaranteed\n");
 	if (live->rt && live_may_mlock)
 		live->locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+	live->dma_latency_fd = live->rt ? live_hold_dma_latency() : -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = preempt_signal;
 	sa.sa_flags = SA_RESTART;
@@ -151,20 +226,11 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 		ret = live_irq_start(live, cpu);
 	}
 	if (ret) {
-		live_irq_stop(live);
-		free(live);
+		live_fini(live);
 		return ret;
 	}
 	*priv = live;
 	return 0;
-}
-
-static void live_fini(void *priv)
-{
-	struct live *live = priv;
-
-	live_irq_stop(live);
-	free(live);
 }
 
 static nk_time_t live_now(void *priv)
@@ -178,11 +244,23 @@ static void live_program_timer(void *priv, int cpu, nk_time_t when)
 	struct live *live = priv;
 	struct live_cpu *c = &live->cpus[cpu];
 	nk_time_t old = atomic_exchange(&c->deadline, when);
+	struct live_shadow *waiter = atomic_load(&c->idle_waiter);
+	struct live_shadow *self = live_self;
 
-	/* The interrupt thread sleeps until the old date: wake it only if
-	 * the new one is earlier, and never from itself. */
-	if (when < old && live_irq_cpu() != c)
+	/* Whoever watches the old date must see an earlier one. */
+	if (when >= old || live_irq_cpu() == c)
+		return;
+	if (waiter) {
+		if (waiter != self)
+			be_gate_retime(&waiter->gate);
+	} else if (self && self->live == live && !live_irq_ctx &&
+		   atomic_load(&c->current) == self) {
+		/* The CPU's own current thread: it hands the date to the
+		 * interrupt thread only if it returns to application code. */
+		atomic_store(&c->irq_watch, true);
+	} else {
 		live_irq_wake(c);
+	}
 }
 
 static void live_switch_to(void *priv, void *prev, void *next,
@@ -191,11 +269,16 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	struct live *live = priv;
 	struct live_shadow *p = prev, *n = next;
 
+	struct live_cpu *idle = NULL;
+
 	if (!(flags & NK_SWITCH_PARK)) {
-		if (n)
+		if (n) {
 			atomic_store(&live->cpus[n->cpu].current, n);
-		else if (p)
-			atomic_store(&live->cpus[p->cpu].current, NULL);
+			drop_idle_waiter(&live->cpus[n->cpu], false);
+		} else if (p) {
+			idle = &live->cpus[p->cpu];
+			atomic_store(&idle->current, NULL);
+		}
 	}
 	if (p == NULL) {
 		/* Interrupt or idle context: it keeps the lock. */
@@ -203,12 +286,22 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			be_gate_open(&n->gate);
 		return;
 	}
+	if (idle && !(flags & NK_SWITCH_EXIT)) {
+		atomic_store(&idle->irq_watch, false);
+		atomic_store(&idle->idle_waiter, p);
+	}
 	be_lock_release(&live->lock);
 	if (n)
 		be_gate_open(&n->gate);
-	if (flags & NK_SWITCH_EXIT)
+	if (flags & NK_SWITCH_EXIT) {
+		if (idle && atomic_load(&idle->deadline) != NK_INFINITE)
+			live_irq_wake(idle);
 		shadow_exit(p);
-	park(p);
+	}
+	if (idle)
+		park_idle(live, p, idle);
+	else
+		park(p);
 	be_lock_acquire(&live->lock);
 }
 
@@ -334,9 +427,15 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 
 static void live_thread_kill(void *priv, void *shadow)
 {
+	struct live *live = priv;
 	struct live_shadow *s = shadow;
+	struct live_cpu *c = &live->cpus[s->cpu];
 
-	(void)priv;
+	if (atomic_load(&c->idle_waiter) == s) {
+		atomic_store(&c->idle_waiter, NULL);
+		if (atomic_load(&c->deadline) != NK_INFINITE)
+			live_irq_wake(c);
+	}
 	atomic_store(&s->killed, true);
 	be_gate_open(&s->gate);
 }
@@ -365,7 +464,7 @@ static struct nk_thread *live_self_thread(void *priv)
 {
 	struct live_shadow *s = live_self;
 
-	return s && s->live == priv ? s->thread : NULL;
+	return s && s->live == priv && !live_irq_ctx ? s->thread : NULL;
 }
 
 static nk_time_t thread_cpu_time(void)

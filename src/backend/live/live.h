@@ -54,6 +54,15 @@ struct live_cpu {
 	_Atomic nk_time_t deadline;  /* programmed timer date */
 	_Atomic bool idle_kick;      /* resched requested while idle */
 	struct live_shadow *_Atomic current; /* NULL: idle (Linux) */
+	/*
+	 * While the CPU is idle, the shadow that parked last waits on its
+	 * gate until the CPU's deadline and runs the timer handler itself:
+	 * one wake-up per expiry, as clock_nanosleep.  The interrupt thread
+	 * watches the deadline only while a shadow runs application code;
+	 * irq_watch is set when it must start doing so.
+	 */
+	struct live_shadow *_Atomic idle_waiter;
+	_Atomic bool irq_watch;
 };
 
 struct live {
@@ -62,6 +71,7 @@ struct live {
 	int nr_cpus;
 	bool rt;       /* SCHED_FIFO in use */
 	bool locked;   /* mlockall succeeded */
+	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
 	_Atomic bool stopping;
 	struct be_lock lock;
 	struct live_cpu cpus[NK_MAX_CPUS];
@@ -74,6 +84,7 @@ bool live_rt_allowed(void);
 int live_fifo_prio(int nucleus_prio);
 int live_pin_self(int linux_cpu);
 void live_prefault_stack(size_t size);
+int live_hold_dma_latency(void);
 
 /* irq.c */
 int live_irq_start(struct live *live, struct live_cpu *cpu);

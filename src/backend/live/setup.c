@@ -2,6 +2,7 @@
 #include "live.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,23 @@ int live_pin_self(int linux_cpu)
 	CPU_ZERO(&set);
 	CPU_SET(linux_cpu, &set);
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/*
+ * Keep CPUs out of deep idle states while the instance lives (as
+ * cyclictest does): waking from them costs tens of microseconds.  The
+ * request holds as long as the file stays open.  Returns the fd or -1.
+ */
+int live_hold_dma_latency(void)
+{
+	int32_t zero = 0;
+	int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0 && write(fd, &zero, sizeof(zero)) != sizeof(zero)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
 /* Touch the stack now so that page faults do not hit a real-time path. */

@@ -23,6 +23,8 @@
 
 /* The shadow bound to the calling OS thread (one instance at a time). */
 static __thread struct sim_shadow *sim_self;
+/* Nucleus lock depth of this OS thread (the lock is recursive). */
+static __thread int sim_depth;
 
 static void runnable_push(struct sim *sim, struct sim_shadow *s)
 {
@@ -166,6 +168,7 @@ static void *shadow_main(void *arg)
 	struct sim_shadow *s = arg;
 
 	sim_self = s;
+	sim_depth = 1; /* the gate opens with the lock held for us */
 	be_gate_wait(&s->gate);
 	if (s->killed)
 		return NULL;
@@ -350,12 +353,14 @@ static void sim_busy(void *priv, void *shadow, nk_time_t ns)
 
 static void sim_lock(void *priv)
 {
-	be_lock_acquire(&((struct sim *)priv)->lock);
+	if (sim_depth++ == 0)
+		be_lock_acquire(&((struct sim *)priv)->lock);
 }
 
 static void sim_unlock(void *priv)
 {
-	be_lock_release(&((struct sim *)priv)->lock);
+	if (--sim_depth == 0)
+		be_lock_release(&((struct sim *)priv)->lock);
 }
 
 static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
