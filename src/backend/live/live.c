@@ -41,6 +41,12 @@ static __thread volatile bool live_preempt_pending;
 /* Set while an idle shadow runs the timer handler: interrupt context. */
 static __thread bool live_irq_ctx;
 
+/* Name of the calling shadow's thread, or NULL: async-signal-safe. */
+const char *live_current_name(void)
+{
+	return live_self ? nk_thread_name(live_self->thread) : NULL;
+}
+
 nk_time_t live_clock(void)
 {
 	struct timespec ts;
@@ -174,6 +180,7 @@ static void live_fini(void *priv)
 	struct live *live = priv;
 
 	live_irq_stop(live);
+	live_watchdog_stop(live);
 	if (live->dma_latency_fd >= 0)
 		close(live->dma_latency_fd);
 	free(live);
@@ -211,6 +218,11 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	if (live->rt && live_may_mlock)
 		live->locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
 	live->dma_latency_fd = live->rt ? live_hold_dma_latency() : -1;
+	ret = live_watchdog_start(live);
+	if (ret) {
+		live_fini(live);
+		return ret;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = preempt_signal;
 	sa.sa_flags = SA_RESTART;

@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
 
 #include "../common/futex.h"
 
@@ -72,6 +73,9 @@ struct live {
 	bool rt;       /* SCHED_FIFO in use */
 	bool locked;   /* mlockall succeeded */
 	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
+	bool watchdog;
+	struct rlimit saved_rttime;
+	struct sigaction saved_sigxcpu;
 	_Atomic bool stopping;
 	struct be_lock lock;
 	struct live_cpu cpus[NK_MAX_CPUS];
@@ -92,8 +96,13 @@ void live_irq_stop(struct live *live);
 void live_irq_wake(struct live_cpu *cpu);
 struct live_cpu *live_irq_cpu(void);
 
+/* watchdog.c */
+int live_watchdog_start(struct live *live);
+void live_watchdog_stop(struct live *live);
+
 /* live.c */
 nk_time_t live_clock(void);
+const char *live_current_name(void);
 void live_nucleus_lock(struct live *live);
 void live_nucleus_unlock(struct live *live);
 
