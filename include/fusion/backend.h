@@ -43,6 +43,17 @@ struct nk_backend_handlers {
 	 */
 	void (*preempt)(struct nk_instance *nk);
 	/*
+	 * The caller, in primary mode, made a system call outside the
+	 * nucleus (@syscall_nr; -1 for none): switch it to secondary mode.
+	 * Called on its own OS thread, lock not held.
+	 */
+	void (*relax)(struct nk_instance *nk, int reason, long syscall_nr);
+	/*
+	 * The caller, relaxed, enters the nucleus: make it current again
+	 * (it waits for its turn).  Lock held.
+	 */
+	void (*harden)(struct nk_instance *nk);
+	/*
 	 * First run of a shadow created by thread_init, on its own OS
 	 * thread, lock held.  Does not return: the thread ends through
 	 * switch_to(.., NK_SWITCH_EXIT).
@@ -59,6 +70,7 @@ struct nk_backend_handlers {
 /* switch_to flags */
 #define NK_SWITCH_EXIT 0x1 /* prev is dead: end its OS thread, never return */
 #define NK_SWITCH_PARK 0x2 /* next is NULL: prev only waits to be made current */
+#define NK_SWITCH_RELAX 0x4 /* prev leaves primary mode: it goes on running */
 
 struct nk_backend_ops {
 	const char *name;
@@ -95,6 +107,9 @@ struct nk_backend_ops {
 	 *   current again, lock held.
 	 * - NK_SWITCH_PARK (@next NULL): nothing changes hands; @prev, a
 	 *   thread that just adopted itself, waits until it is made current.
+	 * - NK_SWITCH_RELAX: @prev (the caller) leaves primary mode and
+	 *   returns at once, lock held, to run as a plain thread.  At its
+	 *   next lock(), the backend calls handlers->harden first.
 	 * - @prev is NULL (interrupt or idle context): returns at once,
 	 *   lock still held; @next runs when the backend gives it its CPU.
 	 * - NK_SWITCH_EXIT: @prev (the caller) is dead; its OS thread ends
@@ -157,6 +172,12 @@ struct nk_backend_ops {
 	 */
 	void (*lock)(void *priv);
 	void (*unlock)(void *priv);
+
+	/*
+	 * Deliver NK_SIGDEBUG to @shadow's thread (the caller) with
+	 * @value.  Optional.  Any context.
+	 */
+	void (*warn)(void *priv, void *shadow, int value);
 
 	/*
 	 * Optional: the trace sink the backend wants installed at start

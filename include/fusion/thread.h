@@ -11,6 +11,11 @@
 
 #include <fusion/types.h>
 
+#include <signal.h>
+
+/* The mode-switch warning signal (Xenomai's SIGDEBUG). */
+#define NK_SIGDEBUG (SIGRTMIN + 8)
+
 enum nk_policy {
 	NK_SCHED_FIFO = 0, /* runs until it blocks, yields or is preempted */
 	NK_SCHED_RR = 1,   /* as FIFO, rotated among equals every quantum */
@@ -37,11 +42,22 @@ struct nk_thread_attr {
 #define NK_THREAD_SUSPENDED 0x010 /* nk_thread_suspend() */
 #define NK_THREAD_ZOMBIE 0x020    /* terminated, not reaped */
 #define NK_THREAD_CURRENT 0x040   /* current on its CPU */
+#define NK_THREAD_RELAXED 0x080   /* secondary mode: runs under Linux */
 
 struct nk_thread_stats {
-	unsigned long switches;  /* times switched in */
-	nk_time_t exec_time;     /* ns spent current, on the backend clock */
+	unsigned long switches;      /* times switched in */
+	nk_time_t exec_time;         /* ns spent current, on the backend clock */
+	unsigned long mode_switches; /* primary -> secondary transitions */
 };
+
+/* Why a thread left primary mode (the warning signal carries it). */
+enum nk_relax_reason {
+	NK_RELAX_EXPLICIT = 1, /* nk_thread_relax() */
+	NK_RELAX_SYSCALL = 2,  /* a stray system call in primary mode */
+};
+
+/* nk_thread_set_mode() bits */
+#define NK_MODE_WARNSW 0x1 /* signal the thread when it relaxes by itself */
 
 typedef void (*nk_thread_fn)(void *arg);
 
@@ -159,6 +175,28 @@ nk_export int nk_thread_unblock(struct nk_thread *thread);
 
 /* The calling thread if it belongs to @nk, else NULL.  Context: any. */
 nk_export struct nk_thread *nk_thread_self(struct nk_instance *nk);
+
+/*
+ * Leave primary mode: the caller stops being scheduled by the nucleus and
+ * runs as an ordinary Linux thread (blocking I/O, printf...) until its
+ * next nucleus service, which hardens it back (it then waits for its
+ * turn on its CPU).  The CPU goes to the next ready thread at once.
+ * Errors: -EINVAL, -EPERM (not a thread of @nk, scheduler locked).
+ * Context: thread.
+ */
+nk_export int nk_thread_relax(struct nk_instance *nk);
+/* Back to primary mode now (no-op when not relaxed).  Context: thread. */
+nk_export int nk_thread_harden(struct nk_instance *nk);
+
+/*
+ * Set (@set) and clear (@clear) NK_MODE_* bits of the caller; the
+ * previous bits go to *@old if not NULL.  With NK_MODE_WARNSW, a switch
+ * to secondary mode that the thread did not ask for (a system call in
+ * primary mode) raises NK_SIGDEBUG on it, sival_int = reason << 16 |
+ * syscall number.  Errors: -EINVAL, -EPERM.  Context: thread.
+ */
+nk_export int nk_thread_set_mode(struct nk_instance *nk, unsigned int clear,
+				 unsigned int set, unsigned int *old);
 
 /* Accessors: -EINVAL / NULL / 0 on a bad thread. */
 nk_export struct nk_instance *nk_thread_instance(struct nk_thread *thread);

@@ -21,6 +21,8 @@ enum nk_trace_event {
 	NK_TRACE_EXIT,    /* thread terminated */
 	NK_TRACE_SUSPEND, /* suspend count of thread raised to arg */
 	NK_TRACE_RESUME,  /* suspend count of thread lowered to arg */
+	NK_TRACE_RELAX,   /* thread left primary mode (arg = reason) */
+	NK_TRACE_HARDEN,  /* thread is back in primary mode */
 	NK_TRACE_NR_EVENTS
 };
 

@@ -26,6 +26,8 @@ static const struct nk_backend_handlers nucleus_handlers = {
 	.timer = nk_timer_handler,
 	.resched = nk_sched_handle_resched,
 	.preempt = nk_sched_handle_preempt,
+	.relax = nk_thread_handle_relax,
+	.harden = nk_thread_handle_harden,
 	.thread_entry = nk_thread_entry,
 	.describe = describe_handler,
 };

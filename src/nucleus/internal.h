@@ -30,7 +30,7 @@ void nk_assert_fail(const char *expr, const char *file, int line)
 /* Bits of thread->state that keep a thread from running. */
 #define NK_BLOCK_BITS                                                          \
 	(NK_THREAD_DORMANT | NK_THREAD_PENDING | NK_THREAD_DELAYED |           \
-	 NK_THREAD_SUSPENDED | NK_THREAD_ZOMBIE)
+	 NK_THREAD_SUSPENDED | NK_THREAD_ZOMBIE | NK_THREAD_RELAXED)
 /* Internal state: the idle placeholder of an RT CPU. */
 #define NK_THREAD_ROOT 0x1000
 
@@ -75,6 +75,7 @@ struct nk_thread {
 	int suspend_count;
 	int lock_count;
 	unsigned int flags;
+	unsigned int mode; /* NK_MODE_* */
 	struct nk_list ready_link;
 	struct nk_list wait_link;
 	struct nk_synch *wchan;
@@ -196,6 +197,8 @@ int nk_thread_wait_result(struct nk_thread *thread);
 void nk_thread_set_effective(struct nk_thread *thread, int prio);
 void nk_thread_entry(struct nk_thread *thread);
 void nk_thread_check_cancel(struct nk_thread *thread);
+void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr);
+void nk_thread_handle_harden(struct nk_instance *nk);
 int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
 		    int cpu, struct nk_thread **out);
 void nk_thread_free(struct nk_thread *thread);

@@ -163,6 +163,8 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 	nk_trace(nk, sched->cpu, NK_TRACE_SWITCH, next->name, prev->name, 0);
 	if (prev->state & NK_THREAD_ZOMBIE)
 		flags |= NK_SWITCH_EXIT;
+	else if (prev->state & NK_THREAD_RELAXED)
+		flags |= NK_SWITCH_RELAX;
 	nk->be->switch_to(nk->be_priv,
 			  prev->state & NK_THREAD_ROOT ? NULL : prev->shadow,
 			  next->state & NK_THREAD_ROOT ? NULL : next->shadow,
@@ -203,8 +205,9 @@ static void sched_reschedule(struct nk_sched *sched)
 		if (next == curr)
 			return;
 		sched_switch_to(sched, curr, next);
-		if (curr->state & NK_THREAD_ROOT)
-			return; /* idle context: @next runs on its own */
+		/* Idle context or a relaxed thread: @next runs on its own. */
+		if (curr->state & (NK_THREAD_ROOT | NK_THREAD_RELAXED))
+			return;
 	}
 }
 

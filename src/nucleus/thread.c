@@ -369,9 +369,10 @@ int nk_thread_delete(struct nk_thread *thread)
 		ret = -ESRCH;
 	} else if (thread == self) {
 		thread_do_exit(self);
-	} else if (thread->sched->curr == thread) {
-		/* Running on another CPU: it ends itself at its next
-		 * preemption point, which the kick brings at once. */
+	} else if (thread->sched->curr == thread ||
+		   (thread->state & NK_THREAD_RELAXED)) {
+		/* Running on another CPU, or under Linux: it ends itself at
+		 * its next preemption point or nucleus call. */
 		thread->info |= NK_INFO_CANCEL;
 		nk_sched_mark(thread->sched);
 		nk_sched_run(nk);
@@ -653,6 +654,95 @@ int nk_thread_unblock(struct nk_thread *thread)
 	}
 	nk_unlock_held(nk);
 	return ret;
+}
+
+/* --- modes --- */
+
+/* The caller leaves primary mode.  Lock held, caller current. */
+static void thread_relax(struct nk_thread *self, int reason, long nr)
+{
+	struct nk_instance *nk = self->nk;
+
+	nk_thread_block(self, NK_THREAD_RELAXED, NK_INFINITE, NULL);
+	self->stats.mode_switches++;
+	nk_trace(nk, self->sched->cpu, NK_TRACE_RELAX, self->name, NULL,
+		 reason);
+	if (reason == NK_RELAX_SYSCALL && (self->mode & NK_MODE_WARNSW) &&
+	    nk->be->warn)
+		nk->be->warn(nk->be_priv, self->shadow,
+			     reason << 16 | (int)(nr & 0xffff));
+	nk_sched_run(nk);
+}
+
+void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr)
+{
+	struct nk_thread *self;
+
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self && self->sched->curr == self)
+		thread_relax(self, reason, nr);
+	nk_unlock_held(nk);
+}
+
+void nk_thread_handle_harden(struct nk_instance *nk)
+{
+	struct nk_thread *self = nk_current(nk);
+
+	if (self == NULL || !(self->state & NK_THREAD_RELAXED))
+		return;
+	nk_trace(nk, self->sched->cpu, NK_TRACE_HARDEN, self->name, NULL, 0);
+	nk_thread_release(self, NK_THREAD_RELAXED);
+	nk_sched_run(nk);
+	/* Wait for the CPU (the token is already there if it was idle). */
+	nk->be->switch_to(nk->be_priv, self->shadow, NULL, NK_SWITCH_PARK);
+	nk_thread_check_cancel(self);
+}
+
+int nk_thread_relax(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+	int ret;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	nk_lock_held(nk);
+	ret = check_may_block(nk, &self);
+	if (ret == 0)
+		thread_relax(self, NK_RELAX_EXPLICIT, -1);
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_thread_harden(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+
+	if (!nk_instance_valid(nk))
+		return -EINVAL;
+	/* Entering the nucleus is what hardens a relaxed thread. */
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	nk_unlock_held(nk);
+	return self ? 0 : -EPERM;
+}
+
+int nk_thread_set_mode(struct nk_instance *nk, unsigned int clear,
+		       unsigned int set, unsigned int *old)
+{
+	struct nk_thread *self;
+
+	if (!nk_instance_valid(nk) || ((clear | set) & ~NK_MODE_WARNSW))
+		return -EINVAL;
+	nk_lock_held(nk);
+	self = nk_current(nk);
+	if (self) {
+		if (old)
+			*old = self->mode;
+		self->mode = (self->mode & ~clear) | set;
+	}
+	nk_unlock_held(nk);
+	return self ? 0 : -EPERM;
 }
 
 /* --- accessors --- */

@@ -10,7 +10,8 @@ static const char *const event_names[NK_TRACE_NR_EVENTS] = {
 	[NK_TRACE_TIMEOUT] = "timeout", [NK_TRACE_TIMER] = "timer",
 	[NK_TRACE_PRIO] = "prio",       [NK_TRACE_START] = "start",
 	[NK_TRACE_EXIT] = "exit",       [NK_TRACE_SUSPEND] = "suspend",
-	[NK_TRACE_RESUME] = "resume",
+	[NK_TRACE_RESUME] = "resume",   [NK_TRACE_RELAX] = "relax",
+	[NK_TRACE_HARDEN] = "harden",
 };
 
 const char *nk_trace_event_name(enum nk_trace_event event)
@@ -25,7 +26,8 @@ static bool event_has_arg(enum nk_trace_event ev)
 {
 	return ev == NK_TRACE_PRIO || ev == NK_TRACE_WAKE ||
 	       ev == NK_TRACE_SUSPEND || ev == NK_TRACE_RESUME ||
-	       ev == NK_TRACE_START || ev == NK_TRACE_READY;
+	       ev == NK_TRACE_START || ev == NK_TRACE_READY ||
+	       ev == NK_TRACE_RELAX;
 }
 
 /* snprintf at offset *@n of @buf, keeping *@n the would-be length. */

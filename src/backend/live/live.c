@@ -25,10 +25,11 @@
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-/* Sanitizers map terabytes of shadow memory that mlockall cannot lock. */
-static const bool live_may_mlock = false;
+/* Sanitizers map terabytes of shadow memory that mlockall cannot lock,
+ * and must see every signal handler installed (no raw rt_sigaction). */
+static const bool live_under_sanitizer = true;
 #else
-static const bool live_may_mlock = true;
+static const bool live_under_sanitizer = false;
 #endif
 
 /* Stack touched at shadow start when mlockall could not lock it. */
@@ -40,6 +41,8 @@ static __thread volatile int live_depth;
 static __thread volatile bool live_preempt_pending;
 /* Set while an idle shadow runs the timer handler: interrupt context. */
 static __thread bool live_irq_ctx;
+/* Set while nk_consume spins: nucleus code, outside the lock. */
+static __thread bool live_busy_spin;
 
 /* Name of the calling shadow's thread, or NULL: async-signal-safe. */
 const char *live_current_name(void)
@@ -57,10 +60,18 @@ nk_time_t live_clock(void)
 
 void live_nucleus_lock(struct live *live)
 {
+	struct live_shadow *s = live_self;
+
 	if (live_depth++ > 0)
 		return;
+	/* The nucleus makes system calls of its own. */
+	live_sud_allow();
 	atomic_signal_fence(memory_order_seq_cst);
 	be_lock_acquire(&live->lock);
+	if (s && s->live == live && s->relaxed && !live_irq_ctx) {
+		s->relaxed = false;
+		live->handlers->harden(live->nk);
+	}
 }
 
 void live_nucleus_unlock(struct live *live)
@@ -86,25 +97,59 @@ void live_nucleus_unlock(struct live *live)
 		live_preempt_pending = false;
 		live->handlers->preempt(live->nk);
 	}
+	/* Primary mode again in application code: stray calls relax. */
+	if (s && s->live == live && live->sud && !s->relaxed &&
+	    !live_busy_spin && live_depth == 0)
+		live_sud_block();
 }
 
-static void preempt_signal(int sig)
+void live_relax_from_syscall(long nr)
+{
+	struct live_shadow *s = live_self;
+
+	if (s && !s->relaxed)
+		s->live->handlers->relax(s->live->nk, NK_RELAX_SYSCALL, nr);
+}
+
+int live_install_handler(struct live *live, int sig,
+			 void (*handler)(int, siginfo_t *, void *),
+			 struct sigaction *old)
+{
+	struct sigaction sa;
+
+	if (old && sigaction(sig, NULL, old))
+		return -errno;
+	if (live->sud)
+		return live_sud_sigaction(sig, handler, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = handler;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL) ? -errno : 0;
+}
+
+static void preempt_signal(int sig, siginfo_t *info, void *context)
 {
 	struct live_shadow *s = live_self;
 	int saved_errno = errno;
+	char selector = live_sud_save_allow();
 
 	(void)sig;
+	(void)info;
+	(void)context;
 	if (s && !atomic_load(&s->killed)) {
 		if (live_depth > 0)
 			live_preempt_pending = true;
 		else
 			s->live->handlers->preempt(s->live->nk);
 	}
+	live_sud_restore(selector);
 	errno = saved_errno;
 }
 
 static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 {
+	live_sud_allow();
 	/* Nobody touches a killed adopted shadow after the kill. */
 	if (s->adopted && atomic_load(&s->killed))
 		free(s);
@@ -190,8 +235,8 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 		     const struct nk_backend_handlers *handlers, void **priv)
 {
 	const char *spec = getenv("FUSION_CPUS");
+	const char *no_sud = getenv("FUSION_NO_SUD");
 	int cpus[NK_MAX_CPUS];
-	struct sigaction sa;
 	struct live *live;
 	int count, ret = 0;
 
@@ -215,19 +260,15 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 		fprintf(stderr, "fusion: SCHED_FIFO is not permitted (needs "
 				"CAP_SYS_NICE or RLIMIT_RTPRIO): scheduling "
 				"order stays exact, timing is not guaranteed\n");
-	if (live->rt && live_may_mlock)
+	if (live->rt && !live_under_sanitizer)
 		live->locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+	live->sud = !live_under_sanitizer && !(no_sud && no_sud[0]) &&
+		    live_sud_probe() && live_sud_install() == 0;
 	live->dma_latency_fd = live->rt ? live_hold_dma_latency() : -1;
 	ret = live_watchdog_start(live);
-	if (ret) {
-		live_fini(live);
-		return ret;
-	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = preempt_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(LIVE_SIG_PREEMPT, &sa, NULL);
+	if (ret == 0)
+		ret = live_install_handler(live, LIVE_SIG_PREEMPT,
+					   preempt_signal, NULL);
 	for (int i = 0; i < nr_cpus && ret == 0; i++) {
 		struct live_cpu *cpu = &live->cpus[i];
 
@@ -298,6 +339,15 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			be_gate_open(&n->gate);
 		return;
 	}
+	if (flags & NK_SWITCH_RELAX) {
+		/* @p runs on under Linux; nobody parks for an idle CPU. */
+		p->relaxed = true;
+		if (idle && atomic_load(&idle->deadline) != NK_INFINITE)
+			live_irq_wake(idle);
+		if (n)
+			be_gate_open(&n->gate);
+		return;
+	}
 	if (idle && !(flags & NK_SWITCH_EXIT)) {
 		atomic_store(&idle->irq_watch, false);
 		atomic_store(&idle->idle_waiter, p);
@@ -355,6 +405,8 @@ static void *shadow_main(void *arg)
 	if (!live->locked)
 		live_prefault_stack(LIVE_PREFAULT);
 	unblock_preempt_signal();
+	if (live->sud)
+		live_sud_enable_self();
 	/* The gate opens with the nucleus lock to be taken. */
 	live_depth = 1;
 	be_gate_wait(&s->gate);
@@ -432,6 +484,8 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 		return ret;
 	}
 	unblock_preempt_signal();
+	if (live->sud)
+		live_sud_enable_self();
 	live_self = s;
 	*shadow = s;
 	return 0;
@@ -467,6 +521,7 @@ static void live_thread_reap(void *priv, void *shadow)
 				      &s->saved_param);
 		pthread_setaffinity_np(s->pthread, sizeof(s->saved_affinity),
 				       &s->saved_affinity);
+		live_sud_disable_self();
 		live_self = NULL;
 	}
 	free(s);
@@ -493,11 +548,14 @@ static void live_busy(void *priv, void *shadow, nk_time_t ns)
 	nk_time_t end = thread_cpu_time() + ns;
 
 	(void)shadow;
-	/* Spin outside the nucleus, so that preemption acts at once. */
+	/* Spin outside the nucleus lock, so that preemption acts at once,
+	 * but as nucleus code: its clock reads are not stray calls. */
+	live_busy_spin = true;
 	live_nucleus_unlock(live);
 	while (thread_cpu_time() < end)
 		;
 	live_nucleus_lock(live);
+	live_busy_spin = false;
 }
 
 static void live_lock(void *priv)
@@ -508,6 +566,15 @@ static void live_lock(void *priv)
 static void live_unlock(void *priv)
 {
 	live_nucleus_unlock(priv);
+}
+
+static void live_warn(void *priv, void *shadow, int value)
+{
+	struct live_shadow *s = shadow;
+
+	(void)priv;
+	pthread_sigqueue(s->pthread, NK_SIGDEBUG,
+			 (union sigval){.sival_int = value});
 }
 
 const struct nk_backend_ops nk_backend_live = {
@@ -526,4 +593,5 @@ const struct nk_backend_ops nk_backend_live = {
 	.busy = live_busy,
 	.lock = live_lock,
 	.unlock = live_unlock,
+	.warn = live_warn,
 };

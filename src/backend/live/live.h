@@ -38,6 +38,7 @@ struct live_shadow {
 	pid_t tid;
 	bool adopted;
 	_Atomic bool killed;
+	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
 	/* An adopted thread gets its scheduling back when unbound. */
 	int saved_policy;
@@ -74,6 +75,7 @@ struct live {
 	bool locked;   /* mlockall succeeded */
 	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
 	bool watchdog;
+	bool sud;      /* Syscall User Dispatch catches stray calls */
 	struct rlimit saved_rttime;
 	struct sigaction saved_sigxcpu;
 	_Atomic bool stopping;
@@ -96,6 +98,18 @@ void live_irq_stop(struct live *live);
 void live_irq_wake(struct live_cpu *cpu);
 struct live_cpu *live_irq_cpu(void);
 
+/* sud.c */
+bool live_sud_probe(void);
+int live_sud_install(void);
+int live_sud_enable_self(void);
+void live_sud_disable_self(void);
+void live_sud_allow(void);
+void live_sud_block(void);
+char live_sud_save_allow(void);
+void live_sud_restore(char old);
+int live_sud_sigaction(int sig, void (*handler)(int, siginfo_t *, void *),
+		       int also);
+
 /* watchdog.c */
 int live_watchdog_start(struct live *live);
 void live_watchdog_stop(struct live *live);
@@ -103,6 +117,10 @@ void live_watchdog_stop(struct live *live);
 /* live.c */
 nk_time_t live_clock(void);
 const char *live_current_name(void);
+void live_relax_from_syscall(long nr);
+int live_install_handler(struct live *live, int sig,
+			 void (*handler)(int, siginfo_t *, void *),
+			 struct sigaction *old);
 void live_nucleus_lock(struct live *live);
 void live_nucleus_unlock(struct live *live);
 

@@ -19,15 +19,18 @@
 
 #define LIVE_WATCHDOG_DEFAULT_MS 4000
 
-static void watchdog_signal(int sig)
+static void watchdog_signal(int sig, siginfo_t *info, void *context)
 {
 	struct sched_param param = {.sched_priority = 0};
 	char line[160];
 	const char *name = live_current_name();
 	int saved_errno = errno;
+	char selector = live_sud_save_allow();
 	int len;
 
 	(void)sig;
+	(void)info;
+	(void)context;
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);
 	len = snprintf(line, sizeof(line),
 		       "fusion: watchdog: thread %s (tid %d) kept its CPU in "
@@ -35,6 +38,7 @@ static void watchdog_signal(int sig)
 		       name ? name : "?", (int)gettid());
 	if (len > 0 && write(STDERR_FILENO, line, (size_t)len) < 0)
 		errno = saved_errno;
+	live_sud_restore(selector);
 	errno = saved_errno;
 }
 
@@ -44,7 +48,7 @@ int live_watchdog_start(struct live *live)
 	long ms = env && env[0] ? strtol(env, NULL, 10)
 				: LIVE_WATCHDOG_DEFAULT_MS;
 	struct rlimit limit;
-	struct sigaction sa;
+	int ret;
 
 	if (!live->rt || ms <= 0)
 		return 0;
@@ -54,11 +58,11 @@ int live_watchdog_start(struct live *live)
 	limit.rlim_max = live->saved_rttime.rlim_max;
 	if (limit.rlim_cur > limit.rlim_max)
 		limit.rlim_cur = limit.rlim_max;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = watchdog_signal;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGXCPU, &sa, &live->saved_sigxcpu) ||
-	    setrlimit(RLIMIT_RTTIME, &limit))
+	ret = live_install_handler(live, SIGXCPU, watchdog_signal,
+				   &live->saved_sigxcpu);
+	if (ret)
+		return ret;
+	if (setrlimit(RLIMIT_RTTIME, &limit))
 		return -errno;
 	live->watchdog = true;
 	return 0;

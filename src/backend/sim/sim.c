@@ -233,6 +233,12 @@ static void sim_switch_to(void *priv, void *prev, void *next,
 
 	if (next)
 		runnable_push(sim, next);
+	if (flags & NK_SWITCH_RELAX) {
+		/* It keeps the baton: code outside the nucleus takes no
+		 * virtual time, so it runs on until it comes back. */
+		((struct sim_shadow *)prev)->relaxed = true;
+		return;
+	}
 	if (flags & NK_SWITCH_EXIT) {
 		if (sim_self && sim_self->adopted)
 			sim_self = NULL;
@@ -353,8 +359,16 @@ static void sim_busy(void *priv, void *shadow, nk_time_t ns)
 
 static void sim_lock(void *priv)
 {
-	if (sim_depth++ == 0)
-		be_lock_acquire(&((struct sim *)priv)->lock);
+	struct sim *sim = priv;
+	struct sim_shadow *s = sim_self;
+
+	if (sim_depth++ > 0)
+		return;
+	be_lock_acquire(&sim->lock);
+	if (s && s->sim == sim && s->relaxed && !sim->dispatching) {
+		s->relaxed = false;
+		sim->handlers->harden(sim->nk);
+	}
 }
 
 static void sim_unlock(void *priv)

@@ -22,6 +22,7 @@ struct sim_shadow {
 	pthread_t pthread;
 	bool adopted;
 	bool killed;
+	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
 	bool queued; /* in sim->runnable */
 	struct nk_list run_link;
