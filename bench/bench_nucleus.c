@@ -73,8 +73,8 @@ static double wall_ns(void)
 static void instance_up(void)
 {
 	struct nk_instance_attr attr = {
-		.backend = "sim",
-		.main_priority = MAIN_PRIO,
+	    .backend = "sim",
+	    .main_priority = MAIN_PRIO,
 	};
 
 	check("nk_instance_create", nk_instance_create(&attr, &nk));
@@ -83,8 +83,8 @@ static void instance_up(void)
 static struct nk_thread *spawn(int prio, nk_thread_fn body)
 {
 	struct nk_thread_attr attr = {
-		.priority = prio,
-		.stack_size = 64 * 1024,
+	    .priority = prio,
+	    .stack_size = 64 * 1024,
 	};
 	struct nk_thread *thread;
 
@@ -106,8 +106,8 @@ static struct nk_thread **spawn_ready(int n)
 	if (threads == NULL)
 		die("calloc", -ENOMEM);
 	for (int i = 0; i < n; i++)
-		threads[i] = spawn(1 + (int)((long)i * (MAIN_PRIO - 2) / n),
-				   idle_body);
+		threads[i] =
+		    spawn(1 + (int)((long)i * (MAIN_PRIO - 2) / n), idle_body);
 	return threads;
 }
 
@@ -161,8 +161,8 @@ static struct nk_sem ping, pong;
 static BENCH_OP void bench_op_sem_pingpong_peer(void)
 {
 	for (;;) {
-		check("nk_sem_take", nk_sem_take(&ping, NK_INFINITE,
-						 NK_RELATIVE));
+		check("nk_sem_take",
+		      nk_sem_take(&ping, NK_INFINITE, NK_RELATIVE));
 		if (stop)
 			return;
 		check("nk_sem_give", nk_sem_give(&pong));
@@ -195,10 +195,10 @@ static void run_sem_pingpong(long iter)
 	double t0;
 
 	instance_up();
-	check("nk_sem_init", nk_sem_init(nk, &ping, "ping", 0, 0,
-					 NK_SYNCH_PRIO));
-	check("nk_sem_init", nk_sem_init(nk, &pong, "pong", 0, 0,
-					 NK_SYNCH_PRIO));
+	check("nk_sem_init",
+	      nk_sem_init(nk, &ping, "ping", 0, 0, NK_SYNCH_PRIO));
+	check("nk_sem_init",
+	      nk_sem_init(nk, &pong, "pong", 0, 0, NK_SYNCH_PRIO));
 	spawn(MAIN_PRIO + 1, pingpong_peer_body);
 	t0 = wall_ns();
 	bench_op_sem_pingpong(iter);
@@ -217,8 +217,8 @@ static BENCH_OP void bench_op_sem(long iter)
 {
 	for (long i = 0; i < iter; i++) {
 		check("nk_sem_give", nk_sem_give(&sem));
-		check("nk_sem_take", nk_sem_take(&sem, NK_INFINITE,
-						 NK_RELATIVE));
+		check("nk_sem_take",
+		      nk_sem_take(&sem, NK_INFINITE, NK_RELATIVE));
 	}
 }
 
@@ -320,9 +320,9 @@ static void run_timer(bool api, long armed, long iter)
 		check("nk_timer_init", nk_timer_init(nk, &timers[i], NULL, 0,
 						     never_fires, NULL));
 	for (long i = 0; i < armed; i++)
-		check("nk_timer_start", nk_timer_start(&timers[i],
-						       random_date(), 0,
-						       NK_ABSOLUTE));
+		check(
+		    "nk_timer_start",
+		    nk_timer_start(&timers[i], random_date(), 0, NK_ABSOLUTE));
 	for (long i = 0; i < iter; i++)
 		dates[i] = random_date();
 	t0 = wall_ns();

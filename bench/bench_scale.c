@@ -14,6 +14,8 @@
  * - heap per thread: malloc'd bytes (mallinfo2) per thread, i.e. the
  *   nucleus TCB plus the backend's shadow descriptor, allocator
  *   overhead included.  The stacks are mmap'd, not counted here.
+ * - kernel stack per OS thread, from the system-wide KernelStack of
+ *   /proc/meminfo: kernel memory, outside RSS.
  *
  *   bench_scale [THREADS [TIMERS]]
  */
@@ -33,7 +35,8 @@
 #define SEC 1000000000LL
 
 static struct nk_instance *nk;
-static struct nk_sem done;
+/* Main waits here until every thread and timer is done (lock held). */
+static struct nk_synch done;
 static long nr_threads = 10000, nr_timers = 100000;
 static long threads_completed, timers_fired;
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
@@ -68,13 +71,13 @@ static double wall_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A "Name:   value kB" field of /proc/self/status, in kB. */
-static long status_kb(const char *field)
+/* A "Name:   value kB" field of a /proc file, in kB. */
+static long proc_kb(const char *path, const char *field)
 {
 	size_t len = strlen(field);
 	char line[256];
 	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
+	FILE *f = fopen(path, "r");
 
 	if (f == NULL)
 		return -1;
@@ -86,6 +89,17 @@ static long status_kb(const char *field)
 	}
 	fclose(f);
 	return kb;
+}
+
+static long status_kb(const char *field)
+{
+	return proc_kb("/proc/self/status", field);
+}
+
+/* System-wide: other processes' thread churn blurs it a little. */
+static long kernel_stack_kb(void)
+{
+	return proc_kb("/proc/meminfo", "KernelStack");
 }
 
 static long heap_bytes(void)
@@ -106,16 +120,21 @@ static long read_long(const char *path)
 	return v;
 }
 
-/* The last unit of work (a thread or a timer) releases main. */
+static bool all_done(void)
+{
+	return threads_completed == nr_threads && timers_fired == nr_timers;
+}
+
+/*
+ * The last unit of work (a thread or a timer) wakes main.  Lock held:
+ * timer handlers run with it, so the lock-taking nk_sem_give() would
+ * deadlock there.
+ */
 static void count_done(long *counter)
 {
 	++*counter;
-	if (threads_completed == nr_threads && timers_fired == nr_timers) {
-		int ret = nk_sem_give(&done);
-
-		if (ret)
-			die("nk_sem_give", ret);
-	}
+	if (all_done())
+		nk_synch_wakeup_one(&done);
 }
 
 static void thread_body(void *arg)
@@ -127,6 +146,7 @@ static void thread_body(void *arg)
 		die("nk_thread_sleep", ret);
 	nk_lock(nk);
 	count_done(&threads_completed);
+	nk_sched_run(nk);
 	nk_unlock(nk);
 }
 
@@ -164,17 +184,17 @@ static void check_limits(void)
 int main(int argc, char **argv)
 {
 	struct nk_instance_attr attr = {
-		.backend = "sim",
-		.main_priority = MAIN_PRIO,
+	    .backend = "sim",
+	    .main_priority = MAIN_PRIO,
 	};
 	struct nk_thread_attr tattr = {
-		.priority = THREAD_PRIO,
-		.stack_size = STACK_SIZE,
+	    .priority = THREAD_PRIO,
+	    .stack_size = STACK_SIZE,
 	};
 	struct nk_thread **threads;
 	struct nk_timer *timers;
 	nk_time_t *delays;
-	long rss0, rss1, rss2, rss3, heap0, heap1;
+	long rss0, rss1, rss2, rss3, heap0, heap1, kstack0, kstack1;
 	double t0, t_create, t_start, t_arm, t_run, t_destroy;
 	nk_time_t end_date;
 	int ret;
@@ -200,12 +220,13 @@ int main(int argc, char **argv)
 	ret = nk_instance_create(&attr, &nk);
 	if (ret)
 		die("nk_instance_create", ret);
-	ret = nk_sem_init(nk, &done, "done", 0, 0, 0);
+	ret = nk_synch_init(nk, &done, "done", NK_SYNCH_FIFO, 0);
 	if (ret)
-		die("nk_sem_init", ret);
+		die("nk_synch_init", ret);
 
 	rss0 = status_kb("VmRSS");
 	heap0 = heap_bytes();
+	kstack0 = kernel_stack_kb();
 	t0 = wall_s();
 	for (long i = 0; i < nr_threads; i++) {
 		ret = nk_thread_create(nk, &tattr, &threads[i]);
@@ -215,6 +236,7 @@ int main(int argc, char **argv)
 	t_create = wall_s() - t0;
 	rss1 = status_kb("VmRSS");
 	heap1 = heap_bytes();
+	kstack1 = kernel_stack_kb();
 
 	/* Less urgent than main: they first run when main sleeps. */
 	t0 = wall_s();
@@ -227,8 +249,7 @@ int main(int argc, char **argv)
 
 	t0 = wall_s();
 	for (long i = 0; i < nr_timers; i++) {
-		ret = nk_timer_init(nk, &timers[i], NULL, 0, timer_fired,
-				    NULL);
+		ret = nk_timer_init(nk, &timers[i], NULL, 0, timer_fired, NULL);
 		if (ret == 0)
 			ret = nk_timer_start(&timers[i], random_delay(), 0,
 					     NK_ABSOLUTE);
@@ -247,15 +268,19 @@ int main(int argc, char **argv)
 	if (ret)
 		die("nk_thread_sleep", ret);
 	rss3 = status_kb("VmRSS");
-	ret = nk_sem_take(&done, NK_INFINITE, NK_RELATIVE);
+	nk_lock(nk);
+	while (!all_done() && ret == 0)
+		ret = nk_synch_sleep(&done, NK_INFINITE, NK_RELATIVE);
+	nk_unlock(nk);
 	if (ret)
-		die("nk_sem_take", ret);
+		die("nk_synch_sleep", ret);
 	t_run = wall_s() - t0;
 	end_date = nk_now(nk);
 
 	t0 = wall_s();
 	for (long i = 0; i < nr_timers; i++)
 		nk_timer_destroy(&timers[i]);
+	nk_synch_destroy(&done);
 	ret = nk_instance_destroy(nk);
 	if (ret)
 		die("nk_instance_destroy", ret);
@@ -276,12 +301,17 @@ int main(int argc, char **argv)
 	       (double)(rss1 - rss0) / nr_threads,
 	       (double)(rss3 - rss2 + rss1 - rss0) / nr_threads,
 	       (double)(heap1 - heap0) / nr_threads);
+	printf("kernel stack per OS thread (system KernelStack delta, not in "
+	       "RSS): %.1f KiB\n",
+	       (double)(kstack1 - kstack0) / nr_threads);
 	if (nr_timers > 0)
 		printf("memory per timer: sizeof(struct nk_timer) %zu bytes, "
 		       "RSS %.0f bytes\n",
 		       sizeof(struct nk_timer),
 		       (double)(rss2 - rss1) * 1024 / nr_timers);
-	printf("peak RSS (VmHWM): %ld KiB\n", status_kb("VmHWM"));
+	printf("VmRSS: %ld KiB before, %ld created, %ld timers armed, %ld "
+	       "threads asleep; peak (VmHWM) %ld KiB\n",
+	       rss0, rss1, rss2, rss3, status_kb("VmHWM"));
 	free(timers);
 	free(delays);
 	free(threads);

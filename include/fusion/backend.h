@@ -154,7 +154,11 @@ struct nk_backend_ops {
 	 */
 	void (*thread_reap)(void *priv, void *shadow);
 
-	/* The nucleus thread bound to the calling OS thread, or NULL. */
+	/*
+	 * The nucleus thread bound to the calling OS thread in the instance
+	 * of @priv, or NULL.  With @priv NULL: in any instance of this
+	 * backend (an OS thread belongs to one instance at most).
+	 */
 	struct nk_thread *(*self)(void *priv);
 
 	/*
@@ -195,5 +199,8 @@ extern const struct nk_backend_ops nk_backend_sim;
  * else the default (live).  Returns NULL for an unknown or unavailable name.
  */
 const struct nk_backend_ops *nk_backend_lookup(const char *name);
+
+/* Is the calling OS thread a nucleus thread of any instance? */
+bool nk_backend_thread_bound(void);
 
 #endif

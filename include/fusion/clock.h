@@ -53,7 +53,8 @@ nk_export uint64_t nk_tbase_ticks(struct nk_tbase *tb);
 nk_export int nk_tbase_set_ticks(struct nk_tbase *tb, uint64_t ticks);
 /* Absolute date at which a timeout of @ticks from now expires. */
 nk_export nk_time_t nk_tbase_timeout(struct nk_tbase *tb, uint64_t ticks);
-/* Conversions (tickless: identity).  Rounds ns to ticks up. */
+/* Conversions (tickless: identity).  Rounds ns to ticks up.  On a bad
+ * tbase: 0, and NK_INFINITE from nk_tbase_timeout. */
 nk_export nk_time_t nk_tbase_ticks_to_ns(struct nk_tbase *tb, uint64_t ticks);
 nk_export uint64_t nk_tbase_ns_to_ticks(struct nk_tbase *tb, nk_time_t ns);
 

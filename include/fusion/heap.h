@@ -77,7 +77,8 @@ nk_export int nk_heap_stats(struct nk_heap *heap, struct nk_heap_stats *stats);
 /*
  * Walk every block and check the heap's invariants (free lists match the
  * bitmaps, no two adjacent free blocks, sizes add up).  Returns 0, or
- * -EFAULT when the heap is corrupt.  O(n): for tests and debugging.
+ * -EFAULT when the heap is corrupt, -EINVAL for a bad heap.  O(n): for
+ * tests and debugging.
  */
 nk_export int nk_heap_check(struct nk_heap *heap);
 

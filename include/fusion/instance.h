@@ -68,6 +68,7 @@ nk_export int nk_instance_set_trace(struct nk_instance *nk, nk_trace_fn fn,
 /*
  * Write a description of every thread (state, priority, what it waits
  * for and who owns it), one line per @emit call.  Context: any.
+ * Errors: -EINVAL (bad instance, NULL emit).
  */
 nk_export int nk_instance_describe(struct nk_instance *nk,
 				   void (*emit)(void *ctx, const char *line),

@@ -22,7 +22,7 @@ nk_export int nk_sched_locked(struct nk_instance *nk);
 /*
  * Apply pending scheduling decisions: switch away from the caller if a
  * more urgent thread is ready on its CPU, kick the other CPUs that need
- * it.  Lock held.  Context: any.
+ * it.  Lock held.  Context: any.  Does nothing on a bad instance.
  */
 nk_export void nk_sched_run(struct nk_instance *nk);
 

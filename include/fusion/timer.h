@@ -36,7 +36,8 @@ struct nk_timer {
 
 /*
  * Prepare @timer on RT CPU @cpu.  @name may be NULL.
- * Errors: -EINVAL (bad instance, NULL timer or handler, bad cpu).
+ * Errors: -EINVAL (bad instance, NULL timer or handler, bad cpu, name
+ * longer than NK_NAME_MAX - 1).
  * Context: any.
  */
 nk_export int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
@@ -59,7 +60,8 @@ nk_export int nk_timer_destroy(struct nk_timer *timer);
 /* Next expiry date, or NK_INFINITE when not armed (bad timer too). */
 nk_export nk_time_t nk_timer_date(struct nk_timer *timer);
 
-/* Lock-held forms for skins and the nucleus itself. */
+/* Lock-held forms for skins and the nucleus itself (a bad timer: -EINVAL
+ * from start, nothing from stop). */
 nk_export int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 				    nk_time_t interval, enum nk_tmode mode);
 nk_export void nk_timer_stop_locked(struct nk_timer *timer);

@@ -38,13 +38,14 @@ struct nk_trace_record {
 /* Called with the nucleus lock held: must not call back into the nucleus. */
 typedef void (*nk_trace_fn)(void *ctx, const struct nk_trace_record *rec);
 
-/* Lower-case event name ("switch", "ready", ...). */
+/* Lower-case event name ("switch", "ready", ...); "?" if unknown. */
 nk_export const char *nk_trace_event_name(enum nk_trace_event event);
 
 /*
  * Format @rec as one log line (no newline) into @buf:
  *   "<ns> cpu<N> <event> <thread> [<object>] [<arg>]"
- * Returns the length, as snprintf.
+ * Returns the length, as snprintf, or -EINVAL (NULL record or thread
+ * name, NULL buffer with a length).
  */
 nk_export int nk_trace_format(const struct nk_trace_record *rec, char *buf,
 			      size_t len);

@@ -21,3 +21,11 @@ const struct nk_backend_ops *nk_backend_lookup(const char *name)
 			return backends[i];
 	return NULL;
 }
+
+bool nk_backend_thread_bound(void)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (backends[i]->self(NULL))
+			return true;
+	return false;
+}

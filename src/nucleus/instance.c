@@ -66,6 +66,8 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	be = nk_backend_lookup(attr->backend);
 	if (be == NULL)
 		return -ENODEV;
+	if (nk_backend_thread_bound())
+		return -EBUSY;
 	nk = calloc(1, sizeof(*nk));
 	if (nk == NULL)
 		return -ENOMEM;
@@ -92,8 +94,6 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		goto fail;
 	for (int cpu = 0; cpu < nk->nr_cpus && ret == 0; cpu++)
 		ret = nk_sched_init(nk, &nk->scheds[cpu], cpu);
-	if (ret == 0 && be->self(nk->be_priv) != NULL)
-		ret = -EBUSY;
 	if (ret == 0) {
 		nk_lock_held(nk);
 		ret = nk_thread_adopt(nk, attr->main_name ? attr->main_name

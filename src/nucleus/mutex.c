@@ -42,7 +42,7 @@ int nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout,
 	struct nk_thread *self;
 	int ret;
 
-	if (!mutex_valid(mutex))
+	if (!mutex_valid(mutex) || (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
 		return -EINVAL;
 	nk = mutex->synch.nk;
 	nk_lock_held(nk);

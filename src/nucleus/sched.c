@@ -213,8 +213,11 @@ static void sched_reschedule(struct nk_sched *sched)
 
 void nk_sched_run(struct nk_instance *nk)
 {
-	struct nk_thread *self = nk_current(nk);
+	struct nk_thread *self;
 
+	if (!nk_instance_valid(nk))
+		return;
+	self = nk_current(nk);
 	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
 		struct nk_sched *sched = &nk->scheds[cpu];
 

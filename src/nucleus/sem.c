@@ -41,7 +41,7 @@ int nk_sem_take(struct nk_sem *sem, nk_time_t timeout, enum nk_tmode mode)
 	struct nk_instance *nk;
 	int ret;
 
-	if (!sem_valid(sem))
+	if (!sem_valid(sem) || (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
 		return -EINVAL;
 	nk = sem->synch.nk;
 	nk_lock_held(nk);

@@ -25,7 +25,8 @@ int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
 		  const char *name, int cpu, nk_timer_fn handler, void *cookie)
 {
 	if (!nk_instance_valid(nk) || timer == NULL || handler == NULL ||
-	    cpu < 0 || cpu >= nk->nr_cpus)
+	    cpu < 0 || cpu >= nk->nr_cpus ||
+	    (name && strlen(name) >= NK_NAME_MAX))
 		return -EINVAL;
 	memset(timer, 0, sizeof(*timer));
 	timer->nk = nk;
@@ -88,7 +89,7 @@ int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 
 void nk_timer_stop_locked(struct nk_timer *timer)
 {
-	if (!timer->armed)
+	if (!timer_valid(timer) || !timer->armed)
 		return;
 	timer_dequeue(timer);
 	timer->date = NK_INFINITE;

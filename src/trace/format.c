@@ -49,6 +49,8 @@ int nk_trace_format(const struct nk_trace_record *rec, char *buf, size_t len)
 {
 	int n = 0;
 
+	if (rec == NULL || rec->thread == NULL || (buf == NULL && len))
+		return -EINVAL;
 	append(buf, len, &n, "%lld cpu%d %s %s", (long long)rec->date,
 	       rec->cpu, nk_trace_event_name(rec->event), rec->thread);
 	if (rec->event == NK_TRACE_SWITCH && rec->object)

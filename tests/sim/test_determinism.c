@@ -179,10 +179,10 @@ static void op_sem_give(struct worker *w)
 static void op_mutex(struct worker *w)
 {
 	struct nk_mutex *mutex =
-		&world.mutexes[xorshift64(&w->rng) % NR_MUTEXES];
+	    &world.mutexes[xorshift64(&w->rng) % NR_MUTEXES];
 	nk_time_t timeout = xorshift64(&w->rng) % 2
-				    ? NK_INFINITE
-				    : draw(&w->rng, 20 * US, 200 * US);
+				? NK_INFINITE
+				: draw(&w->rng, 20 * US, 200 * US);
 
 	if (!waited(nk_mutex_lock(mutex, timeout, NK_RELATIVE),
 		    &world.out.mutex_ok, &world.out.mutex_timeout))
@@ -197,12 +197,11 @@ static bool queue_enter(struct worker *w, struct nk_sem *sem)
 {
 	unsigned long ok = 0;
 
-	if (!waited(nk_sem_take(sem, draw(&w->rng, 1 * US, 100 * US),
-				NK_RELATIVE),
-		    &ok, &world.out.queue_timeout))
+	if (!waited(
+		nk_sem_take(sem, draw(&w->rng, 1 * US, 100 * US), NK_RELATIVE),
+		&ok, &world.out.queue_timeout))
 		return false;
-	CHECK_EQ(nk_mutex_lock(&world.queue.lock, NK_INFINITE, NK_RELATIVE),
-		 0);
+	CHECK_EQ(nk_mutex_lock(&world.queue.lock, NK_INFINITE, NK_RELATIVE), 0);
 	return true;
 }
 
@@ -246,9 +245,8 @@ static const struct {
 	int weight;
 	void (*run)(struct worker *w);
 } workload[] = {
-	{12, op_sleep},    {14, op_consume}, {4, op_yield},
-	{16, op_sem_take}, {9, op_sem_give}, {15, op_mutex},
-	{15, op_produce},  {15, op_dequeue},
+    {12, op_sleep},   {14, op_consume}, {4, op_yield},	  {16, op_sem_take},
+    {9, op_sem_give}, {15, op_mutex},	{15, op_produce}, {15, op_dequeue},
 };
 
 static void worker_body(void *arg)
@@ -288,9 +286,9 @@ static void create_objects(struct nk_instance *nk)
 	}
 	for (int i = 0; i < NR_MUTEXES; i++) {
 		snprintf(name, sizeof(name), "mutex%d", i);
-		CHECK_EQ(nk_mutex_init(nk, &world.mutexes[i], name,
-				       NK_SYNCH_PI, 0),
-			 0);
+		CHECK_EQ(
+		    nk_mutex_init(nk, &world.mutexes[i], name, NK_SYNCH_PI, 0),
+		    0);
 	}
 	CHECK_EQ(nk_sem_init(nk, &world.queue.free, "qfree", QUEUE_LEN,
 			     QUEUE_LEN, NK_SYNCH_PRIO),
@@ -308,12 +306,12 @@ static void spawn_worker(struct nk_instance *nk, int i, uint64_t seed)
 	struct worker *w = &world.workers[i];
 	char name[NK_NAME_MAX];
 	struct nk_thread_attr attr = {
-		.name = name,
-		.priority = 10 + (i % 7) * 5,
-		.policy = i % 5 == 0 ? NK_SCHED_RR : NK_SCHED_FIFO,
-		.quantum = i % 5 == 0 ? 15 * US : 0,
-		.cpu = i % 2,
-		.flags = NK_THREAD_JOINABLE,
+	    .name = name,
+	    .priority = 10 + (i % 7) * 5,
+	    .policy = i % 5 == 0 ? NK_SCHED_RR : NK_SCHED_FIFO,
+	    .quantum = i % 5 == 0 ? 15 * US : 0,
+	    .cpu = i % 2,
+	    .flags = NK_THREAD_JOINABLE,
 	};
 
 	snprintf(name, sizeof(name), "w%02d", i);
@@ -353,9 +351,9 @@ static void destroy_objects(void)
 static struct outcome run_workload(uint64_t seed, struct tlog *log)
 {
 	struct nk_instance_attr attr = {
-		.backend = "sim",
-		.nr_cpus = 2,
-		.main_priority = 200,
+	    .backend = "sim",
+	    .nr_cpus = 2,
+	    .main_priority = 200,
 	};
 
 	memset(&world, 0, sizeof(world));
@@ -378,8 +376,7 @@ static struct outcome run_workload(uint64_t seed, struct tlog *log)
 	return world.out;
 }
 
-static void check_same_outcome(const struct outcome *a,
-			       const struct outcome *b)
+static void check_same_outcome(const struct outcome *a, const struct outcome *b)
 {
 	CHECK_EQ(a->sem_ok, b->sem_ok);
 	CHECK_EQ(a->sem_timeout, b->sem_timeout);
@@ -462,8 +459,8 @@ static int run_child(void (*body)(void), const char *err_path)
 	if (pid == 0) {
 		unsetenv("FUSION_SIM_LOG");
 		if (err_path) {
-			int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC,
-				      0600);
+			int fd =
+			    open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
 				_exit(90);
@@ -490,8 +487,8 @@ static void unique_path(char *buf, size_t len, const char *what)
 {
 	static unsigned int serial;
 
-	snprintf(buf, len, "/tmp/fusion-det-%d-%u-%s", (int)getpid(),
-		 serial++, what);
+	snprintf(buf, len, "/tmp/fusion-det-%d-%u-%s", (int)getpid(), serial++,
+		 what);
 }
 
 /* Whole contents of @path (NUL-terminated, caller frees). */
@@ -516,9 +513,9 @@ static struct nk_thread *child_spawn(const char *name, int prio,
 				     nk_thread_fn body)
 {
 	struct nk_thread_attr attr = {
-		.name = name,
-		.priority = prio,
-		.flags = NK_THREAD_JOINABLE,
+	    .name = name,
+	    .priority = prio,
+	    .flags = NK_THREAD_JOINABLE,
 	};
 	struct nk_thread *thread;
 
@@ -530,8 +527,8 @@ static struct nk_thread *child_spawn(const char *name, int prio,
 static void child_create(int main_priority)
 {
 	struct nk_instance_attr attr = {
-		.backend = "sim",
-		.main_priority = main_priority,
+	    .backend = "sim",
+	    .main_priority = main_priority,
 	};
 
 	CHILD_CHECK(nk_instance_create(&attr, &child_nk) == 0);
@@ -572,28 +569,27 @@ static void log_scenario(void)
 	CHILD_CHECK(nk_instance_destroy(child_nk) == 0);
 }
 
-static const char expected_sim_log[] =
-	"0 cpu0 start low 10\n"
-	"0 cpu0 ready low 10\n"
-	"0 cpu0 start high 20\n"
-	"0 cpu0 ready high 20\n"
-	"0 cpu0 block main high\n"
-	"0 cpu0 switch high (from main)\n"
-	"0 cpu0 block high delay\n"
-	"0 cpu0 switch low (from high)\n"
-	"1000000 cpu0 wake high delay 0\n"
-	"1000000 cpu0 ready high 20\n"
-	"1000000 cpu0 switch high (from low)\n"
-	"1000000 cpu0 exit high\n"
-	"1000000 cpu0 wake main high 0\n"
-	"1000000 cpu0 ready main 100\n"
-	"1000000 cpu0 switch main (from high)\n"
-	"1000000 cpu0 block main low\n"
-	"1000000 cpu0 switch low (from main)\n"
-	"2000000 cpu0 exit low\n"
-	"2000000 cpu0 wake main low 0\n"
-	"2000000 cpu0 ready main 100\n"
-	"2000000 cpu0 switch main (from low)\n";
+static const char expected_sim_log[] = "0 cpu0 start low 10\n"
+				       "0 cpu0 ready low 10\n"
+				       "0 cpu0 start high 20\n"
+				       "0 cpu0 ready high 20\n"
+				       "0 cpu0 block main high\n"
+				       "0 cpu0 switch high (from main)\n"
+				       "0 cpu0 block high delay\n"
+				       "0 cpu0 switch low (from high)\n"
+				       "1000000 cpu0 wake high delay 0\n"
+				       "1000000 cpu0 ready high 20\n"
+				       "1000000 cpu0 switch high (from low)\n"
+				       "1000000 cpu0 exit high\n"
+				       "1000000 cpu0 wake main high 0\n"
+				       "1000000 cpu0 ready main 100\n"
+				       "1000000 cpu0 switch main (from high)\n"
+				       "1000000 cpu0 block main low\n"
+				       "1000000 cpu0 switch low (from main)\n"
+				       "2000000 cpu0 exit low\n"
+				       "2000000 cpu0 wake main low 0\n"
+				       "2000000 cpu0 ready main 100\n"
+				       "2000000 cpu0 switch main (from low)\n";
 
 static char *sim_log_run(void)
 {
@@ -672,8 +668,8 @@ static void mutex_deadlock(void)
 
 	child_create(50);
 	CHILD_CHECK(nk_sem_init(child_nk, &dl_sem1, "sem", 0, 0, 0) == 0);
-	CHILD_CHECK(nk_mutex_init(child_nk, &dl_mutex, "mtx", NK_SYNCH_PI,
-				  0) == 0);
+	CHILD_CHECK(nk_mutex_init(child_nk, &dl_mutex, "mtx", NK_SYNCH_PI, 0) ==
+		    0);
 	child_spawn("owner", 10, dl_owner);
 	waiter = child_spawn("waiter", 20, dl_waiter);
 	if (nk_thread_join(waiter) == 0)
@@ -692,8 +688,8 @@ static void check_deadlock(void (*scenario)(void), const char *report)
 	text = slurp(path);
 	unlink(path);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 3)
-		test_fail(__FILE__, __LINE__, "status %#x, stderr:\n%s",
-			  status, text);
+		test_fail(__FILE__, __LINE__, "status %#x, stderr:\n%s", status,
+			  text);
 	CHECK_STR(text, report);
 	free(text);
 }

@@ -24,24 +24,33 @@ void be_gate_init(struct be_gate *gate)
 
 void be_gate_open(struct be_gate *gate)
 {
-	atomic_fetch_or_explicit(&gate->word, BE_GATE_OPEN,
-				 memory_order_release);
-	futex_wake(&gate->word, 1);
+	if (atomic_fetch_or_explicit(&gate->word, BE_GATE_OPEN,
+				     memory_order_release) &
+	    BE_GATE_SLEEPING)
+		futex_wake(&gate->word, 1);
 }
 
-/* Take the token if there is one; else return the word seen. */
+/*
+ * Take the token if there is one.  Else announce that we are going to
+ * sleep and return the word to sleep on; false with *@seen == 0 means
+ * "look again" (the word moved under us).
+ */
 static bool gate_take(struct be_gate *gate, uint32_t *seen)
 {
 	uint32_t v = atomic_load_explicit(&gate->word, memory_order_relaxed);
 
-	while (v & BE_GATE_OPEN) {
+	for (;;) {
+		uint32_t want = v & BE_GATE_OPEN
+					? v & ~(BE_GATE_OPEN | BE_GATE_SLEEPING)
+					: v | BE_GATE_SLEEPING;
+
 		if (atomic_compare_exchange_weak_explicit(
-			    &gate->word, &v, v & ~BE_GATE_OPEN,
-			    memory_order_acquire, memory_order_relaxed))
-			return true;
+			    &gate->word, &v, want, memory_order_acquire,
+			    memory_order_relaxed)) {
+			*seen = want;
+			return v & BE_GATE_OPEN;
+		}
 	}
-	*seen = v;
-	return false;
 }
 
 void be_gate_wait(struct be_gate *gate)
@@ -84,9 +93,10 @@ bool be_gate_wait_until(struct be_gate *gate,
 
 void be_gate_retime(struct be_gate *gate)
 {
-	atomic_fetch_add_explicit(&gate->word, BE_GATE_RETIME,
-				  memory_order_release);
-	futex_wake(&gate->word, 1);
+	if (atomic_fetch_add_explicit(&gate->word, BE_GATE_RETIME,
+				      memory_order_release) &
+	    BE_GATE_SLEEPING)
+		futex_wake(&gate->word, 1);
 }
 
 void be_lock_init(struct be_lock *lock)

@@ -12,17 +12,19 @@
 
 /*
  * A gate.  Bit 0 set = open: opening passes a token which the one waiting
- * thread consumes on its way through.  The other bits count "re-time"
- * requests: bumping them wakes a timed waiter without opening the gate,
- * so that it re-reads its deadline (and no wake-up can be lost between
- * reading the deadline and sleeping).
+ * thread consumes on its way through.  Bit 1 says the waiter sleeps in
+ * the kernel, so that opening an unwatched gate costs no system call.
+ * The other bits count "re-time" requests: bumping them wakes a timed
+ * waiter without opening the gate, so that it re-reads its deadline (and
+ * no wake-up can be lost between reading the deadline and sleeping).
  */
 struct be_gate {
 	_Atomic uint32_t word;
 };
 
 #define BE_GATE_OPEN 1u
-#define BE_GATE_RETIME 2u
+#define BE_GATE_SLEEPING 2u
+#define BE_GATE_RETIME 4u
 
 void be_gate_init(struct be_gate *gate);
 void be_gate_open(struct be_gate *gate);

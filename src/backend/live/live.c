@@ -149,12 +149,13 @@ static void preempt_signal(int sig, siginfo_t *info, void *context)
 
 static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 {
+	bool adopted = s->adopted;
+
 	live_sud_allow();
-	/* Nobody touches a killed adopted shadow after the kill. */
-	if (s->adopted && atomic_load(&s->killed))
-		free(s);
 	live_self = NULL;
 	live_depth = 0;
+	if (adopted)
+		be_gate_open(&s->gone); /* the reaper may free @s from here */
 	pthread_exit(NULL);
 }
 
@@ -321,7 +322,6 @@ static void live_switch_to(void *priv, void *prev, void *next,
 {
 	struct live *live = priv;
 	struct live_shadow *p = prev, *n = next;
-
 	struct live_cpu *idle = NULL;
 
 	if (!(flags & NK_SWITCH_PARK)) {
@@ -348,18 +348,22 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			be_gate_open(&n->gate);
 		return;
 	}
-	if (idle && !(flags & NK_SWITCH_EXIT)) {
+	if (flags & NK_SWITCH_EXIT) {
+		/* Everything shared is touched before the lock goes. */
+		if (idle && atomic_load(&idle->deadline) != NK_INFINITE)
+			live_irq_wake(idle);
+		be_lock_release(&live->lock);
+		if (n)
+			be_gate_open(&n->gate);
+		shadow_exit(p);
+	}
+	if (idle) {
 		atomic_store(&idle->irq_watch, false);
 		atomic_store(&idle->idle_waiter, p);
 	}
 	be_lock_release(&live->lock);
 	if (n)
 		be_gate_open(&n->gate);
-	if (flags & NK_SWITCH_EXIT) {
-		if (idle && atomic_load(&idle->deadline) != NK_INFINITE)
-			live_irq_wake(idle);
-		shadow_exit(p);
-	}
 	if (idle)
 		park_idle(live, p, idle);
 	else
@@ -392,6 +396,7 @@ static struct live_shadow *shadow_new(struct live *live,
 	s->thread = thread;
 	s->cpu = nk_thread_cpu(thread);
 	be_gate_init(&s->gate);
+	be_gate_init(&s->gone);
 	return s;
 }
 
@@ -513,9 +518,9 @@ static void live_thread_reap(void *priv, void *shadow)
 	(void)priv;
 	if (!s->adopted) {
 		pthread_join(s->pthread, NULL);
-	} else if (atomic_load(&s->killed)) {
-		return; /* the dying thread frees it (shadow_exit) */
-	} else if (live_self == s) {
+	} else if (live_self != s) {
+		be_gate_wait(&s->gone); /* it has ended: see shadow_exit */
+	} else {
 		/* Unbinding ourselves: hand back the Linux scheduling. */
 		pthread_setschedparam(s->pthread, s->saved_policy,
 				      &s->saved_param);
@@ -531,6 +536,8 @@ static struct nk_thread *live_self_thread(void *priv)
 {
 	struct live_shadow *s = live_self;
 
+	if (priv == NULL)
+		return s ? s->thread : NULL;
 	return s && s->live == priv && !live_irq_ctx ? s->thread : NULL;
 }
 

@@ -40,6 +40,9 @@ struct live_shadow {
 	_Atomic bool killed;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
+	/* Opened by an adopted thread's last touch of this record, as it
+	 * ends: the reaper waits for it (it cannot pthread_join). */
+	struct be_gate gone;
 	/* An adopted thread gets its scheduling back when unbound. */
 	int saved_policy;
 	struct sched_param saved_param;

@@ -124,16 +124,22 @@ static void __attribute__((noreturn)) report_deadlock(struct sim *sim)
 	exit(SIM_EXIT_DEADLOCK);
 }
 
+/* End the calling shadow's OS thread.  Last touch of @s: see reap. */
+static void __attribute__((noreturn)) shadow_exit(struct sim_shadow *s)
+{
+	bool adopted = s->adopted;
+
+	sim_self = NULL;
+	if (adopted)
+		be_gate_open(&s->gone);
+	pthread_exit(NULL);
+}
+
 static void park(struct sim_shadow *self)
 {
 	be_gate_wait(&self->gate);
-	if (self->killed) {
-		/* Nobody touches a killed adopted shadow after the kill. */
-		if (self->adopted)
-			free(self);
-		sim_self = NULL;
-		pthread_exit(NULL);
-	}
+	if (self->killed)
+		shadow_exit(self);
 }
 
 /*
@@ -240,10 +246,8 @@ static void sim_switch_to(void *priv, void *prev, void *next,
 		return;
 	}
 	if (flags & NK_SWITCH_EXIT) {
-		if (sim_self && sim_self->adopted)
-			sim_self = NULL;
 		dispatch(sim, NULL);
-		pthread_exit(NULL);
+		shadow_exit(prev);
 	}
 	if (prev)
 		dispatch(sim, prev);
@@ -265,6 +269,7 @@ static struct sim_shadow *shadow_new(struct sim *sim, struct nk_thread *thread)
 	s->cpu = nk_thread_cpu(thread);
 	nk_list_init(&s->run_link);
 	be_gate_init(&s->gate);
+	be_gate_init(&s->gone);
 	return s;
 }
 
@@ -328,13 +333,12 @@ static void sim_thread_reap(void *priv, void *shadow)
 	struct sim_shadow *s = shadow;
 
 	(void)priv;
-	if (!s->adopted) {
+	if (!s->adopted)
 		pthread_join(s->pthread, NULL);
-	} else if (s->killed) {
-		return; /* the dying thread frees it (see park) */
-	} else if (sim_self == s) {
+	else if (sim_self != s)
+		be_gate_wait(&s->gone); /* it has ended: see shadow_exit */
+	else
 		sim_self = NULL;
-	}
 	free(s);
 }
 
@@ -343,6 +347,8 @@ static struct nk_thread *sim_self_thread(void *priv)
 	struct sim *sim = priv;
 	struct sim_shadow *s = sim_self;
 
+	if (sim == NULL)
+		return s ? s->thread : NULL;
 	return s && s->sim == sim && !sim->dispatching ? s->thread : NULL;
 }
 

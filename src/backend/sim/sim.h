@@ -24,6 +24,7 @@ struct sim_shadow {
 	bool killed;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
+	struct be_gate gone; /* as in the live backend: see sim_thread_reap */
 	bool queued; /* in sim->runnable */
 	struct nk_list run_link;
 	nk_time_t busy_until;
