@@ -8,8 +8,9 @@ ifneq ($(SANITIZE),)
 BUILD := build-$(subst $(comma),-,$(SANITIZE))
 endif
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
 
-.PHONY: all build test demo bench clean format
+.PHONY: all build test demo demo-sim bench install clean format
 
 all: build
 
@@ -23,12 +24,23 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 demo: build
+	$(BUILD)/bin/demo_control 3
+	@echo "--- fusion latency, 2 s ---"
+	$(BUILD)/bin/fusion latency -T 2 -q
+
+# The bounded priority inversion, in virtual time, with its event log.
+demo-sim: build
 	FUSION_BACKEND=sim FUSION_SIM_LOG=$(BUILD)/demo.log $(BUILD)/bin/demo_inversion
 	@echo "--- event log ($(BUILD)/demo.log) ---"
 	@cat $(BUILD)/demo.log
 
 bench: build
 	bench/run-callgrind.sh $(BUILD)
+
+# Libraries, headers, the fusion tool, fusion-config and
+# fusion-alchemy.pc under $(PREFIX).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -205,12 +205,20 @@ static int lat_parse(int argc, char **argv, struct lat_opts *o)
 	return 0;
 }
 
-static void print_rtd(const struct lat_window *w, nk_time_t best,
-		      nk_time_t worst)
+static void print_rtd(const struct lat_window *w, unsigned long msw,
+		      nk_time_t best, nk_time_t worst)
 {
-	printf("RTD|%11.3f|%11.3f|%11.3f|%8lu|%6u|%11.3f|%11.3f\n",
+	printf("RTD|%11.3f|%11.3f|%11.3f|%8lu|%6lu|%11.3f|%11.3f\n",
 	       w->min / 1e3, w->count ? (double)w->sum / w->count / 1e3 : 0.0,
-	       w->max / 1e3, w->overruns, 0u, best / 1e3, worst / 1e3);
+	       w->max / 1e3, w->overruns, msw, best / 1e3, worst / 1e3);
+}
+
+/* The sampler's primary -> secondary mode switches so far. */
+static unsigned long sampler_msw(struct nk_thread *thread)
+{
+	struct nk_thread_stats stats;
+
+	return nk_thread_stats(thread, &stats) ? 0 : stats.mode_switches;
 }
 
 int fusion_latency(int argc, char **argv)
@@ -222,6 +230,7 @@ int fusion_latency(int argc, char **argv)
 	struct nk_thread *thread;
 	struct lat_opts o;
 	nk_time_t start, best = NK_INFINITE, worst = 0;
+	unsigned long msw, msw_shown = 0;
 	long secs = 0;
 	int ret;
 
@@ -249,7 +258,8 @@ int fusion_latency(int argc, char **argv)
 	if (ret == 0)
 		ret = nk_thread_start(thread, sampler, &st);
 	if (ret) {
-		fprintf(stderr, "fusion latency: sampler: %s\n", strerror(-ret));
+		fprintf(stderr, "fusion latency: sampler: %s\n",
+			strerror(-ret));
 		return 1;
 	}
 	start = nk_now(st.nk);
@@ -283,12 +293,17 @@ int fusion_latency(int argc, char **argv)
 			printf("  (periodic user-mode task, %ld us period, "
 			       "priority %d)\n",
 			       o.period_us, o.prio);
-			printf("RTH|----lat min|----lat avg|----lat max|-overrun|"
-			       "---msw|---lat best|--lat worst\n");
+			printf("RTH|----lat min|----lat avg|----lat max|"
+			       "-overrun|---msw|---lat best|--lat worst\n");
 		}
-		print_rtd(&w, best, worst);
+		/* Counted from the last line shown, so that the RTD lines
+		 * add up to the RTS total. */
+		msw = sampler_msw(thread);
+		print_rtd(&w, msw - msw_shown, best, worst);
+		msw_shown = msw;
 		fflush(stdout);
 	}
+	msw = sampler_msw(thread);
 	nk_thread_delete(thread);
 	if (o.histogram) {
 		printf("HSH|--param|--samples-|--average--|---stddev--\n");
@@ -303,10 +318,10 @@ int fusion_latency(int argc, char **argv)
 		ret = 1;
 	printf("---|-----------|-----------|-----------|--------|------|------"
 	       "-------------------\n");
-	printf("RTS|%11.3f|%11.3f|%11.3f|%8lu|%6u|    ",
+	printf("RTS|%11.3f|%11.3f|%11.3f|%8lu|%6lu|    ",
 	       total.count ? total.min / 1e3 : 0.0,
 	       total.count ? (double)total.sum / total.count / 1e3 : 0.0,
-	       total.max / 1e3, total.overruns, 0u);
+	       total.max / 1e3, total.overruns, msw);
 	print_clock(secs);
 	printf("/");
 	print_clock(o.seconds ? o.seconds : secs);

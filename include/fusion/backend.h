@@ -65,7 +65,20 @@ struct nk_backend_handlers {
 	 */
 	void (*describe)(struct nk_instance *nk,
 			 void (*emit)(void *ctx, const char *line), void *ctx);
+	/*
+	 * Interrupt pipeline entries.  irq: a source attached with
+	 * source_attach raised @irq on @cpu (lock held, interrupt
+	 * context).  irq_sync: the work irq_post asked for (lock held,
+	 * interrupt context).  root_sync: the work root_post asked for, in
+	 * root context: a plain OS thread, lock not held (sim: the
+	 * dispatcher, holding it; the lock is recursive).
+	 */
+	void (*irq)(struct nk_instance *nk, int cpu, unsigned int irq);
+	void (*irq_sync)(struct nk_instance *nk, int cpu);
+	void (*root_sync)(struct nk_instance *nk);
 };
+
+struct ipipe_source;
 
 /* switch_to flags */
 #define NK_SWITCH_EXIT 0x1 /* prev is dead: end its OS thread, never return */
@@ -182,6 +195,28 @@ struct nk_backend_ops {
 	 * @value.  Optional.  Any context.
 	 */
 	void (*warn)(void *priv, void *shadow, int value);
+
+	/*
+	 * Call handlers->irq_sync(@cpu) in interrupt context as soon as
+	 * possible: live wakes the CPU's interrupt thread (it runs once the
+	 * lock is free); sim at the next dispatch, which a nucleus thread
+	 * of @cpu reaches at once through busy(0).  Lock held.
+	 */
+	void (*irq_post)(void *priv, int cpu);
+	/* Call handlers->root_sync soon, in root context.  Lock held. */
+	void (*root_post)(void *priv);
+	/*
+	 * Interrupt sources (see fusion/pipeline.h).  attach: make @src
+	 * raise handlers->irq(@cpu, @irq); -ENOTSUP for a kind the backend
+	 * lacks.  detach: stop it (no call after return).  end: every
+	 * handler has run, unmask.  fd: the fd watched, or -EINVAL.
+	 * Lock held for all four.
+	 */
+	int (*source_attach)(void *priv, int cpu, unsigned int irq,
+			     const struct ipipe_source *src);
+	void (*source_detach)(void *priv, unsigned int irq);
+	void (*source_end)(void *priv, unsigned int irq);
+	int (*source_fd)(void *priv, unsigned int irq);
 
 	/*
 	 * Optional: the trace sink the backend wants installed at start

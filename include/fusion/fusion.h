@@ -14,5 +14,6 @@
 #include <fusion/heap.h>
 #include <fusion/registry.h>
 #include <fusion/trace.h>
+#include <fusion/runtime.h>
 
 #endif

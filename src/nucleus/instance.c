@@ -4,6 +4,7 @@
  * reports.
  */
 #include "internal.h"
+#include "../pipeline/pipeline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,13 +24,16 @@ static void describe_handler(struct nk_instance *nk,
 			     void *ctx);
 
 static const struct nk_backend_handlers nucleus_handlers = {
-	.timer = nk_timer_handler,
+	.timer = ipipe_handle_timer,
 	.resched = nk_sched_handle_resched,
 	.preempt = nk_sched_handle_preempt,
 	.relax = nk_thread_handle_relax,
 	.harden = nk_thread_handle_harden,
 	.thread_entry = nk_thread_entry,
 	.describe = describe_handler,
+	.irq = ipipe_handle_irq,
+	.irq_sync = ipipe_handle_sync,
+	.root_sync = ipipe_handle_root,
 };
 
 static void instance_free(struct nk_instance *nk)
@@ -41,6 +45,8 @@ static void instance_free(struct nk_instance *nk)
 	}
 	if (nk->registry.magic)
 		nk_registry_destroy(&nk->registry);
+	if (nk->pipeline)
+		ipipe_destroy(nk->pipeline);
 	nk->magic = 0;
 	free(nk);
 }
@@ -89,6 +95,9 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		ret = -ENOMEM;
 		goto fail;
 	}
+	ret = ipipe_create(nk, &nk->pipeline);
+	if (ret)
+		goto fail;
 	ret = be->init(nk, nk->nr_cpus, &nucleus_handlers, &nk->be_priv);
 	if (ret)
 		goto fail;

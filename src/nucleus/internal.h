@@ -115,6 +115,7 @@ struct nk_instance {
 	nk_time_t wall_offset;
 	size_t default_stack_size;
 	struct nk_registry registry;
+	struct ipipe *pipeline;
 };
 
 /* Checks of caller-supplied objects (api_check): never dereference junk. */

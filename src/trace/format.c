@@ -11,7 +11,7 @@ static const char *const event_names[NK_TRACE_NR_EVENTS] = {
 	[NK_TRACE_PRIO] = "prio",       [NK_TRACE_START] = "start",
 	[NK_TRACE_EXIT] = "exit",       [NK_TRACE_SUSPEND] = "suspend",
 	[NK_TRACE_RESUME] = "resume",   [NK_TRACE_RELAX] = "relax",
-	[NK_TRACE_HARDEN] = "harden",
+	[NK_TRACE_HARDEN] = "harden",   [NK_TRACE_IRQ] = "irq",
 };
 
 const char *nk_trace_event_name(enum nk_trace_event event)

@@ -56,12 +56,15 @@ static void *irq_main(void *arg)
 					     ? NK_INFINITE
 					     : atomic_load(&cpu->deadline);
 		bool kicked = atomic_exchange(&cpu->idle_kick, false);
+		bool posted = atomic_exchange(&cpu->irq_posted, false);
 
-		if (!kicked && deadline > live_clock()) {
+		if (!kicked && !posted && deadline > live_clock()) {
 			irq_sleep(cpu, seq, deadline);
 			continue;
 		}
 		live_nucleus_lock(live);
+		if (posted)
+			live->handlers->irq_sync(live->nk, cpu->index);
 		if (kicked)
 			live->handlers->resched(live->nk, cpu->index);
 		if (!atomic_load(&cpu->idle_waiter) &&
@@ -72,6 +75,14 @@ static void *irq_main(void *arg)
 		live_nucleus_unlock(live);
 	}
 	return NULL;
+}
+
+void live_irq_post(void *priv, int index)
+{
+	struct live_cpu *cpu = &((struct live *)priv)->cpus[index];
+
+	atomic_store(&cpu->irq_posted, true);
+	live_irq_wake(cpu);
 }
 
 int live_irq_start(struct live *live, struct live_cpu *cpu)

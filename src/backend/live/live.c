@@ -153,6 +153,8 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 
 	live_sud_allow();
 	live_self = NULL;
+	/* A kick arriving from here on must find no shadow to reschedule. */
+	atomic_signal_fence(memory_order_seq_cst);
 	live_depth = 0;
 	if (adopted)
 		be_gate_open(&s->gone); /* the reaper may free @s from here */
@@ -212,12 +214,19 @@ static void drop_idle_waiter(struct live_cpu *c, bool wake_now)
 		atomic_store(&c->irq_watch, true);
 }
 
-static void unblock_preempt_signal(void)
+/*
+ * A shadow inherits the signal mask of whoever created or adopted it;
+ * the backend's own signals must get through whatever that was.  With
+ * SUD, a stray call while SIGSYS is blocked would kill the process.
+ */
+static void unblock_backend_signals(struct live *live)
 {
 	sigset_t set;
 
 	sigemptyset(&set);
 	sigaddset(&set, LIVE_SIG_PREEMPT);
+	if (live->sud)
+		sigaddset(&set, SIGSYS);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
@@ -225,6 +234,7 @@ static void live_fini(void *priv)
 {
 	struct live *live = priv;
 
+	live_sources_stop(live);
 	live_irq_stop(live);
 	live_watchdog_stop(live);
 	if (live->dma_latency_fd >= 0)
@@ -405,15 +415,27 @@ static void *shadow_main(void *arg)
 	struct live_shadow *s = arg;
 	struct live *live = s->live;
 
+	/*
+	 * Until it first passes its gate the thread has never been current,
+	 * though the nucleus may already count it so: a kick sent meanwhile
+	 * must only be noted, as inside the nucleus, and honoured once
+	 * thread_entry leaves it.  Were the handler to reschedule from here,
+	 * the switch would park us on the token meant for this first wait,
+	 * and the token of our next turn would merge with it: lost wake-up.
+	 * The kick may already be pending when the thread starts (sent before
+	 * it first ran, delivered at the unblock below; ThreadSanitizer defers
+	 * it to the next intercepted call), so the depth comes first.  The
+	 * gate opens with the nucleus lock to be taken.
+	 */
+	live_depth = 1;
+	atomic_signal_fence(memory_order_seq_cst);
 	live_self = s;
 	s->tid = gettid();
 	if (!live->locked)
 		live_prefault_stack(LIVE_PREFAULT);
-	unblock_preempt_signal();
+	unblock_backend_signals(live);
 	if (live->sud)
 		live_sud_enable_self();
-	/* The gate opens with the nucleus lock to be taken. */
-	live_depth = 1;
 	be_gate_wait(&s->gate);
 	if (atomic_load(&s->killed))
 		return NULL;
@@ -488,7 +510,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 		free(s);
 		return ret;
 	}
-	unblock_preempt_signal();
+	unblock_backend_signals(live);
 	if (live->sud)
 		live_sud_enable_self();
 	live_self = s;
@@ -601,4 +623,10 @@ const struct nk_backend_ops nk_backend_live = {
 	.lock = live_lock,
 	.unlock = live_unlock,
 	.warn = live_warn,
+	.irq_post = live_irq_post,
+	.root_post = live_root_post,
+	.source_attach = live_source_attach,
+	.source_detach = live_source_detach,
+	.source_end = live_source_end,
+	.source_fd = live_source_fd,
 };

@@ -68,7 +68,15 @@ struct live_cpu {
 	 */
 	struct live_shadow *_Atomic idle_waiter;
 	_Atomic bool irq_watch;
+	_Atomic bool irq_posted; /* the pipeline asked for a sync */
+	/* Interrupt sources of this CPU (source.c). */
+	pthread_t src_thread;
+	bool src_started;
+	int src_epfd;
+	int src_stopfd;
 };
+
+struct live_source;
 
 struct live {
 	struct nk_instance *nk;
@@ -84,6 +92,12 @@ struct live {
 	_Atomic bool stopping;
 	struct be_lock lock;
 	struct live_cpu cpus[NK_MAX_CPUS];
+	/* Root context (source.c). */
+	pthread_t root_thread;
+	bool root_started;
+	_Atomic bool root_pending;
+	_Atomic uint32_t root_seq;
+	struct live_source *sources[1024]; /* by IRQ (IPIPE_NR_IRQS) */
 };
 
 /* setup.c */
@@ -100,6 +114,17 @@ int live_irq_start(struct live *live, struct live_cpu *cpu);
 void live_irq_stop(struct live *live);
 void live_irq_wake(struct live_cpu *cpu);
 struct live_cpu *live_irq_cpu(void);
+
+void live_irq_post(void *priv, int cpu);
+
+/* source.c */
+void live_root_post(void *priv);
+int live_source_attach(void *priv, int cpu, unsigned int irq,
+		       const struct ipipe_source *src);
+void live_source_detach(void *priv, unsigned int irq);
+void live_source_end(void *priv, unsigned int irq);
+int live_source_fd(void *priv, unsigned int irq);
+void live_sources_stop(struct live *live);
 
 /* sud.c */
 bool live_sud_probe(void);

@@ -15,6 +15,8 @@
  */
 #include "sim.h"
 
+#include <fusion/pipeline.h>
+
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -71,11 +73,37 @@ static bool service_kicks(struct sim *sim)
 	return false;
 }
 
-/* Move virtual time to the next event and deliver it. */
+static bool service_irqs(struct sim *sim)
+{
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
+		if (!sim->irq_posted[cpu])
+			continue;
+		sim->irq_posted[cpu] = false;
+		sim->handlers->irq_sync(sim->nk, cpu);
+		return true;
+	}
+	return false;
+}
+
+/* Root (Linux) work runs only when no RT thread can: it is the idle task. */
+static bool service_root(struct sim *sim)
+{
+	if (!sim->root_posted)
+		return false;
+	sim->root_posted = false;
+	sim->handlers->root_sync(sim->nk);
+	return true;
+}
+
+/*
+ * Move virtual time to the next event and deliver it.  At equal dates:
+ * timers (in CPU order), then scripted IRQs (in scenario order), then the
+ * end of busy periods.
+ */
 static bool advance(struct sim *sim)
 {
-	nk_time_t next = NK_INFINITE;
-	int which = -1;
+	nk_time_t next = NK_INFINITE, scripted;
+	int which = -1, script = -1;
 	bool busy_end = false;
 
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
@@ -84,20 +112,30 @@ static bool advance(struct sim *sim)
 			which = cpu;
 		}
 	}
+	scripted = sim_scenario_next(sim, &script);
+	if (scripted < next) {
+		next = scripted;
+		which = -1;
+	} else {
+		script = -1;
+	}
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
 		struct sim_shadow *s = sim->busy_on[cpu];
 
 		if (s && s->busy_until < next) {
 			next = s->busy_until;
 			which = cpu;
+			script = -1;
 			busy_end = true;
 		}
 	}
-	if (which < 0)
+	if (which < 0 && script < 0)
 		return false;
 	if (next > sim->now)
 		sim->now = next;
-	if (busy_end) {
+	if (script >= 0) {
+		sim_scenario_fire(sim, script);
+	} else if (busy_end) {
 		busy_cut(sim, which);
 	} else {
 		sim->deadline[which] = NK_INFINITE;
@@ -162,7 +200,8 @@ static void dispatch(struct sim *sim, struct sim_shadow *self)
 				park(self);
 			return;
 		}
-		if (service_kicks(sim))
+		if (service_irqs(sim) || service_kicks(sim) ||
+		    service_root(sim))
 			continue;
 		if (!advance(sim))
 			report_deadlock(sim);
@@ -182,11 +221,23 @@ static void *shadow_main(void *arg)
 	return NULL;
 }
 
+static void sim_fini(void *priv)
+{
+	struct sim *sim = priv;
+
+	if (sim->log)
+		fclose(sim->log);
+	sim_scenario_free(sim);
+	free(sim);
+}
+
 static int sim_init(struct nk_instance *nk, int nr_cpus,
 		    const struct nk_backend_handlers *handlers, void **priv)
 {
 	const char *log_path = getenv("FUSION_SIM_LOG");
+	const char *scenario = getenv("FUSION_SIM_SCENARIO");
 	struct sim *sim;
+	int ret;
 
 	if (nr_cpus <= 0 || nr_cpus > NK_MAX_CPUS)
 		return -EINVAL;
@@ -200,26 +251,23 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 		sim->deadline[cpu] = NK_INFINITE;
 	nk_list_init(&sim->runnable);
 	be_lock_init(&sim->lock);
+	if (scenario && scenario[0]) {
+		ret = sim_scenario_load(sim, scenario);
+		if (ret) {
+			sim_fini(sim);
+			return ret;
+		}
+	}
 	if (log_path && log_path[0]) {
 		sim->log = fopen(log_path, "w");
 		if (sim->log == NULL) {
-			int err = errno;
-
-			free(sim);
-			return -err;
+			ret = -errno;
+			sim_fini(sim);
+			return ret;
 		}
 	}
 	*priv = sim;
 	return 0;
-}
-
-static void sim_fini(void *priv)
-{
-	struct sim *sim = priv;
-
-	if (sim->log)
-		fclose(sim->log);
-	free(sim);
 }
 
 static nk_time_t sim_now(void *priv)
@@ -383,6 +431,44 @@ static void sim_unlock(void *priv)
 		be_lock_release(&((struct sim *)priv)->lock);
 }
 
+static void sim_irq_post(void *priv, int cpu)
+{
+	((struct sim *)priv)->irq_posted[cpu] = true;
+}
+
+static void sim_root_post(void *priv)
+{
+	((struct sim *)priv)->root_posted = true;
+}
+
+/* Only scripted sources: a real fd would make runs irreproducible. */
+static int sim_source_attach(void *priv, int cpu, unsigned int irq,
+			     const struct ipipe_source *src)
+{
+	if (src->kind != IPIPE_SRC_SCRIPT)
+		return -ENOTSUP;
+	return sim_scenario_attach(priv, cpu, irq, src->name);
+}
+
+static void sim_source_detach(void *priv, unsigned int irq)
+{
+	sim_scenario_detach(priv, irq);
+}
+
+/* A scripted occurrence is an event, not a level: nothing to unmask. */
+static void sim_source_end(void *priv, unsigned int irq)
+{
+	(void)priv;
+	(void)irq;
+}
+
+static int sim_source_fd(void *priv, unsigned int irq)
+{
+	(void)priv;
+	(void)irq;
+	return -EINVAL;
+}
+
 static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 {
 	struct sim *sim = priv;
@@ -409,5 +495,11 @@ const struct nk_backend_ops nk_backend_sim = {
 	.busy = sim_busy,
 	.lock = sim_lock,
 	.unlock = sim_unlock,
+	.irq_post = sim_irq_post,
+	.root_post = sim_root_post,
+	.source_attach = sim_source_attach,
+	.source_detach = sim_source_detach,
+	.source_end = sim_source_end,
+	.source_fd = sim_source_fd,
 	.default_trace = sim_default_trace,
 };

@@ -30,6 +30,25 @@ struct sim_shadow {
 	nk_time_t busy_until;
 };
 
+enum sim_script_kind { SCRIPT_AT, SCRIPT_EVERY, SCRIPT_POISSON };
+
+/* A scripted interrupt source of the scenario (scenario.c). */
+struct sim_script {
+	char name[NK_NAME_MAX];
+	enum sim_script_kind kind;
+	nk_time_t period; /* every: period; poisson: mean interval */
+	nk_time_t jitter;
+	nk_time_t from;   /* at: the date */
+	nk_time_t until;
+	uint64_t seed;
+	uint64_t state;   /* generator, reset to seed at attach */
+	unsigned long count; /* occurrences drawn */
+	nk_time_t last;   /* date of the latest drawn */
+	nk_time_t next;   /* next to deliver, NK_INFINITE: none */
+	int irq;          /* -1: not attached */
+	int cpu;
+};
+
 struct sim {
 	struct nk_instance *nk;
 	const struct nk_backend_handlers *handlers;
@@ -39,10 +58,24 @@ struct sim {
 	bool kicked[NK_MAX_CPUS];
 	struct sim_shadow *busy_on[NK_MAX_CPUS];
 	struct nk_list runnable; /* shadows owed the baton, FIFO */
+	bool irq_posted[NK_MAX_CPUS];
+	bool root_posted;
+	struct sim_script *scripts;
+	int nr_scripts;
 	bool dispatching; /* delivering events: interrupt context */
 	struct be_lock lock;
 	FILE *log;
 };
+
+/* Scenario (scenario.c).  load prints "FILE:LINE: error" on stderr. */
+int sim_scenario_load(struct sim *sim, const char *path);
+void sim_scenario_free(struct sim *sim);
+int sim_scenario_attach(struct sim *sim, int cpu, unsigned int irq,
+			const char *name);
+void sim_scenario_detach(struct sim *sim, unsigned int irq);
+/* Earliest attached occurrence (index in *@which), or NK_INFINITE. */
+nk_time_t sim_scenario_next(struct sim *sim, int *which);
+void sim_scenario_fire(struct sim *sim, int which);
 
 /* Trace sink writing one line per record to the FILE in @ctx. */
 void sim_log_record(void *ctx, const struct nk_trace_record *rec);

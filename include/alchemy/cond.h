@@ -1,0 +1,85 @@
+/*
+ * Alchemy condition variables (Xenomai 3 API), paired with Alchemy
+ * mutexes.  Waiters queue by priority.
+ */
+#ifndef FUSION_ALCHEMY_COND_H
+#define FUSION_ALCHEMY_COND_H
+
+#include <alchemy/alchemy.h>
+#include <alchemy/mutex.h>
+#include <alchemy/timer.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct RT_COND {
+	uintptr_t handle;
+};
+
+typedef struct RT_COND RT_COND;
+
+struct RT_COND_INFO {
+	char name[XNOBJECT_NAME_LEN];
+};
+
+typedef struct RT_COND_INFO RT_COND_INFO;
+
+#define rt_cond_create alchemy_rt_cond_create
+#define rt_cond_delete alchemy_rt_cond_delete
+#define rt_cond_signal alchemy_rt_cond_signal
+#define rt_cond_broadcast alchemy_rt_cond_broadcast
+#define rt_cond_wait_timed alchemy_rt_cond_wait_timed
+#define rt_cond_wait_until alchemy_rt_cond_wait_until
+#define rt_cond_wait alchemy_rt_cond_wait
+#define rt_cond_inquire alchemy_rt_cond_inquire
+#define rt_cond_bind alchemy_rt_cond_bind
+#define rt_cond_unbind alchemy_rt_cond_unbind
+
+/*
+ * Create a condition variable.  @name NULL or "": anonymous.
+ * Errors: -EINVAL (NULL cond, name too long), -EEXIST (name in use),
+ * -ENOMEM, -EPERM (not called from a task).
+ */
+int rt_cond_create(RT_COND *cond, const char *name);
+/*
+ * Delete @cond.  Errors: -EINVAL (bad descriptor), -EBUSY (tasks wait
+ * on it: it stays).
+ */
+int rt_cond_delete(RT_COND *cond);
+/* Ready the most urgent waiter, if any.  -EINVAL.  Any context. */
+int rt_cond_signal(RT_COND *cond);
+/* Ready every waiter.  -EINVAL.  Any context. */
+int rt_cond_broadcast(RT_COND *cond);
+/*
+ * Atomically release @mutex (however deeply the caller holds it) and
+ * wait for a signal until @abs_timeout (NULL: forever; {0, 0}: return
+ * -EWOULDBLOCK at once, keeping the mutex).  Whatever ends the wait,
+ * @mutex is re-acquired to the same depth before returning.
+ * Errors: -EINVAL (bad descriptor or timespec), -EWOULDBLOCK,
+ * -ETIMEDOUT, -EINTR (rt_task_unblock), -EIDRM (@cond or @mutex deleted
+ * meanwhile), -EPERM (the caller does not own @mutex, not a task, or
+ * the scheduler is locked).
+ */
+int rt_cond_wait_timed(RT_COND *cond, RT_MUTEX *mutex,
+		       const struct timespec *abs_timeout);
+/* As rt_cond_wait_timed, until the date @abs_timeout. */
+int rt_cond_wait_until(RT_COND *cond, RT_MUTEX *mutex, RTIME abs_timeout);
+/* As rt_cond_wait_timed, for @timeout ns (TM_INFINITE, TM_NONBLOCK). */
+int rt_cond_wait(RT_COND *cond, RT_MUTEX *mutex, RTIME timeout);
+/* Name of @cond.  -EINVAL (bad descriptor, NULL info). */
+int rt_cond_inquire(RT_COND *cond, RT_COND_INFO *info);
+/*
+ * Find the condition variable named @name, waiting up to @timeout ns
+ * for its creation.  Errors: -EINVAL (NULL cond or name), -EWOULDBLOCK
+ * (TM_NONBLOCK and absent), -ETIMEDOUT, -EINTR, -EPERM.
+ */
+int rt_cond_bind(RT_COND *cond, const char *name, RTIME timeout);
+/* Forget the binding.  -EINVAL (NULL cond). */
+int rt_cond_unbind(RT_COND *cond);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

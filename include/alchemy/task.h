@@ -1,0 +1,249 @@
+/*
+ * Alchemy tasks (Xenomai 3 API): creation, deletion and join, scheduling
+ * control, periodic release, and synchronous message passing between
+ * tasks (send/receive/reply).
+ *
+ * Priorities run from T_LOPRIO (0) to T_HIPRIO (99), higher is more
+ * urgent.  The program's main thread is a task below every Alchemy
+ * priority once it has called any Alchemy service (rt_task_shadow()
+ * gives it a name and a priority).
+ */
+#ifndef FUSION_ALCHEMY_TASK_H
+#define FUSION_ALCHEMY_TASK_H
+
+#include <alchemy/alchemy.h>
+#include <alchemy/timer.h>
+
+#include <sched.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define T_LOPRIO 0
+#define T_HIPRIO 99
+
+/* Mode bits (rt_task_create, rt_task_shadow, rt_task_set_mode). */
+#define T_LOCK 0x1	   /* scheduler locked (set_mode, create) */
+#define T_WARNSW 0x2	   /* signal on spurious mode switches */
+#define T_CONFORMING 0x4   /* accepted, no effect: always primary */
+#define T_JOINABLE 0x10000 /* rt_task_join() reaps it */
+#define T_FPU 0x0	   /* compatibility only */
+/* CPU affinity at creation: T_CPU(n) for RT CPU n (0..7), ORed. */
+#define T_CPU(cpu) ((int)(1u << (24 + ((cpu)&7))))
+#define T_CPUMASK 0xff000000
+
+struct RT_TASK {
+	uintptr_t handle;
+	pid_t thread; /* 0: the nucleus does not expose host thread ids */
+};
+
+typedef struct RT_TASK RT_TASK;
+
+/* Message control block of rt_task_send/receive/reply. */
+struct RT_TASK_MCB {
+	int flowid;
+	int opcode;
+	void *data;
+	ssize_t size;
+};
+
+typedef struct RT_TASK_MCB RT_TASK_MCB;
+
+/* Run-time statistics of a task, as rt_task_inquire() reports them. */
+struct threadobj_stat {
+	RTIME xtime;	     /* ns spent running */
+	RTIME timeout;	     /* ns left before the current wait times out */
+	uint64_t msw;	     /* primary -> secondary mode switches */
+	uint64_t csw;	     /* context switches (times switched in) */
+	uint64_t xsc;	     /* not counted: 0 */
+	int cpu;	     /* RT CPU */
+	int schedlock;	     /* scheduler lock depth */
+	unsigned int status; /* nucleus state bits (NK_THREAD_*) */
+	uint32_t pf;	     /* not counted: 0 */
+};
+
+struct RT_TASK_INFO {
+	int prio; /* base priority */
+	struct threadobj_stat stat;
+	char name[XNOBJECT_NAME_LEN];
+	pid_t pid; /* 0: not exposed */
+};
+
+typedef struct RT_TASK_INFO RT_TASK_INFO;
+
+#define NO_ALCHEMY_TASK ((RT_TASK){0, 0})
+
+#define rt_task_create alchemy_rt_task_create
+#define rt_task_delete alchemy_rt_task_delete
+#define rt_task_set_affinity alchemy_rt_task_set_affinity
+#define rt_task_start alchemy_rt_task_start
+#define rt_task_spawn alchemy_rt_task_spawn
+#define rt_task_shadow alchemy_rt_task_shadow
+#define rt_task_join alchemy_rt_task_join
+#define rt_task_set_periodic alchemy_rt_task_set_periodic
+#define rt_task_wait_period alchemy_rt_task_wait_period
+#define rt_task_sleep alchemy_rt_task_sleep
+#define rt_task_sleep_until alchemy_rt_task_sleep_until
+#define rt_task_same alchemy_rt_task_same
+#define rt_task_suspend alchemy_rt_task_suspend
+#define rt_task_resume alchemy_rt_task_resume
+#define rt_task_self alchemy_rt_task_self
+#define rt_task_set_priority alchemy_rt_task_set_priority
+#define rt_task_set_mode alchemy_rt_task_set_mode
+#define rt_task_yield alchemy_rt_task_yield
+#define rt_task_unblock alchemy_rt_task_unblock
+#define rt_task_slice alchemy_rt_task_slice
+#define rt_task_inquire alchemy_rt_task_inquire
+#define rt_task_send_timed alchemy_rt_task_send_timed
+#define rt_task_send_until alchemy_rt_task_send_until
+#define rt_task_send alchemy_rt_task_send
+#define rt_task_receive_timed alchemy_rt_task_receive_timed
+#define rt_task_receive_until alchemy_rt_task_receive_until
+#define rt_task_receive alchemy_rt_task_receive
+#define rt_task_reply alchemy_rt_task_reply
+#define rt_task_bind alchemy_rt_task_bind
+#define rt_task_unbind alchemy_rt_task_unbind
+
+/*
+ * Create a dormant task.  @stksize 0: default stack.  @mode: T_JOINABLE,
+ * T_LOCK (the task starts with the scheduler locked), T_WARNSW, T_CPU(n).
+ * Errors: -EINVAL (NULL task, prio outside 0..99, unknown mode bits,
+ * negative stksize, no such RT CPU, name too long), -EEXIST (name in
+ * use), -ENOMEM.  Not from an alarm handler (the nucleus cannot tell
+ * that context from a plain thread's, so this is not checked).
+ */
+int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
+		   int mode);
+/*
+ * Start a task made by rt_task_create: a more urgent task runs before
+ * this returns.  Starting a started task is a no-op.  -EINVAL.
+ */
+int rt_task_start(RT_TASK *task, void (*entry)(void *arg), void *arg);
+/* rt_task_create + rt_task_start; errors of both. */
+int rt_task_spawn(RT_TASK *task, const char *name, int stksize, int prio,
+		  int mode, void (*entry)(void *arg), void *arg);
+/*
+ * Make the caller an Alchemy task named @name at @prio (@task may be
+ * NULL).  Main (already a nucleus thread) is renamed in the registry
+ * and reprioritised; a plain pthread becomes a nucleus thread.
+ * Errors: -EINVAL, -EEXIST, -ENOMEM, -EBUSY (already an Alchemy task
+ * created by rt_task_create or shadowed before).
+ */
+int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode);
+/*
+ * Delete @task (NULL: the caller, which does not return).  Senders
+ * waiting on it wake with -EIDRM.  A joinable task stays until joined.
+ * Errors: -EINVAL (bad descriptor), -EPERM (NULL outside a task).
+ */
+int rt_task_delete(RT_TASK *task);
+/*
+ * Wait for a T_JOINABLE task to end and reclaim it.
+ * Errors: -EINVAL (bad or reaped descriptor, not joinable, another
+ * task joins it already), -EDEADLK (self), -EPERM (not a task, or
+ * cannot block: scheduler locked), -EINTR (rt_task_unblock).
+ */
+int rt_task_join(RT_TASK *task);
+/*
+ * Restrict @task (NULL: caller) to @cpus.  The nucleus cannot migrate a
+ * thread: a set that contains the task's current RT CPU is accepted,
+ * any other is -EINVAL.
+ */
+int rt_task_set_affinity(RT_TASK *task, const cpu_set_t *cpus);
+
+/*
+ * Make @task periodic from @idate (TM_NOW: now) every @period ns
+ * (TM_INFINITE: stop).  Only the caller itself can be made periodic
+ * (@task NULL or the caller's descriptor): -EINVAL for another task
+ * or outside a task, -ETIMEDOUT when @idate is in the past.  The first
+ * release is awaited with rt_task_wait_period().
+ */
+int rt_task_set_periodic(RT_TASK *task, RTIME idate, RTIME period);
+/*
+ * Wait for the next release point.  *@overruns_r (may be NULL): release
+ * points missed.  Errors: -EWOULDBLOCK (not periodic), -ETIMEDOUT
+ * (overrun: returns at once), -EINTR (rt_task_unblock), -EPERM.
+ */
+int rt_task_wait_period(unsigned long *overruns_r);
+/* Sleep @delay ns (0: return at once).  -EINTR, -EPERM. */
+int rt_task_sleep(RTIME delay);
+/* Sleep until @date (TM_INFINITE: forever).  -ETIMEDOUT (date past),
+ * -EINTR, -EPERM. */
+int rt_task_sleep_until(RTIME date);
+/* Non-zero if both descriptors name the same task. */
+int rt_task_same(RT_TASK *task1, RT_TASK *task2);
+/* Suspend (nesting) / resume @task (NULL: caller).  -EINVAL, -EPERM. */
+int rt_task_suspend(RT_TASK *task);
+int rt_task_resume(RT_TASK *task);
+/* The caller's descriptor, or NULL outside a task. */
+RT_TASK *rt_task_self(void);
+/* Set the base priority; returns 0 or -EINVAL, -EPERM. */
+int rt_task_set_priority(RT_TASK *task, int prio);
+/*
+ * Clear then set mode bits of the caller: T_LOCK (scheduler lock,
+ * nesting), T_WARNSW, T_CONFORMING.  Previous bits in *@mode_r.
+ * Errors: -EINVAL (other bits), -EPERM (not a task).
+ */
+int rt_task_set_mode(int clrmask, int setmask, int *mode_r);
+/* Move to the tail of the caller's priority level.  -EPERM. */
+int rt_task_yield(void);
+/* Break @task out of any wait with -EINTR.  -EINVAL. */
+int rt_task_unblock(RT_TASK *task);
+/*
+ * Round-robin quantum (0: FIFO).  The nucleus cannot change the policy
+ * of an existing thread: 0 succeeds (every task is FIFO), any other
+ * quantum is -EINVAL.
+ */
+int rt_task_slice(RT_TASK *task, RTIME quantum);
+/*
+ * Status of @task (NULL: caller) into @info (NULL: just probe that it
+ * exists).  -EINVAL (bad descriptor), -EPERM (NULL outside a task).
+ */
+int rt_task_inquire(RT_TASK *task, RT_TASK_INFO *info);
+
+/*
+ * Send @mcb_s to @task and wait for its reply, collected into @mcb_r
+ * (NULL when no reply data is expected; @mcb_r->opcode receives the
+ * replier's status code).  The timeout covers the whole transaction.
+ * Returns the reply's size.  Errors: -EINVAL (bad task or mcb),
+ * -ENOBUFS (reply larger than @mcb_r->size, or data with a NULL
+ * @mcb_r), -EWOULDBLOCK (non-blocking and the task is not receiving;
+ * if it is, the reply is awaited), -ETIMEDOUT, -EIDRM (task deleted),
+ * -EINTR, -EPERM (not a task, or scheduler locked).
+ */
+ssize_t rt_task_send_timed(RT_TASK *task, RT_TASK_MCB *mcb_s,
+			   RT_TASK_MCB *mcb_r,
+			   const struct timespec *abs_timeout);
+ssize_t rt_task_send_until(RT_TASK *task, RT_TASK_MCB *mcb_s,
+			   RT_TASK_MCB *mcb_r, RTIME timeout);
+ssize_t rt_task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
+		     RTIME timeout);
+/*
+ * Wait for a message; returns its flow id (> 0) for rt_task_reply().
+ * @mcb_r->size: capacity of @mcb_r->data in, message size out.
+ * Errors: -EINVAL, -ENOBUFS (message larger than @mcb_r->size, which
+ * is set to the message size: it stays queued, receive it again with
+ * a larger buffer), -EWOULDBLOCK, -ETIMEDOUT, -EINTR, -EPERM.
+ */
+int rt_task_receive_timed(RT_TASK_MCB *mcb_r,
+			  const struct timespec *abs_timeout);
+int rt_task_receive_until(RT_TASK_MCB *mcb_r, RTIME timeout);
+int rt_task_receive(RT_TASK_MCB *mcb_r, RTIME timeout);
+/*
+ * Reply to the sender of flow @flowid, releasing it.  @mcb_s may be NULL
+ * (empty reply, opcode 0).  Errors: -EINVAL (bad flowid or mcb),
+ * -ENXIO (no such sender waiting), -ENOBUFS (sender's buffer too small:
+ * both sides get it), -EPERM (not a task).
+ */
+int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s);
+
+/* Find a task by name, waiting up to @timeout.  As every rt_*_bind. */
+int rt_task_bind(RT_TASK *task, const char *name, RTIME timeout);
+int rt_task_unbind(RT_TASK *task);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

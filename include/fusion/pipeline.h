@@ -1,0 +1,171 @@
+/*
+ * The interrupt pipeline, after Adeos/I-pipe, in user space.
+ *
+ * Every interrupt of an instance (the timer of each RT CPU, device and
+ * file-descriptor sources, signals, virtual IRQs raised in software) is
+ * offered to the domains in priority order.  Per domain and IRQ a mode
+ * says whether the domain handles it, passes it down, both, or discards
+ * it; a domain without a handler for an IRQ passes it down.
+ *
+ * Domains:
+ *   head  the nucleus (highest priority).  Its handlers, and those of any
+ *         domain registered above root, run in interrupt context: in the
+ *         RT CPU's interrupt thread, nucleus lock held.  They may ready
+ *         threads; a blocking call there fails with -EPERM.
+ *   root  the Linux side of the application (priority 0).  Its handlers,
+ *         and those of domains registered below it, run in an ordinary
+ *         thread of the process (live) or when every RT thread is blocked
+ *         (sim: Linux is the idle task), without the nucleus lock.
+ *
+ * Each domain has a stall bit per RT CPU.  An IRQ that reaches a stalled
+ * domain is logged, and the log is replayed in arrival order when the
+ * domain unstalls.  The head domain's stall is the nucleus's "interrupts
+ * off": the timer IRQ itself waits while the head is stalled.
+ *
+ * Unless stated, functions return 0 or a negative errno and may be called
+ * from any context, nucleus lock held or not.
+ */
+#ifndef FUSION_PIPELINE_H
+#define FUSION_PIPELINE_H
+
+#include <fusion/types.h>
+
+/* IRQ numbers: timers first, then sources, then virtual IRQs. */
+#define IPIPE_NR_IRQS 1024
+#define IPIPE_TIMER_IRQ(cpu) ((unsigned int)(cpu)) /* cpu < NK_MAX_CPUS */
+#define IPIPE_FIRST_SOURCE_IRQ 64
+#define IPIPE_FIRST_VIRQ 512
+
+#define IPIPE_HEAD_PRIORITY 1000000
+#define IPIPE_ROOT_PRIORITY 0
+
+/* Per-domain IRQ modes. */
+#define IPIPE_HANDLE 0x1 /* run the domain's handler */
+#define IPIPE_PASS 0x2   /* offer the IRQ to the next domain */
+#define IPIPE_DISCARD 0x0 /* neither: the IRQ stops here, unhandled */
+
+struct ipipe_domain;
+
+typedef void (*ipipe_handler_t)(unsigned int irq, void *cookie);
+
+struct ipipe_irq_stats {
+	unsigned long hits;       /* arrivals offered to the domain */
+	unsigned long handled;    /* handler runs */
+	unsigned long propagated; /* passed to the next domain */
+	unsigned long logged;     /* arrivals while the domain was stalled */
+	unsigned long discarded;
+	unsigned long lost;       /* the pending log was full */
+	nk_time_t worst_ns;       /* longest handler run (backend clock) */
+};
+
+/* The built-in domains of @nk (NULL on a bad instance). */
+nk_export struct ipipe_domain *ipipe_head_domain(struct nk_instance *nk);
+nk_export struct ipipe_domain *ipipe_root_domain(struct nk_instance *nk);
+
+/*
+ * Register a domain at @priority (strictly between root and head: runs in
+ * interrupt context; below root: in root context).
+ * Errors: -EINVAL (bad instance, NULL out, priority at or above head's,
+ * name too long), -EEXIST (priority taken), -ENOMEM.
+ */
+nk_export int ipipe_register_domain(struct nk_instance *nk, const char *name,
+				    int priority, struct ipipe_domain **out);
+/*
+ * Remove a registered domain and its handlers.  Errors: -EINVAL (bad
+ * domain, or head/root), -EBUSY (IRQs pending in its log).
+ */
+nk_export int ipipe_unregister_domain(struct ipipe_domain *domain);
+
+/*
+ * Install (@handler non-NULL) or remove (@handler NULL) the domain's
+ * handler for @irq, with @mode (IPIPE_HANDLE, IPIPE_PASS, both, or
+ * IPIPE_DISCARD).  A mode without IPIPE_HANDLE needs no handler.
+ * Errors: -EINVAL (bad domain, irq out of range or not allocated, mode
+ * bits, HANDLE without a handler), -EBUSY (a handler is installed:
+ * remove it first; or removing one with arrivals pending in the log),
+ * -EPERM (the head domain's timer IRQs belong to the nucleus).
+ */
+nk_export int ipipe_virtualize_irq(struct ipipe_domain *domain,
+				   unsigned int irq, ipipe_handler_t handler,
+				   void *cookie, unsigned int mode);
+
+/* Stall @domain on RT CPU @cpu; returns the previous state (0 or 1). */
+nk_export int ipipe_stall(struct ipipe_domain *domain, int cpu);
+/* Unstall and replay the log in arrival order. */
+nk_export int ipipe_unstall(struct ipipe_domain *domain, int cpu);
+/* Set the stall state to @state (from ipipe_stall): nests. */
+nk_export int ipipe_restore(struct ipipe_domain *domain, int cpu, int state);
+/* 1 if stalled, 0 if not. */
+nk_export int ipipe_test_stall(struct ipipe_domain *domain, int cpu);
+/* Arrivals waiting in @domain's log on @cpu. */
+nk_export int ipipe_pending(struct ipipe_domain *domain, int cpu);
+
+/* Virtual IRQs.  Errors: -EINVAL, -EAGAIN (none left); free: -EBUSY
+ * while a handler is installed for it. */
+nk_export int ipipe_alloc_virq(struct nk_instance *nk, unsigned int *irq);
+nk_export int ipipe_free_virq(struct nk_instance *nk, unsigned int irq);
+
+/*
+ * Raise @irq (a virtual IRQ, or any allocated IRQ to simulate it) on RT
+ * CPU @cpu.  A head-side handler runs at once in interrupt context (on a
+ * thread of @cpu: before this call returns, preempting the caller if it
+ * readies a more urgent thread); root-side handlers run later in root
+ * context.  Errors: -EINVAL (bad instance, irq not allocated, bad cpu).
+ */
+nk_export int ipipe_trigger_irq(struct nk_instance *nk, unsigned int irq,
+				int cpu);
+
+/* Statistics of @irq in @domain.  Errors: -EINVAL. */
+nk_export int ipipe_irq_stats(struct ipipe_domain *domain, unsigned int irq,
+			      struct ipipe_irq_stats *stats);
+
+/* Interrupt sources: what raises a source IRQ. */
+enum ipipe_source_kind {
+	IPIPE_SRC_FD,     /* fd: readable (eventfd, socket, pipe) */
+	IPIPE_SRC_UIO,    /* path: /dev/uioN (read count, write 1 to unmask) */
+	IPIPE_SRC_GPIO,   /* path: /dev/gpiochipN, line, edges */
+	IPIPE_SRC_SIGNAL, /* signo */
+	IPIPE_SRC_SCRIPT, /* name: a scripted source of the sim scenario */
+};
+
+/* ipipe_source.edges (GPIO) */
+#define IPIPE_GPIO_RISING 0x1
+#define IPIPE_GPIO_FALLING 0x2
+
+struct ipipe_source {
+	enum ipipe_source_kind kind;
+	int fd;
+	const char *path; /* UIO, GPIO */
+	unsigned int line;
+	unsigned int edges;
+	int signo;
+	const char *name; /* SCRIPT */
+};
+
+/*
+ * Attach a source on RT CPU @cpu; its IRQ number goes to *@irq.
+ *
+ * A readable fd raises the IRQ once, then the source stays masked until
+ * every domain that logged or handles it has run its handler (the
+ * handler reads the fd); UIO is acknowledged (its count read) by the
+ * pipeline and unmasked after the handlers; GPIO line events are read by
+ * the handler from ipipe_source_fd(); a signal raises the IRQ once per
+ * delivery.  live supports every kind but SCRIPT, sim only SCRIPT.
+ * Errors: -EINVAL (bad instance, cpu, NULL fields, unknown kind),
+ * -ENOTSUP (kind not available on this backend), -EAGAIN (no IRQ
+ * number left), -EEXIST (signal or script name already attached),
+ * -ENOENT (no such scripted name in the scenario), errors of open() and
+ * of the device's ioctl.
+ */
+nk_export int ipipe_attach_source(struct nk_instance *nk,
+				  const struct ipipe_source *source, int cpu,
+				  unsigned int *irq);
+/* The fd a source IRQ watches (GPIO: the line-event fd).  -EINVAL. */
+nk_export int ipipe_source_fd(struct nk_instance *nk, unsigned int irq);
+/*
+ * Detach a source IRQ.  Errors: -EINVAL (not a source IRQ), -EBUSY
+ * (a domain still has a handler for it: remove the handlers first).
+ */
+nk_export int ipipe_detach_source(struct nk_instance *nk, unsigned int irq);
+
+#endif

@@ -1,0 +1,394 @@
+/*
+ * Interrupt sources and the root context of the live backend.
+ *
+ * Sources: one thread per RT CPU ("fusion-src/N", pinned there, at the
+ * interrupt priority) waits in epoll on the fds of the sources attached
+ * to that CPU and raises their IRQs in the pipeline.  Each fd is armed
+ * one-shot: it stays masked until the pipeline says every handler ran
+ * (source_end), so a level-triggered fd cannot storm.  A signal becomes
+ * an fd through an eventfd its handler writes to.
+ *
+ * Root context: one ordinary thread ("fusion-root", SCHED_OTHER, any
+ * CPU) runs the handlers of the root-side domains.  Both threads start
+ * on first use.
+ */
+#include "live.h"
+
+#include <fusion/pipeline.h>
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <linux/gpio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Marks the stop eventfd in a source thread's epoll set. */
+#define SOURCE_STOP IPIPE_NR_IRQS
+
+struct live_source {
+	enum ipipe_source_kind kind;
+	int fd;         /* watched */
+	bool owned;     /* opened here: closed at detach */
+	bool uio_unmask; /* the UIO driver takes "write 1" to unmask */
+	int cpu;
+	int signo;
+	struct sigaction saved;
+};
+
+/* Signals are process-wide: the eventfd each attached signal writes. */
+static _Atomic int signal_fds[NSIG];
+
+static void signal_to_fd(int sig, siginfo_t *info, void *uc)
+{
+	uint64_t one = 1;
+	char old = live_sud_save_allow();
+	int fd = atomic_load(&signal_fds[sig]);
+	ssize_t n;
+
+	(void)info;
+	(void)uc;
+	if (fd > 0)
+		n = write(fd, &one, sizeof(one));
+	(void)n;
+	live_sud_restore(old);
+}
+
+static void futex_wake_all(_Atomic uint32_t *word)
+{
+	atomic_fetch_add(word, 1);
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+}
+
+static void futex_wait_change(_Atomic uint32_t *word, uint32_t seen)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+static void *root_main(void *arg)
+{
+	struct live *live = arg;
+
+	pthread_setname_np(pthread_self(), "fusion-root");
+	while (!atomic_load(&live->stopping)) {
+		uint32_t seq = atomic_load(&live->root_seq);
+
+		if (atomic_exchange(&live->root_pending, false))
+			live->handlers->root_sync(live->nk);
+		else
+			futex_wait_change(&live->root_seq, seq);
+	}
+	return NULL;
+}
+
+/* A thread outside the RT world: SCHED_OTHER, on every CPU. */
+static int start_plain_thread(pthread_t *thread, void *(*fn)(void *),
+			      void *arg)
+{
+	struct sched_param param = {.sched_priority = 0};
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int ret;
+
+	CPU_ZERO(&set);
+	for (long i = 0; i < sysconf(_SC_NPROCESSORS_CONF) && i < CPU_SETSIZE;
+	     i++)
+		CPU_SET((int)i, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	pthread_attr_setschedparam(&attr, &param);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	ret = pthread_create(thread, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return -ret;
+}
+
+void live_root_post(void *priv)
+{
+	struct live *live = priv;
+
+	if (!live->root_started) {
+		if (start_plain_thread(&live->root_thread, root_main, live)) {
+			fprintf(stderr, "fusion: cannot start the root thread\n");
+			return;
+		}
+		live->root_started = true;
+	}
+	atomic_store(&live->root_pending, true);
+	futex_wake_all(&live->root_seq);
+}
+
+/* Take what the source raised: the number of arrivals to deliver. */
+static unsigned long source_collect(struct live_source *src)
+{
+	uint64_t count = 1;
+	uint32_t uio;
+
+	switch (src->kind) {
+	case IPIPE_SRC_UIO:
+		/* Reading acknowledges: it returns the total count. */
+		if (read(src->fd, &uio, sizeof(uio)) != sizeof(uio))
+			return 0;
+		return 1;
+	case IPIPE_SRC_SIGNAL:
+		if (read(src->fd, &count, sizeof(count)) != sizeof(count))
+			return 0;
+		return (unsigned long)count;
+	default:
+		return 1;
+	}
+}
+
+static void *source_main(void *arg)
+{
+	struct live_cpu *cpu = arg;
+	struct live *live = cpu->live;
+	char name[16];
+
+	snprintf(name, sizeof(name), "fusion-src/%d", cpu->index);
+	pthread_setname_np(pthread_self(), name);
+	for (;;) {
+		struct epoll_event ev;
+		unsigned int irq;
+		unsigned long n;
+
+		if (epoll_wait(cpu->src_epfd, &ev, 1, -1) != 1)
+			continue;
+		irq = ev.data.u32;
+		if (irq == SOURCE_STOP)
+			return NULL;
+		live_nucleus_lock(live);
+		/* Detached meanwhile: the event is stale. */
+		if (live->sources[irq]) {
+			/* The pipeline unmasks once the handlers ran; a
+			 * spurious wake-up has none to wait for. */
+			n = source_collect(live->sources[irq]);
+			if (n == 0)
+				live_source_end(live, irq);
+			while (n-- > 0 && live->sources[irq])
+				live->handlers->irq(live->nk, cpu->index, irq);
+		}
+		live_nucleus_unlock(live);
+	}
+}
+
+static int source_thread_start(struct live *live, struct live_cpu *cpu)
+{
+	struct sched_param param = {.sched_priority = LIVE_FIFO_IRQ};
+	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = SOURCE_STOP};
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int ret;
+
+	cpu->src_epfd = epoll_create1(EPOLL_CLOEXEC);
+	cpu->src_stopfd = eventfd(0, EFD_CLOEXEC);
+	if (cpu->src_epfd < 0 || cpu->src_stopfd < 0 ||
+	    epoll_ctl(cpu->src_epfd, EPOLL_CTL_ADD, cpu->src_stopfd, &ev)) {
+		ret = -errno;
+		goto fail;
+	}
+	pthread_attr_init(&attr);
+	CPU_ZERO(&set);
+	CPU_SET(cpu->linux_cpu, &set);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, live->rt ? SCHED_FIFO : SCHED_OTHER);
+	if (!live->rt)
+		param.sched_priority = 0;
+	pthread_attr_setschedparam(&attr, &param);
+	ret = -pthread_create(&cpu->src_thread, &attr, source_main, cpu);
+	pthread_attr_destroy(&attr);
+	if (ret == 0) {
+		cpu->src_started = true;
+		return 0;
+	}
+fail:
+	if (cpu->src_epfd >= 0)
+		close(cpu->src_epfd);
+	if (cpu->src_stopfd >= 0)
+		close(cpu->src_stopfd);
+	cpu->src_epfd = cpu->src_stopfd = -1;
+	return ret;
+}
+
+static int open_gpio_line(const struct ipipe_source *s)
+{
+	struct gpio_v2_line_request req;
+	int chip = open(s->path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (chip < 0)
+		return -errno;
+	memset(&req, 0, sizeof(req));
+	req.offsets[0] = s->line;
+	req.num_lines = 1;
+	snprintf(req.consumer, sizeof(req.consumer), "fusion");
+	req.config.flags = GPIO_V2_LINE_FLAG_INPUT;
+	if (s->edges & IPIPE_GPIO_RISING)
+		req.config.flags |= GPIO_V2_LINE_FLAG_EDGE_RISING;
+	if (s->edges & IPIPE_GPIO_FALLING)
+		req.config.flags |= GPIO_V2_LINE_FLAG_EDGE_FALLING;
+	ret = ioctl(chip, GPIO_V2_GET_LINE_IOCTL, &req) ? -errno : req.fd;
+	close(chip);
+	return ret;
+}
+
+/* The fd behind @s: the caller's, or one opened here (*owned). */
+static int source_open(struct live_source *src, const struct ipipe_source *s)
+{
+	uint32_t one = 1;
+
+	switch (s->kind) {
+	case IPIPE_SRC_FD:
+		return s->fd;
+	case IPIPE_SRC_UIO:
+		src->owned = true;
+		src->fd = open(s->path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+		if (src->fd < 0)
+			return -errno;
+		/* Drivers without irqcontrol refuse the write: never unmask. */
+		src->uio_unmask = write(src->fd, &one, sizeof(one)) ==
+				  sizeof(one);
+		return src->fd;
+	case IPIPE_SRC_GPIO:
+		src->owned = true;
+		return open_gpio_line(s);
+	case IPIPE_SRC_SIGNAL:
+		src->owned = true;
+		src->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		return src->fd < 0 ? -errno : src->fd;
+	default:
+		return -ENOTSUP;
+	}
+}
+
+static void source_close(struct live_source *src)
+{
+	if (src->kind == IPIPE_SRC_SIGNAL && src->signo > 0) {
+		sigaction(src->signo, &src->saved, NULL);
+		atomic_store(&signal_fds[src->signo], 0);
+	}
+	if (src->owned && src->fd >= 0)
+		close(src->fd);
+	free(src);
+}
+
+int live_source_attach(void *priv, int cpu_index, unsigned int irq,
+		       const struct ipipe_source *s)
+{
+	struct live *live = priv;
+	struct live_cpu *cpu = &live->cpus[cpu_index];
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT,
+				 .data.u32 = irq};
+	struct live_source *src;
+	int ret;
+
+	if (s->kind == IPIPE_SRC_SCRIPT)
+		return -ENOTSUP;
+	if (s->kind == IPIPE_SRC_SIGNAL && atomic_load(&signal_fds[s->signo]))
+		return -EEXIST;
+	if (!cpu->src_started) {
+		ret = source_thread_start(live, cpu);
+		if (ret)
+			return ret;
+	}
+	src = calloc(1, sizeof(*src));
+	if (src == NULL)
+		return -ENOMEM;
+	src->kind = s->kind;
+	src->cpu = cpu_index;
+	src->fd = -1;
+	ret = source_open(src, s);
+	if (ret < 0) {
+		source_close(src);
+		return ret;
+	}
+	src->fd = ret;
+	if (s->kind == IPIPE_SRC_SIGNAL) {
+		struct sigaction sa = {.sa_sigaction = signal_to_fd,
+				       .sa_flags = SA_SIGINFO | SA_RESTART};
+
+		sigemptyset(&sa.sa_mask);
+		atomic_store(&signal_fds[s->signo], src->fd);
+		if (sigaction(s->signo, &sa, &src->saved)) {
+			ret = -errno;
+			atomic_store(&signal_fds[s->signo], 0);
+			source_close(src);
+			return ret;
+		}
+		src->signo = s->signo;
+	}
+	if (epoll_ctl(cpu->src_epfd, EPOLL_CTL_ADD, src->fd, &ev)) {
+		ret = -errno;
+		source_close(src);
+		return ret;
+	}
+	live->sources[irq] = src;
+	return 0;
+}
+
+void live_source_detach(void *priv, unsigned int irq)
+{
+	struct live *live = priv;
+	struct live_source *src = live->sources[irq];
+
+	if (src == NULL)
+		return;
+	live->sources[irq] = NULL;
+	epoll_ctl(live->cpus[src->cpu].src_epfd, EPOLL_CTL_DEL, src->fd, NULL);
+	source_close(src);
+}
+
+void live_source_end(void *priv, unsigned int irq)
+{
+	struct live *live = priv;
+	struct live_source *src = live->sources[irq];
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT,
+				 .data.u32 = irq};
+	uint32_t one = 1;
+
+	if (src == NULL)
+		return;
+	if (src->uio_unmask && write(src->fd, &one, sizeof(one)) < 0)
+		src->uio_unmask = false;
+	epoll_ctl(live->cpus[src->cpu].src_epfd, EPOLL_CTL_MOD, src->fd, &ev);
+}
+
+int live_source_fd(void *priv, unsigned int irq)
+{
+	struct live_source *src = ((struct live *)priv)->sources[irq];
+
+	return src ? src->fd : -EINVAL;
+}
+
+/* At fini: every source detached, the threads stopped. */
+void live_sources_stop(struct live *live)
+{
+	uint64_t one = 1;
+
+	for (unsigned int irq = 0; irq < IPIPE_NR_IRQS; irq++)
+		live_source_detach(live, irq);
+	for (int i = 0; i < live->nr_cpus; i++) {
+		struct live_cpu *cpu = &live->cpus[i];
+
+		if (!cpu->src_started)
+			continue;
+		if (write(cpu->src_stopfd, &one, sizeof(one)) == sizeof(one))
+			pthread_join(cpu->src_thread, NULL);
+		close(cpu->src_epfd);
+		close(cpu->src_stopfd);
+		cpu->src_started = false;
+	}
+	if (live->root_started) {
+		atomic_store(&live->stopping, true);
+		futex_wake_all(&live->root_seq);
+		pthread_join(live->root_thread, NULL);
+		live->root_started = false;
+	}
+}

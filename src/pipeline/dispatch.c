@@ -1,0 +1,225 @@
+/*
+ * IRQ delivery: an arrival walks the domains in priority order; each
+ * domain that handles it logs it, and the log is replayed (synced) when
+ * the domain may run its handlers: head-side domains at once in
+ * interrupt context unless stalled, root-side ones in root context.
+ */
+#include "pipeline.h"
+
+static bool log_push(struct ipipe_log *log, unsigned int irq)
+{
+	if (log->count == IPIPE_LOG_SIZE)
+		return false;
+	log->irqs[(log->first + log->count) % IPIPE_LOG_SIZE] = irq;
+	log->count++;
+	return true;
+}
+
+static unsigned int log_pop(struct ipipe_log *log)
+{
+	unsigned int irq = log->irqs[log->first];
+
+	log->first = (log->first + 1) % IPIPE_LOG_SIZE;
+	log->count--;
+	return irq;
+}
+
+void ipipe_irq_done(struct ipipe *pipe, unsigned int irq)
+{
+	if (pipe->inflight[irq] && --pipe->inflight[irq] == 0 &&
+	    pipe->kind[irq] == IPIPE_IRQ_SOURCE)
+		pipe->nk->be->source_end(pipe->nk->be_priv, irq);
+}
+
+void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
+{
+	struct nk_list *pos;
+
+	/* Held while walking, so that an unmask waits for every domain. */
+	pipe->inflight[irq]++;
+	nk_list_for_each(pos, &pipe->domains)
+	{
+		struct ipipe_domain *d =
+			nk_container_of(pos, struct ipipe_domain, link);
+		struct ipipe_entry *e = &d->irqs[irq];
+
+		if (e->handler == NULL && e->mode == IPIPE_PASS)
+			continue;
+		e->stats.hits++;
+		if (e->mode & IPIPE_HANDLE) {
+			if (d->stalled[cpu])
+				e->stats.logged++;
+			if (log_push(&d->log[cpu], irq)) {
+				pipe->inflight[irq]++;
+				if (d->root_side)
+					pipe->nk->be->root_post(
+						pipe->nk->be_priv);
+			} else {
+				e->stats.lost++;
+			}
+		}
+		if (!(e->mode & IPIPE_PASS)) {
+			if (!(e->mode & IPIPE_HANDLE))
+				e->stats.discarded++;
+			break;
+		}
+		e->stats.propagated++;
+	}
+	ipipe_irq_done(pipe, irq);
+}
+
+static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
+			unsigned int irq, bool unlocked)
+{
+	struct ipipe_entry *e = &d->irqs[irq];
+	ipipe_handler_t handler = e->handler;
+	void *cookie = e->cookie;
+	nk_time_t start, took;
+
+	if (handler == NULL) /* removed while logged: dropped */
+		return;
+	/* Timer IRQs are traced by what they do (timer, timeout...). */
+	if (pipe->kind[irq] != IPIPE_IRQ_TIMER)
+		nk_trace(pipe->nk, cpu, NK_TRACE_IRQ, d->name, NULL, (long)irq);
+	start = nk_clock_now(pipe->nk);
+	if (unlocked)
+		nk_unlock_held(pipe->nk);
+	handler(irq, cookie);
+	if (unlocked)
+		nk_lock_held(pipe->nk);
+	took = nk_clock_now(pipe->nk) - start;
+	if (e->handler == handler) {
+		e->stats.handled++;
+		if (took > e->stats.worst_ns)
+			e->stats.worst_ns = took;
+	}
+}
+
+/* The next arrival a side may replay, most urgent domain first. */
+static struct ipipe_domain *next_pending(struct ipipe *pipe, bool root_side,
+					 int *cpu)
+{
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &pipe->domains)
+	{
+		struct ipipe_domain *d =
+			nk_container_of(pos, struct ipipe_domain, link);
+
+		if (d->root_side != root_side)
+			continue;
+		for (int c = root_side ? 0 : *cpu;
+		     c < (root_side ? pipe->nk->nr_cpus : *cpu + 1); c++) {
+			if (!d->stalled[c] && d->log[c].count) {
+				*cpu = c;
+				return d;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Replay head-side logs of @cpu; handlers may raise more arrivals. */
+static void sync_head(struct ipipe *pipe, int cpu)
+{
+	struct ipipe_domain *d;
+
+	if (pipe->syncing[cpu])
+		return; /* the outer loop below picks new arrivals up */
+	pipe->syncing[cpu] = true;
+	while ((d = next_pending(pipe, false, &cpu)) != NULL) {
+		unsigned int irq = log_pop(&d->log[cpu]);
+
+		run_handler(pipe, d, cpu, irq, false);
+		ipipe_irq_done(pipe, irq);
+	}
+	pipe->syncing[cpu] = false;
+}
+
+void ipipe_post(struct ipipe_domain *d, int cpu)
+{
+	struct nk_instance *nk = d->pipe->nk;
+	struct nk_thread *self;
+
+	if (d->root_side) {
+		nk->be->root_post(nk->be_priv);
+		return;
+	}
+	if (d->pipe->syncing[cpu])
+		return;
+	nk->be->irq_post(nk->be_priv, cpu);
+	/* A thread of @cpu lets the interrupt in now, as hardware would. */
+	self = nk_current(nk);
+	if (self && self->sched->cpu == cpu &&
+	    !(self->state & NK_THREAD_RELAXED)) {
+		nk->be->busy(nk->be_priv, self->shadow, 0);
+		nk_sched_run(nk);
+	}
+}
+
+void ipipe_handle_irq(struct nk_instance *nk, int cpu, unsigned int irq)
+{
+	ipipe_raise(nk->pipeline, cpu, irq);
+	sync_head(nk->pipeline, cpu);
+}
+
+void ipipe_handle_timer(struct nk_instance *nk, int cpu)
+{
+	ipipe_handle_irq(nk, cpu, IPIPE_TIMER_IRQ(cpu));
+}
+
+void ipipe_handle_sync(struct nk_instance *nk, int cpu)
+{
+	sync_head(nk->pipeline, cpu);
+}
+
+void ipipe_handle_root(struct nk_instance *nk)
+{
+	struct ipipe *pipe = nk->pipeline;
+	struct ipipe_domain *d;
+	int cpu = 0;
+
+	nk_lock_held(nk);
+	while ((d = next_pending(pipe, true, &cpu)) != NULL) {
+		unsigned int irq = log_pop(&d->log[cpu]);
+
+		run_handler(pipe, d, cpu, irq, true);
+		ipipe_irq_done(pipe, irq);
+	}
+	nk_unlock_held(nk);
+}
+
+int ipipe_trigger_irq(struct nk_instance *nk, unsigned int irq, int cpu)
+{
+	struct ipipe *pipe;
+	int ret = 0;
+
+	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS || cpu < 0 ||
+	    cpu >= nk->nr_cpus)
+		return -EINVAL;
+	pipe = nk->pipeline;
+	nk_lock_held(nk);
+	if (pipe->kind[irq] == IPIPE_IRQ_FREE) {
+		ret = -EINVAL;
+	} else {
+		ipipe_raise(pipe, cpu, irq);
+		if (next_pending(pipe, false, &cpu))
+			ipipe_post(pipe->head, cpu);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int ipipe_irq_stats(struct ipipe_domain *d, unsigned int irq,
+		    struct ipipe_irq_stats *stats)
+{
+	struct nk_instance *nk;
+
+	if (stats == NULL || irq >= IPIPE_NR_IRQS || ipipe_test_stall(d, 0) < 0)
+		return -EINVAL;
+	nk = d->pipe->nk;
+	nk_lock_held(nk);
+	*stats = d->irqs[irq].stats;
+	nk_unlock_held(nk);
+	return 0;
+}

@@ -1,0 +1,292 @@
+/*
+ * Pipeline domains: creation, ordering, per-IRQ handlers and modes, and
+ * the per-CPU stall bit.
+ */
+#include "pipeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IPIPE_DOMAIN_MAGIC 0x49504450u /* IPDP */
+
+static bool domain_valid(const struct ipipe_domain *d)
+{
+	return d && d->magic == IPIPE_DOMAIN_MAGIC;
+}
+
+static struct ipipe_domain *domain_new(struct ipipe *pipe, const char *name,
+				       int priority)
+{
+	struct ipipe_domain *d = calloc(1, sizeof(*d));
+
+	if (d == NULL)
+		return NULL;
+	d->stalled = calloc((size_t)pipe->nk->nr_cpus, sizeof(*d->stalled));
+	d->log = calloc((size_t)pipe->nk->nr_cpus, sizeof(*d->log));
+	if (d->stalled == NULL || d->log == NULL) {
+		free(d->stalled);
+		free(d->log);
+		free(d);
+		return NULL;
+	}
+	d->pipe = pipe;
+	d->priority = priority;
+	d->root_side = priority <= IPIPE_ROOT_PRIORITY;
+	snprintf(d->name, sizeof(d->name), "%s", name ? name : "");
+	for (unsigned int irq = 0; irq < IPIPE_NR_IRQS; irq++)
+		d->irqs[irq].mode = IPIPE_PASS;
+	nk_list_init(&d->link);
+	d->magic = IPIPE_DOMAIN_MAGIC;
+	return d;
+}
+
+static void domain_free(struct ipipe_domain *d)
+{
+	d->magic = 0;
+	free(d->stalled);
+	free(d->log);
+	free(d);
+}
+
+/* Keep the list in decreasing priority: the order IRQs walk it. */
+static void domain_insert(struct ipipe *pipe, struct ipipe_domain *d)
+{
+	struct nk_list *pos;
+
+	for (pos = pipe->domains.next; pos != &pipe->domains; pos = pos->next) {
+		struct ipipe_domain *o =
+			nk_container_of(pos, struct ipipe_domain, link);
+
+		if (o->priority < d->priority)
+			break;
+	}
+	nk_list_add_before(&d->link, pos);
+}
+
+static void timer_irq(unsigned int irq, void *cookie)
+{
+	nk_timer_handler(cookie, (int)irq);
+}
+
+int ipipe_create(struct nk_instance *nk, struct ipipe **out)
+{
+	struct ipipe *pipe = calloc(1, sizeof(*pipe));
+
+	if (pipe == NULL)
+		return -ENOMEM;
+	pipe->nk = nk;
+	nk_list_init(&pipe->domains);
+	pipe->syncing = calloc((size_t)nk->nr_cpus, sizeof(*pipe->syncing));
+	pipe->head = pipe->syncing ? domain_new(pipe, "head",
+						IPIPE_HEAD_PRIORITY)
+				   : NULL;
+	pipe->root = pipe->head ? domain_new(pipe, "root",
+					     IPIPE_ROOT_PRIORITY)
+				: NULL;
+	if (pipe->root == NULL) {
+		ipipe_destroy(pipe);
+		return -ENOMEM;
+	}
+	domain_insert(pipe, pipe->head);
+	domain_insert(pipe, pipe->root);
+	/* The nucleus timer of each CPU reaches it through the head. */
+	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+		struct ipipe_entry *e = &pipe->head->irqs[IPIPE_TIMER_IRQ(cpu)];
+
+		pipe->kind[IPIPE_TIMER_IRQ(cpu)] = IPIPE_IRQ_TIMER;
+		e->handler = timer_irq;
+		e->cookie = nk;
+		e->mode = IPIPE_HANDLE;
+	}
+	*out = pipe;
+	return 0;
+}
+
+void ipipe_destroy(struct ipipe *pipe)
+{
+	while (!nk_list_empty(&pipe->domains)) {
+		struct ipipe_domain *d = nk_list_first_entry(
+			&pipe->domains, struct ipipe_domain, link);
+
+		nk_list_del(&d->link);
+		if (d != pipe->head && d != pipe->root)
+			domain_free(d);
+	}
+	if (pipe->head)
+		domain_free(pipe->head);
+	if (pipe->root)
+		domain_free(pipe->root);
+	free(pipe->syncing);
+	free(pipe);
+}
+
+struct ipipe_domain *ipipe_head_domain(struct nk_instance *nk)
+{
+	return nk_instance_valid(nk) ? nk->pipeline->head : NULL;
+}
+
+struct ipipe_domain *ipipe_root_domain(struct nk_instance *nk)
+{
+	return nk_instance_valid(nk) ? nk->pipeline->root : NULL;
+}
+
+int ipipe_register_domain(struct nk_instance *nk, const char *name,
+			  int priority, struct ipipe_domain **out)
+{
+	struct ipipe_domain *d;
+	struct nk_list *pos;
+	int ret = 0;
+
+	if (!nk_instance_valid(nk) || out == NULL ||
+	    priority >= IPIPE_HEAD_PRIORITY ||
+	    (name && strlen(name) >= NK_NAME_MAX))
+		return -EINVAL;
+	d = domain_new(nk->pipeline, name, priority);
+	if (d == NULL)
+		return -ENOMEM;
+	nk_lock_held(nk);
+	nk_list_for_each(pos, &nk->pipeline->domains)
+	{
+		if (nk_container_of(pos, struct ipipe_domain, link)->priority ==
+		    priority)
+			ret = -EEXIST;
+	}
+	if (ret == 0)
+		domain_insert(nk->pipeline, d);
+	nk_unlock_held(nk);
+	if (ret) {
+		domain_free(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+static bool domain_has_pending(const struct ipipe_domain *d)
+{
+	for (int cpu = 0; cpu < d->pipe->nk->nr_cpus; cpu++)
+		if (d->log[cpu].count)
+			return true;
+	return false;
+}
+
+int ipipe_unregister_domain(struct ipipe_domain *d)
+{
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!domain_valid(d) || d == d->pipe->head || d == d->pipe->root)
+		return -EINVAL;
+	nk = d->pipe->nk;
+	nk_lock_held(nk);
+	if (domain_has_pending(d))
+		ret = -EBUSY;
+	else
+		nk_list_del(&d->link);
+	nk_unlock_held(nk);
+	if (ret == 0)
+		domain_free(d);
+	return ret;
+}
+
+static bool log_holds(const struct ipipe_domain *d, unsigned int irq)
+{
+	for (int cpu = 0; cpu < d->pipe->nk->nr_cpus; cpu++) {
+		const struct ipipe_log *log = &d->log[cpu];
+
+		for (unsigned int i = 0; i < log->count; i++)
+			if (log->irqs[(log->first + i) % IPIPE_LOG_SIZE] == irq)
+				return true;
+	}
+	return false;
+}
+
+int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
+			 ipipe_handler_t handler, void *cookie,
+			 unsigned int mode)
+{
+	struct ipipe_entry *e;
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!domain_valid(d) || irq >= IPIPE_NR_IRQS ||
+	    (mode & ~(IPIPE_HANDLE | IPIPE_PASS)) ||
+	    ((mode & IPIPE_HANDLE) && handler == NULL))
+		return -EINVAL;
+	nk = d->pipe->nk;
+	nk_lock_held(nk);
+	e = &d->irqs[irq];
+	if (d->pipe->kind[irq] == IPIPE_IRQ_FREE)
+		ret = -EINVAL;
+	else if (d == d->pipe->head &&
+		 d->pipe->kind[irq] == IPIPE_IRQ_TIMER)
+		ret = -EPERM;
+	else if (handler && e->handler)
+		ret = -EBUSY;
+	else if (handler == NULL && e->handler && log_holds(d, irq))
+		ret = -EBUSY;
+	if (ret == 0) {
+		e->handler = handler;
+		e->cookie = cookie;
+		e->mode = handler ? mode : IPIPE_PASS;
+		if (handler == NULL && !(mode & IPIPE_HANDLE))
+			e->mode = mode;
+		memset(&e->stats, 0, sizeof(e->stats));
+		/* Bring root context up now, not on the first IRQ's path. */
+		if (handler && d->root_side)
+			nk->be->root_post(nk->be_priv);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int ipipe_test_stall(struct ipipe_domain *d, int cpu)
+{
+	if (!domain_valid(d) || cpu < 0 || cpu >= d->pipe->nk->nr_cpus)
+		return -EINVAL;
+	return d->stalled[cpu];
+}
+
+int ipipe_stall(struct ipipe_domain *d, int cpu)
+{
+	int old = ipipe_test_stall(d, cpu);
+
+	if (old < 0)
+		return old;
+	nk_lock_held(d->pipe->nk);
+	old = d->stalled[cpu];
+	d->stalled[cpu] = true;
+	nk_unlock_held(d->pipe->nk);
+	return old;
+}
+
+int ipipe_unstall(struct ipipe_domain *d, int cpu)
+{
+	int ret = ipipe_test_stall(d, cpu);
+
+	if (ret < 0)
+		return ret;
+	nk_lock_held(d->pipe->nk);
+	d->stalled[cpu] = false;
+	if (d->log[cpu].count)
+		ipipe_post(d, cpu);
+	nk_unlock_held(d->pipe->nk);
+	return 0;
+}
+
+int ipipe_restore(struct ipipe_domain *d, int cpu, int state)
+{
+	if (state != 0 && state != 1)
+		return -EINVAL;
+	if (state)
+		return ipipe_stall(d, cpu) < 0 ? -EINVAL : 0;
+	return ipipe_unstall(d, cpu);
+}
+
+int ipipe_pending(struct ipipe_domain *d, int cpu)
+{
+	int ret = ipipe_test_stall(d, cpu);
+
+	return ret < 0 ? ret : (int)d->log[cpu].count;
+}

@@ -1,0 +1,174 @@
+/*
+ * Alchemy alarms over nucleus timers.  The handler runs in the timer's
+ * interrupt context with the nucleus lock held (skin services it calls
+ * take the lock again, which the timer contract allows for non-blocking
+ * services).
+ */
+#include "internal.h"
+
+#include <alchemy/alarm.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+struct alchemy_alarm {
+	uintptr_t handle;
+	struct nk_timer timer;
+	void (*handler)(void *arg);
+	void *arg;
+	unsigned long expiries;
+};
+
+/* Alarm handlers running (nested handler calls included).  Lock held. */
+static int handler_depth;
+
+static void alarm_fire(struct nk_timer *timer)
+{
+	struct alchemy_alarm *a = timer->cookie;
+
+	a->expiries++;
+	/* rt_alarm_delete() refuses to run in here, so @a stays valid. */
+	handler_depth++;
+	a->handler(a->arg);
+	handler_depth--;
+}
+
+/* Non-zero in an alarm handler (the nucleus lock is held there). */
+static int in_handler(struct nk_instance *nk)
+{
+	int depth;
+
+	nk_lock(nk);
+	depth = handler_depth;
+	nk_unlock(nk);
+	return depth;
+}
+
+int rt_alarm_create(RT_ALARM *alarm, const char *name,
+		    void (*handler)(void *arg), void *arg)
+{
+	struct nk_instance *nk;
+	struct alchemy_alarm *a;
+	int ret;
+
+	if (alarm == NULL || handler == NULL ||
+	    (name && strlen(name) >= XNOBJECT_NAME_LEN))
+		return -EINVAL;
+	ret = alchemy_enter(&nk);
+	if (ret)
+		return ret;
+	/* Refused before allocating: a handler runs in timer context. */
+	if (in_handler(nk))
+		return -EPERM;
+	a = calloc(1, sizeof(*a));
+	if (a == NULL)
+		return -ENOMEM;
+	a->handler = handler;
+	a->arg = arg;
+	ret = nk_timer_init(nk, &a->timer, name && name[0] ? name : "alarm", 0,
+			    alarm_fire, a);
+	if (ret) {
+		free(a);
+		return ret;
+	}
+	nk_lock(nk);
+	ret = alchemy_register(ALCHEMY_ALARM, name, a, &a->handle);
+	nk_unlock(nk);
+	if (ret) {
+		nk_timer_destroy(&a->timer);
+		free(a);
+		return ret;
+	}
+	alarm->handle = a->handle;
+	return 0;
+}
+
+/* The alarm behind @alarm, lock taken; on error the lock is released. */
+static int alarm_get(RT_ALARM *alarm, struct nk_instance **nk,
+		     struct alchemy_alarm **out)
+{
+	int ret;
+
+	if (alarm == NULL)
+		return -EINVAL;
+	ret = alchemy_enter(nk);
+	if (ret)
+		return ret;
+	nk_lock(*nk);
+	ret = alchemy_lookup(ALCHEMY_ALARM, alarm->handle, (void **)out);
+	if (ret)
+		nk_unlock(*nk);
+	return ret;
+}
+
+int rt_alarm_delete(RT_ALARM *alarm)
+{
+	struct nk_instance *nk;
+	struct alchemy_alarm *a;
+	int ret;
+
+	ret = alarm_get(alarm, &nk, &a);
+	if (ret)
+		return ret;
+	if (handler_depth) {
+		nk_unlock(nk);
+		return -EPERM;
+	}
+	alchemy_unregister(ALCHEMY_ALARM, a->handle);
+	nk_timer_stop_locked(&a->timer);
+	nk_unlock(nk);
+	/* Unreachable and disarmed: nobody can fire or find it now. */
+	nk_timer_destroy(&a->timer);
+	free(a);
+	return 0;
+}
+
+int rt_alarm_start(RT_ALARM *alarm, RTIME value, RTIME interval)
+{
+	struct nk_instance *nk;
+	struct alchemy_alarm *a;
+	int ret;
+
+	if (value > (RTIME)INT64_MAX - 1 || interval > (RTIME)INT64_MAX - 1)
+		return -EINVAL;
+	ret = alarm_get(alarm, &nk, &a);
+	if (ret)
+		return ret;
+	ret = nk_timer_start_locked(&a->timer, (nk_time_t)value,
+				    (nk_time_t)interval, NK_RELATIVE);
+	nk_unlock(nk);
+	return ret;
+}
+
+int rt_alarm_stop(RT_ALARM *alarm)
+{
+	struct nk_instance *nk;
+	struct alchemy_alarm *a;
+	int ret;
+
+	ret = alarm_get(alarm, &nk, &a);
+	if (ret)
+		return ret;
+	nk_timer_stop_locked(&a->timer);
+	nk_unlock(nk);
+	return 0;
+}
+
+int rt_alarm_inquire(RT_ALARM *alarm, RT_ALARM_INFO *info)
+{
+	struct nk_instance *nk;
+	struct alchemy_alarm *a;
+	int ret;
+
+	if (info == NULL)
+		return -EINVAL;
+	ret = alarm_get(alarm, &nk, &a);
+	if (ret)
+		return ret;
+	memset(info, 0, sizeof(*info));
+	alchemy_name(ALCHEMY_ALARM, a->handle, info->name);
+	info->expiries = a->expiries;
+	info->active = nk_timer_date(&a->timer) != NK_INFINITE;
+	nk_unlock(nk);
+	return 0;
+}

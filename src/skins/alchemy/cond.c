@@ -1,0 +1,230 @@
+/*
+ * Alchemy condition variables: a priority-ordered synch.  A wait gives
+ * the mutex up and goes to sleep under one hold of the nucleus lock, so
+ * no signal can slip in between; whatever ends the sleep, the mutex is
+ * taken back (to the caller's nesting depth) before returning.
+ *
+ * As in Xenomai 3, a condition variable with waiters cannot be deleted
+ * (-EBUSY).  A woken waiter never touches the condition again, so one
+ * signalled (no longer waiting) may see it deleted harmlessly.
+ */
+#include "mutex.h"
+
+/* The Alchemy API is exported from libfusion.so (the tree builds hidden). */
+#pragma GCC visibility push(default)
+#include <alchemy/cond.h>
+#pragma GCC visibility pop
+
+#include <stdlib.h>
+
+struct alchemy_cond {
+	struct nk_synch synch;
+};
+
+static int cond_lock(RT_COND *cond, struct nk_instance **nk,
+		     struct alchemy_cond **ccb)
+{
+	int ret;
+
+	if (cond == NULL)
+		return -EINVAL;
+	ret = alchemy_enter(nk);
+	if (ret)
+		return ret;
+	nk_lock(*nk);
+	ret = alchemy_lookup(ALCHEMY_COND, cond->handle, (void **)ccb);
+	if (ret)
+		nk_unlock(*nk);
+	return ret;
+}
+
+int rt_cond_create(RT_COND *cond, const char *name)
+{
+	struct alchemy_cond *ccb;
+	struct nk_instance *nk;
+	int ret;
+
+	if (cond == NULL)
+		return -EINVAL;
+	ret = alchemy_enter(&nk);
+	if (ret)
+		return ret;
+	if (nk_thread_self(nk) == NULL)
+		return -EPERM;
+	ccb = malloc(sizeof(*ccb));
+	if (ccb == NULL)
+		return -ENOMEM;
+	ret = nk_synch_init(nk, &ccb->synch, name, NK_SYNCH_PRIO, 0);
+	if (ret) {
+		free(ccb);
+		return ret;
+	}
+	nk_lock(nk);
+	ret = alchemy_register(ALCHEMY_COND, name, ccb, &cond->handle);
+	nk_unlock(nk);
+	if (ret)
+		free(ccb);
+	return ret;
+}
+
+int rt_cond_delete(RT_COND *cond)
+{
+	struct alchemy_cond *ccb;
+	struct nk_instance *nk;
+	int ret;
+
+	ret = cond_lock(cond, &nk, &ccb);
+	if (ret)
+		return ret;
+	if (nk_synch_nr_waiters(&ccb->synch)) {
+		ret = -EBUSY;
+	} else {
+		alchemy_unregister(ALCHEMY_COND, cond->handle);
+		nk_synch_destroy_locked(&ccb->synch);
+		free(ccb);
+	}
+	nk_unlock(nk);
+	return ret;
+}
+
+/* Wake one waiter (@all false) or all of them. */
+static int cond_wake(RT_COND *cond, bool all)
+{
+	struct alchemy_cond *ccb;
+	struct nk_instance *nk;
+	int ret;
+
+	ret = cond_lock(cond, &nk, &ccb);
+	if (ret)
+		return ret;
+	if (all ? nk_synch_flush(&ccb->synch, NK_WAKE_OK) > 0
+		: nk_synch_wakeup_one(&ccb->synch) != NULL)
+		nk_sched_run(nk);
+	nk_unlock(nk);
+	return 0;
+}
+
+int rt_cond_signal(RT_COND *cond)
+{
+	return cond_wake(cond, false);
+}
+
+int rt_cond_broadcast(RT_COND *cond)
+{
+	return cond_wake(cond, true);
+}
+
+static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, nk_time_t timeout,
+		     enum nk_tmode mode)
+{
+	struct alchemy_mutex *mcb;
+	struct alchemy_cond *ccb;
+	struct nk_instance *nk;
+	struct nk_thread *self;
+	unsigned int depth;
+	uintptr_t handle;
+	int ret, regain;
+
+	if (mutex == NULL)
+		return -EINVAL;
+	ret = cond_lock(cond, &nk, &ccb);
+	if (ret)
+		return ret;
+	handle = mutex->handle;
+	ret = alchemy_lookup(ALCHEMY_MUTEX, handle, (void **)&mcb);
+	if (ret)
+		goto out;
+	if (alchemy_nonblock(timeout, mode)) {
+		ret = -EWOULDBLOCK;
+		goto out;
+	}
+	/* Refuse before giving the mutex up, not after. */
+	self = nk_thread_self(nk);
+	if (self == NULL || nk_sched_locked(nk) > 0) {
+		ret = -EPERM;
+		goto out;
+	}
+	ret = alchemy_mutex_giveup(mcb, self, &depth);
+	if (ret)
+		goto out;
+	/* Blocking switches to the mutex's next owner, if any. */
+	ret = nk_synch_sleep(&ccb->synch, timeout, mode);
+	regain = alchemy_mutex_regain(handle, depth);
+	if (regain)
+		ret = regain;
+out:
+	nk_unlock(nk);
+	return ret;
+}
+
+int rt_cond_wait_timed(RT_COND *cond, RT_MUTEX *mutex,
+		       const struct timespec *abs_timeout)
+{
+	nk_time_t timeout;
+	enum nk_tmode mode;
+	int ret;
+
+	ret = alchemy_timespec(abs_timeout, &timeout, &mode);
+	return ret ? ret : cond_wait(cond, mutex, timeout, mode);
+}
+
+int rt_cond_wait_until(RT_COND *cond, RT_MUTEX *mutex, RTIME abs_timeout)
+{
+	nk_time_t timeout;
+	enum nk_tmode mode;
+
+	alchemy_abs(abs_timeout, &timeout, &mode);
+	return cond_wait(cond, mutex, timeout, mode);
+}
+
+int rt_cond_wait(RT_COND *cond, RT_MUTEX *mutex, RTIME timeout)
+{
+	nk_time_t nkto;
+	enum nk_tmode mode;
+
+	alchemy_rel(timeout, &nkto, &mode);
+	return cond_wait(cond, mutex, nkto, mode);
+}
+
+int rt_cond_inquire(RT_COND *cond, RT_COND_INFO *info)
+{
+	struct alchemy_cond *ccb;
+	struct nk_instance *nk;
+	int ret;
+
+	if (info == NULL)
+		return -EINVAL;
+	ret = cond_lock(cond, &nk, &ccb);
+	if (ret)
+		return ret;
+	alchemy_name(ALCHEMY_COND, cond->handle, info->name);
+	nk_unlock(nk);
+	return 0;
+}
+
+int rt_cond_bind(RT_COND *cond, const char *name, RTIME timeout)
+{
+	struct nk_instance *nk;
+	nk_time_t nkto;
+	enum nk_tmode mode;
+	int ret;
+
+	if (cond == NULL)
+		return -EINVAL;
+	ret = alchemy_enter(&nk);
+	if (ret)
+		return ret;
+	alchemy_rel(timeout, &nkto, &mode);
+	nk_lock(nk);
+	ret = alchemy_bind(ALCHEMY_COND, name, &cond->handle, nkto, mode);
+	nk_unlock(nk);
+	return ret;
+}
+
+int rt_cond_unbind(RT_COND *cond)
+{
+	if (cond == NULL)
+		return -EINVAL;
+	cond->handle = 0;
+	return 0;
+}

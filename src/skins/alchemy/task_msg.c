@@ -1,0 +1,314 @@
+/*
+ * Synchronous message passing between Alchemy tasks.
+ *
+ * A sender links a request (on its own stack: it stays blocked for the
+ * whole transaction) into the receiver's pending list and sleeps on its
+ * own reply synch until the deadline.  rt_task_receive() hands out the
+ * most urgent pending request without removing it (as in Xenomai, the
+ * same message comes again until it is replied to, so a receiver whose
+ * buffer was too small may retry); rt_task_reply() removes it and wakes
+ * the sender.  Whoever ends a transaction early (timeout, unblock,
+ * deletion of either side) unlinks the request under the lock.
+ */
+#include "task_internal.h"
+
+#include <string.h>
+
+struct alchemy_msg {
+	struct nk_list link; /* in receiver->msg_pending */
+	struct alchemy_task *sender;
+	struct alchemy_task *receiver; /* NULL once unlinked */
+	const RT_TASK_MCB *mcb_s;
+	RT_TASK_MCB *mcb_r; /* may be NULL */
+	ssize_t rsize;	    /* room for the reply */
+	ssize_t result;	    /* reply size or -ENOBUFS */
+	int flowid;
+};
+
+int alchemy_task_msg_init(struct nk_instance *nk, struct alchemy_task *t)
+{
+	int ret;
+
+	nk_list_init(&t->msg_pending);
+	ret = nk_synch_init(nk, &t->msg_recv, "receive", NK_SYNCH_FIFO, 0);
+	if (ret == 0)
+		ret =
+		    nk_synch_init(nk, &t->msg_reply, "send", NK_SYNCH_FIFO, 0);
+	return ret;
+}
+
+void alchemy_task_msg_destroy(struct alchemy_task *t)
+{
+	nk_synch_destroy_locked(&t->msg_recv);
+	nk_synch_destroy_locked(&t->msg_reply);
+}
+
+static void msg_unlink(struct alchemy_msg *msg)
+{
+	if (msg->receiver) {
+		nk_list_del(&msg->link);
+		msg->receiver = NULL;
+	}
+}
+
+void alchemy_task_msg_flush(struct alchemy_task *t)
+{
+	while (!nk_list_empty(&t->msg_pending)) {
+		struct alchemy_msg *msg = nk_list_first_entry(
+		    &t->msg_pending, struct alchemy_msg, link);
+
+		msg_unlink(msg);
+		nk_synch_flush(&msg->sender->msg_reply, NK_WAKE_DELETED);
+	}
+}
+
+void alchemy_task_msg_cancel(struct alchemy_task *t)
+{
+	if (t->msg_out) {
+		msg_unlink(t->msg_out);
+		t->msg_out = NULL;
+	}
+}
+
+/* Relative timeouts become dates: a receive may sleep several times. */
+static void msg_deadline(struct nk_instance *nk, nk_time_t *to,
+			 enum nk_tmode *mode)
+{
+	if (*mode == NK_RELATIVE && *to != NK_INFINITE && *to > 0) {
+		*to += nk_now(nk);
+		*mode = NK_ABSOLUTE;
+	}
+}
+
+static bool mcb_bad(const RT_TASK_MCB *mcb)
+{
+	return mcb->size < 0 || (mcb->size > 0 && mcb->data == NULL);
+}
+
+static ssize_t task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
+			 nk_time_t to, enum nk_tmode mode)
+{
+	struct alchemy_msg msg = {.mcb_s = mcb_s, .mcb_r = mcb_r};
+	struct nk_instance *nk;
+	struct alchemy_task *self, *t;
+	ssize_t ret;
+
+	if (task == NULL || mcb_s == NULL || mcb_bad(mcb_s) ||
+	    (mcb_r && mcb_bad(mcb_r)))
+		return -EINVAL;
+	ret = alchemy_enter(&nk);
+	if (ret == 0)
+		ret = alchemy_task_current(nk, &self);
+	if (ret)
+		return ret;
+	/* Refuse before queueing anything: the wait could not happen. */
+	if (nk_sched_locked(nk) > 0 && !alchemy_nonblock(to, mode))
+		return -EPERM;
+	nk_lock(nk);
+	ret = alchemy_task_lookup(task, &t);
+	if (ret)
+		goto out;
+	if (alchemy_nonblock(to, mode)) {
+		/* Only a waiting receiver takes it; then wait for the reply. */
+		if (nk_synch_nr_waiters(&t->msg_recv) == 0) {
+			ret = -EWOULDBLOCK;
+			goto out;
+		}
+		to = NK_INFINITE;
+	}
+	if (++t->flowgen <= 0)
+		t->flowgen = 1;
+	msg.flowid = t->flowgen;
+	msg.sender = self;
+	msg.receiver = t;
+	msg.rsize = mcb_r ? mcb_r->size : 0;
+	nk_list_add_before(&msg.link, &t->msg_pending);
+	self->msg_out = &msg;
+	nk_synch_wakeup_one(&t->msg_recv);
+	ret = nk_synch_sleep(&self->msg_reply, to, mode);
+	/* After -EIDRM the receiver is gone; msg was unlinked for us. */
+	self->msg_out = NULL;
+	msg_unlink(&msg);
+	if (ret == 0)
+		ret = msg.result;
+out:
+	nk_unlock(nk);
+	return ret;
+}
+
+ssize_t rt_task_send_timed(RT_TASK *task, RT_TASK_MCB *mcb_s,
+			   RT_TASK_MCB *mcb_r,
+			   const struct timespec *abs_timeout)
+{
+	nk_time_t to;
+	enum nk_tmode mode;
+
+	if (alchemy_timespec(abs_timeout, &to, &mode))
+		return -EINVAL;
+	return task_send(task, mcb_s, mcb_r, to, mode);
+}
+
+ssize_t rt_task_send_until(RT_TASK *task, RT_TASK_MCB *mcb_s,
+			   RT_TASK_MCB *mcb_r, RTIME timeout)
+{
+	nk_time_t to;
+	enum nk_tmode mode;
+
+	alchemy_abs(timeout, &to, &mode);
+	return task_send(task, mcb_s, mcb_r, to, mode);
+}
+
+ssize_t rt_task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
+		     RTIME timeout)
+{
+	nk_time_t to;
+	enum nk_tmode mode;
+
+	alchemy_rel(timeout, &to, &mode);
+	return task_send(task, mcb_s, mcb_r, to, mode);
+}
+
+/* The most urgent pending request, the oldest among equals.  Lock held. */
+static struct alchemy_msg *msg_first(struct alchemy_task *t)
+{
+	struct alchemy_msg *best = NULL;
+	int best_prio = -1;
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &t->msg_pending)
+	{
+		struct alchemy_msg *msg =
+		    nk_list_entry(pos, struct alchemy_msg, link);
+		int prio = nk_thread_effective_priority(msg->sender->thread);
+
+		if (prio > best_prio) {
+			best = msg;
+			best_prio = prio;
+		}
+	}
+	return best;
+}
+
+static int task_receive(RT_TASK_MCB *mcb_r, nk_time_t to, enum nk_tmode mode)
+{
+	struct nk_instance *nk;
+	struct alchemy_task *self;
+	struct alchemy_msg *msg;
+	int ret;
+
+	if (mcb_r == NULL || mcb_bad(mcb_r))
+		return -EINVAL;
+	ret = alchemy_enter(&nk);
+	if (ret == 0)
+		ret = alchemy_task_current(nk, &self);
+	if (ret)
+		return ret;
+	nk_lock(nk);
+	msg_deadline(nk, &to, &mode);
+	while ((msg = msg_first(self)) == NULL) {
+		if (alchemy_nonblock(to, mode)) {
+			ret = -EWOULDBLOCK;
+			goto out;
+		}
+		ret = nk_synch_sleep(&self->msg_recv, to, mode);
+		if (ret)
+			goto out;
+	}
+	if (msg->mcb_s->size > mcb_r->size) {
+		/* The sender stays queued: retry with a larger buffer. */
+		ret = -ENOBUFS;
+	} else {
+		if (msg->mcb_s->size > 0)
+			memcpy(mcb_r->data, msg->mcb_s->data,
+			       (size_t)msg->mcb_s->size);
+		mcb_r->opcode = msg->mcb_s->opcode;
+		mcb_r->flowid = msg->flowid;
+		ret = msg->flowid;
+	}
+	mcb_r->size = msg->mcb_s->size;
+out:
+	nk_unlock(nk);
+	return ret;
+}
+
+int rt_task_receive_timed(RT_TASK_MCB *mcb_r,
+			  const struct timespec *abs_timeout)
+{
+	nk_time_t to;
+	enum nk_tmode mode;
+
+	if (alchemy_timespec(abs_timeout, &to, &mode))
+		return -EINVAL;
+	return task_receive(mcb_r, to, mode);
+}
+
+int rt_task_receive_until(RT_TASK_MCB *mcb_r, RTIME timeout)
+{
+	nk_time_t to;
+	enum nk_tmode mode;
+
+	alchemy_abs(timeout, &to, &mode);
+	return task_receive(mcb_r, to, mode);
+}
+
+int rt_task_receive(RT_TASK_MCB *mcb_r, RTIME timeout)
+{
+	nk_time_t to;
+	enum nk_tmode mode;
+
+	alchemy_rel(timeout, &to, &mode);
+	return task_receive(mcb_r, to, mode);
+}
+
+int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s)
+{
+	struct nk_instance *nk;
+	struct alchemy_task *self;
+	struct alchemy_msg *msg = NULL;
+	struct nk_list *pos;
+	ssize_t size;
+	int ret;
+
+	ret = alchemy_enter(&nk);
+	if (ret == 0)
+		ret = alchemy_task_current(nk, &self);
+	if (ret)
+		return ret;
+	if (flowid <= 0 || (mcb_s && mcb_bad(mcb_s)))
+		return -EINVAL;
+	nk_lock(nk);
+	nk_list_for_each(pos, &self->msg_pending)
+	{
+		struct alchemy_msg *m =
+		    nk_list_entry(pos, struct alchemy_msg, link);
+
+		if (m->flowid == flowid) {
+			msg = m;
+			break;
+		}
+	}
+	if (msg == NULL) {
+		ret = -ENXIO;
+		goto out;
+	}
+	msg_unlink(msg);
+	size = mcb_s ? mcb_s->size : 0;
+	if (size > msg->rsize) {
+		/* The sender gets -ENOBUFS too, and no data. */
+		ret = -ENOBUFS;
+		msg->result = -ENOBUFS;
+	} else {
+		if (size > 0)
+			memcpy(msg->mcb_r->data, mcb_s->data, (size_t)size);
+		msg->result = size;
+	}
+	if (msg->mcb_r) {
+		msg->mcb_r->opcode = mcb_s ? mcb_s->opcode : 0;
+		msg->mcb_r->flowid = flowid;
+	}
+	nk_synch_wakeup_one(&msg->sender->msg_reply);
+	nk_sched_run(nk);
+out:
+	nk_unlock(nk);
+	return ret;
+}

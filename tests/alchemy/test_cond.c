@@ -1,0 +1,526 @@
+/*
+ * Alchemy condition variables: argument checking, the mutex released
+ * during the wait and re-acquired (to its nesting depth) whatever ends
+ * it - signal, timeout, rt_task_unblock - wake-up order by priority,
+ * signal preempting the caller and T_LOCK deferring it, deletion
+ * refused while waited on, timeouts at exact virtual dates (sim),
+ * binding, calls from a plain pthread.
+ */
+#include "harness.h"
+
+#include <alchemy/cond.h>
+#include <alchemy/task.h>
+#include <fusion/fusion.h>
+#include <fusion/runtime.h>
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#define ONE_MS 1000000ULL
+
+static char seq[256];
+
+static void note(const char *name, int ret)
+{
+	size_t n = strlen(seq);
+
+	if (ret == 1)
+		snprintf(seq + n, sizeof(seq) - n, "%s%s", n ? " " : "", name);
+	else
+		snprintf(seq + n, sizeof(seq) - n, "%s%s:%d", n ? " " : "",
+			 name, ret);
+}
+
+static bool sim_backend(void)
+{
+	struct nk_instance *nk;
+
+	CHECK_EQ(fusion_runtime(&nk), 0);
+	return strcmp(nk_instance_backend(nk), "sim") == 0;
+}
+
+static int effective_prio(void)
+{
+	struct nk_instance *nk;
+
+	CHECK_EQ(fusion_runtime(&nk), 0);
+	return nk_thread_effective_priority(nk_thread_self(nk));
+}
+
+static uintptr_t holder(RT_MUTEX *m)
+{
+	RT_MUTEX_INFO info;
+
+	CHECK_EQ(rt_mutex_inquire(m, &info), 0);
+	return info.owner.handle;
+}
+
+static uintptr_t me(void)
+{
+	return rt_task_self()->handle;
+}
+
+struct waiter {
+	RT_COND *c;
+	RT_MUTEX *m;
+	RTIME timeout;
+	const char *name;
+	int ret;
+	bool owned; /* held the mutex when the wait returned */
+	RTIME at;
+	RT_TASK task;
+};
+
+static void waiter_body(void *arg)
+{
+	struct waiter *w = arg;
+
+	CHECK_EQ(rt_mutex_acquire(w->m, TM_INFINITE), 0);
+	w->ret = rt_cond_wait(w->c, w->m, w->timeout);
+	w->at = rt_timer_read();
+	w->owned = holder(w->m) == me();
+	note(w->name, w->ret);
+	CHECK_EQ(rt_mutex_release(w->m), 0);
+}
+
+static void start_waiter(struct waiter *w, RT_COND *c, RT_MUTEX *m,
+			 const char *name, int prio, RTIME timeout)
+{
+	w->c = c;
+	w->m = m;
+	w->name = name;
+	w->timeout = timeout;
+	w->ret = 1;
+	w->owned = false;
+	CHECK_EQ(
+	    rt_task_spawn(&w->task, NULL, 0, prio, T_JOINABLE, waiter_body, w),
+	    0);
+}
+
+static void finish_waiter(struct waiter *w, int ret)
+{
+	CHECK_EQ(rt_task_join(&w->task), 0);
+	CHECK_EQ(w->ret, ret);
+	CHECK(w->owned);
+}
+
+TEST(create_errors)
+{
+	RT_COND a, b;
+	RT_COND_INFO info;
+
+	CHECK_EQ(rt_cond_create(NULL, "c"), -EINVAL);
+	CHECK_EQ(rt_cond_create(&a, "this-name-is-far-too-long-for-it!"),
+		 -EINVAL);
+	CHECK_EQ(rt_cond_create(&a, "cv"), 0);
+	CHECK_EQ(rt_cond_create(&b, "cv"), -EEXIST);
+	CHECK_EQ(rt_cond_inquire(&a, &info), 0);
+	CHECK_STR(info.name, "cv");
+	CHECK_EQ(rt_cond_delete(&a), 0);
+	CHECK_EQ(rt_cond_create(&a, NULL), 0);
+	CHECK_EQ(rt_cond_create(&b, ""), 0);
+	CHECK(a.handle != b.handle);
+	CHECK_EQ(rt_cond_delete(&a), 0);
+	CHECK_EQ(rt_cond_delete(&b), 0);
+}
+
+TEST(bad_descriptors)
+{
+	struct timespec bad = {.tv_sec = 0, .tv_nsec = 2000000000L};
+	RT_COND zero = {0}, junk = {(uintptr_t)0xabcdef}, dead, c;
+	RT_COND *bads[] = {&zero, &junk, &dead, NULL};
+	RT_MUTEX m, nomutex = {0};
+	RT_COND_INFO info;
+
+	CHECK_EQ(rt_cond_create(&dead, NULL), 0);
+	CHECK_EQ(rt_cond_delete(&dead), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ(rt_cond_delete(bads[i]), -EINVAL);
+		CHECK_EQ(rt_cond_signal(bads[i]), -EINVAL);
+		CHECK_EQ(rt_cond_broadcast(bads[i]), -EINVAL);
+		CHECK_EQ(rt_cond_wait(bads[i], &m, TM_INFINITE), -EINVAL);
+		CHECK_EQ(rt_cond_wait_until(bads[i], &m, TM_INFINITE), -EINVAL);
+		CHECK_EQ(rt_cond_wait_timed(bads[i], &m, NULL), -EINVAL);
+		CHECK_EQ(rt_cond_inquire(bads[i], &info), -EINVAL);
+	}
+	CHECK_EQ(rt_cond_delete(NULL), -EINVAL);
+	CHECK_EQ(rt_cond_signal(NULL), -EINVAL);
+	CHECK_EQ(rt_cond_broadcast(NULL), -EINVAL);
+	CHECK_EQ(rt_cond_inquire(NULL, &info), -EINVAL);
+	CHECK_EQ(rt_cond_wait(NULL, &m, TM_INFINITE), -EINVAL);
+	CHECK_EQ(rt_cond_unbind(NULL), -EINVAL);
+	CHECK_EQ(rt_cond_bind(NULL, "c", TM_NONBLOCK), -EINVAL);
+	CHECK_EQ(rt_cond_bind(&c, "", TM_NONBLOCK), -EINVAL);
+
+	CHECK_EQ(rt_cond_create(&c, NULL), 0);
+	CHECK_EQ(rt_cond_inquire(&c, NULL), -EINVAL);
+	CHECK_EQ(rt_cond_wait(&c, NULL, TM_INFINITE), -EINVAL);
+	CHECK_EQ(rt_cond_wait(&c, &nomutex, TM_INFINITE), -EINVAL);
+	CHECK_EQ(rt_cond_wait_timed(&c, &m, &bad), -EINVAL);
+	/* None of these gave the mutex up. */
+	CHECK_EQ(holder(&m), me());
+	CHECK_EQ(rt_mutex_release(&m), 0);
+	CHECK_EQ(rt_cond_delete(&c), 0);
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+TEST(mutex_rules)
+{
+	struct timespec zero = {0, 0};
+	RT_COND c;
+	RT_MUTEX m;
+
+	CHECK_EQ(rt_cond_create(&c, NULL), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	/* Waiting requires owning the mutex. */
+	CHECK_EQ(rt_cond_wait(&c, &m, TM_INFINITE), -EPERM);
+	CHECK_EQ(rt_cond_wait(&c, &m, ONE_MS), -EPERM);
+	/* Non-blocking: returns at once, mutex untouched. */
+	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
+	CHECK_EQ(rt_cond_wait(&c, &m, TM_NONBLOCK), -EWOULDBLOCK);
+	CHECK_EQ(rt_cond_wait_until(&c, &m, TM_NONBLOCK), -EWOULDBLOCK);
+	CHECK_EQ(rt_cond_wait_timed(&c, &m, &zero), -EWOULDBLOCK);
+	CHECK_EQ(holder(&m), me());
+	/* With the scheduler locked the wait is refused before release. */
+	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
+	CHECK_EQ(rt_cond_wait(&c, &m, ONE_MS), -EPERM);
+	CHECK_EQ(holder(&m), me());
+	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
+	/* Nesting survives a wait: two acquires, two releases after it. */
+	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
+	CHECK_EQ(rt_cond_wait(&c, &m, 1000), -ETIMEDOUT);
+	CHECK_EQ(holder(&m), me());
+	CHECK_EQ(rt_mutex_release(&m), 0);
+	CHECK_EQ(holder(&m), me());
+	CHECK_EQ(rt_mutex_release(&m), 0);
+	CHECK_EQ(holder(&m), 0);
+	CHECK_EQ(rt_mutex_release(&m), -EPERM);
+	/* Nobody waiting: signal and broadcast are no-ops. */
+	CHECK_EQ(rt_cond_signal(&c), 0);
+	CHECK_EQ(rt_cond_broadcast(&c), 0);
+	CHECK_EQ(rt_cond_delete(&c), 0);
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+TEST(wait_releases_then_reacquires)
+{
+	struct waiter w;
+	RT_COND c;
+	RT_MUTEX m;
+
+	seq[0] = '\0';
+	CHECK_EQ(rt_cond_create(&c, NULL), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	start_waiter(&w, &c, &m, "w", 20, TM_INFINITE);
+	/* The waiter sleeps on the condition: the mutex is free. */
+	CHECK_EQ(holder(&m), 0);
+	CHECK_EQ(rt_mutex_acquire(&m, TM_NONBLOCK), 0);
+	note("signal", 1);
+	CHECK_EQ(rt_cond_signal(&c), 0);
+	/* Woken, it now waits for our mutex and lends us its priority. */
+	CHECK_EQ(effective_prio(), 21);
+	note("release", 1);
+	CHECK_EQ(rt_mutex_release(&m), 0);
+	note("back", 1);
+	finish_waiter(&w, 0);
+	CHECK_EQ(effective_prio(), 0);
+	CHECK_STR(seq, "signal release w:0 back");
+	CHECK_EQ(rt_cond_delete(&c), 0);
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+/* Waiters of priority 10, 30, 20 (in that arrival order). */
+static void three_waiters(struct waiter *w, RT_COND *c, RT_MUTEX *m)
+{
+	start_waiter(&w[0], c, m, "w10", 10, TM_INFINITE);
+	start_waiter(&w[1], c, m, "w30", 30, TM_INFINITE);
+	start_waiter(&w[2], c, m, "w20", 20, TM_INFINITE);
+}
+
+TEST(priority_order)
+{
+	struct waiter w[3];
+	RT_COND c;
+	RT_MUTEX m;
+
+	CHECK_EQ(rt_cond_create(&c, NULL), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	/* One signal, one waiter: the most urgent first. */
+	seq[0] = '\0';
+	three_waiters(w, &c, &m);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(rt_cond_signal(&c), 0);
+		note("s", 1);
+	}
+	CHECK_STR(seq, "w30:0 s w20:0 s w10:0 s");
+	for (int i = 0; i < 3; i++)
+		finish_waiter(&w[i], 0);
+
+	/* Broadcast while main holds the mutex: they queue on it by
+	 * priority and get it in that order once main lets go. */
+	seq[0] = '\0';
+	three_waiters(w, &c, &m);
+	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
+	CHECK_EQ(rt_cond_broadcast(&c), 0);
+	note("bcast", 1);
+	CHECK_EQ(effective_prio(), 31);
+	CHECK_EQ(rt_mutex_release(&m), 0);
+	CHECK_STR(seq, "bcast w30:0 w20:0 w10:0");
+	for (int i = 0; i < 3; i++)
+		finish_waiter(&w[i], 0);
+	CHECK_EQ(rt_cond_delete(&c), 0);
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+TEST(signal_preempts_and_tlock_defers)
+{
+	struct waiter w;
+	RT_COND c;
+	RT_MUTEX m;
+
+	CHECK_EQ(rt_cond_create(&c, NULL), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	seq[0] = '\0';
+	start_waiter(&w, &c, &m, "w", 40, TM_INFINITE);
+	note("signal", 1);
+	CHECK_EQ(rt_cond_signal(&c), 0);
+	note("back", 1);
+	finish_waiter(&w, 0);
+	CHECK_STR(seq, "signal w:0 back");
+
+	seq[0] = '\0';
+	start_waiter(&w, &c, &m, "w", 40, TM_INFINITE);
+	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
+	note("signal", 1);
+	CHECK_EQ(rt_cond_broadcast(&c), 0);
+	note("locked", 1);
+	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
+	note("back", 1);
+	finish_waiter(&w, 0);
+	CHECK_STR(seq, "signal locked w:0 back");
+	CHECK_EQ(rt_cond_delete(&c), 0);
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+TEST(timeouts)
+{
+	bool sim = sim_backend();
+	struct timespec ts;
+	struct waiter w;
+	RT_COND c;
+	RT_MUTEX m;
+	RTIME t0;
+
+	CHECK_EQ(rt_cond_create(&c, NULL), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
+	t0 = rt_timer_read();
+	CHECK_EQ(rt_cond_wait(&c, &m, ONE_MS), -ETIMEDOUT);
+	if (sim)
+		CHECK_EQ(rt_timer_read() - t0, ONE_MS);
+	CHECK_EQ(holder(&m), me());
+	t0 = rt_timer_read();
+	CHECK_EQ(rt_cond_wait_until(&c, &m, t0 + 1500000), -ETIMEDOUT);
+	if (sim)
+		CHECK_EQ(rt_timer_read(), t0 + 1500000);
+	t0 = rt_timer_read() + 20000;
+	ts.tv_sec = (time_t)(t0 / 1000000000ULL);
+	ts.tv_nsec = (long)(t0 % 1000000000ULL);
+	CHECK_EQ(rt_cond_wait_timed(&c, &m, &ts), -ETIMEDOUT);
+	if (sim)
+		CHECK_EQ(rt_timer_read(), t0);
+	/* A date in the past: times out at once, mutex still ours. */
+	t0 = rt_timer_read();
+	CHECK_EQ(rt_cond_wait_until(&c, &m, 1), -ETIMEDOUT);
+	if (sim)
+		CHECK_EQ(rt_timer_read(), t0);
+	CHECK_EQ(holder(&m), me());
+	CHECK_EQ(rt_mutex_release(&m), 0);
+
+	/* Timed out at 1 ms, but the mutex is only back at 2 ms. */
+	seq[0] = '\0';
+	t0 = rt_timer_read();
+	start_waiter(&w, &c, &m, "w", 20, ONE_MS);
+	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
+	CHECK_EQ(rt_task_sleep(2 * ONE_MS), 0);
+	note("release", 1);
+	CHECK_EQ(rt_mutex_release(&m), 0);
+	finish_waiter(&w, -ETIMEDOUT);
+	if (sim)
+		CHECK_EQ(w.at - t0, 2 * ONE_MS);
+	CHECK_STR(seq, "release w:-110");
+	CHECK_EQ(rt_cond_delete(&c), 0);
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+TEST(unblock_interrupts)
+{
+	bool sim = sim_backend();
+	struct waiter w;
+	RT_COND c;
+	RT_MUTEX m;
+	RTIME t0;
+
+	CHECK_EQ(rt_cond_create(&c, NULL), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	seq[0] = '\0';
+	t0 = rt_timer_read();
+	start_waiter(&w, &c, &m, "w", 20, TM_INFINITE);
+	CHECK_EQ(rt_task_sleep(ONE_MS), 0);
+	CHECK_EQ(rt_task_unblock(&w.task), 0);
+	finish_waiter(&w, -EINTR);
+	if (sim)
+		CHECK_EQ(w.at - t0, ONE_MS);
+
+	/* Unblocked while main holds the mutex: it returns -EINTR only
+	 * with the mutex, and a second unblock (now waiting for the
+	 * mutex) does not cut the re-acquisition short. */
+	start_waiter(&w, &c, &m, "w", 20, TM_INFINITE);
+	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
+	CHECK_EQ(rt_task_unblock(&w.task), 0);
+	CHECK_EQ(rt_task_unblock(&w.task), 0);
+	note("release", 1);
+	CHECK_EQ(rt_mutex_release(&m), 0);
+	finish_waiter(&w, -EINTR);
+	CHECK_STR(seq, "w:-4 release w:-4");
+	CHECK_EQ(rt_cond_delete(&c), 0);
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+TEST(delete_refused_while_waited)
+{
+	struct waiter w[2];
+	RT_COND c;
+	RT_MUTEX m;
+
+	seq[0] = '\0';
+	CHECK_EQ(rt_cond_create(&c, "busy-cv"), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	start_waiter(&w[0], &c, &m, "a", 10, TM_INFINITE);
+	start_waiter(&w[1], &c, &m, "b", 20, TM_INFINITE);
+	CHECK_EQ(rt_cond_delete(&c), -EBUSY);
+	CHECK_EQ(rt_cond_signal(&c), 0);
+	CHECK_EQ(rt_cond_delete(&c), -EBUSY);
+	CHECK_EQ(rt_cond_signal(&c), 0);
+	CHECK_EQ(rt_cond_delete(&c), 0);
+	CHECK_EQ(rt_cond_delete(&c), -EINVAL);
+	CHECK_EQ(rt_cond_signal(&c), -EINVAL);
+	finish_waiter(&w[0], 0);
+	finish_waiter(&w[1], 0);
+	CHECK_STR(seq, "b:0 a:0");
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+struct cv_binder {
+	RT_COND c;
+	RTIME timeout;
+	int ret;
+	RTIME at;
+	RT_TASK task;
+};
+
+static void cv_binder_body(void *arg)
+{
+	struct cv_binder *b = arg;
+
+	b->ret = rt_cond_bind(&b->c, "cv-late", b->timeout);
+	b->at = rt_timer_read();
+}
+
+static void spawn_cv_binder(struct cv_binder *b, RTIME timeout)
+{
+	b->timeout = timeout;
+	b->ret = 1;
+	CHECK_EQ(
+	    rt_task_spawn(&b->task, NULL, 0, 30, T_JOINABLE, cv_binder_body, b),
+	    0);
+}
+
+TEST(bind_waits_for_creation)
+{
+	bool sim = sim_backend();
+	struct cv_binder b;
+	RT_COND c, mine;
+	RTIME t0;
+
+	CHECK_EQ(rt_cond_bind(&mine, "cv-late", TM_NONBLOCK), -EWOULDBLOCK);
+	spawn_cv_binder(&b, TM_INFINITE);
+	CHECK_EQ(rt_task_unblock(&b.task), 0);
+	CHECK_EQ(rt_task_join(&b.task), 0);
+	CHECK_EQ(b.ret, -EINTR);
+
+	t0 = rt_timer_read();
+	spawn_cv_binder(&b, 700000);
+	CHECK_EQ(rt_task_join(&b.task), 0);
+	CHECK_EQ(b.ret, -ETIMEDOUT);
+	if (sim)
+		CHECK_EQ(b.at - t0, 700000);
+
+	t0 = rt_timer_read();
+	spawn_cv_binder(&b, 5 * ONE_MS);
+	CHECK_EQ(rt_task_sleep(2 * ONE_MS), 0);
+	CHECK_EQ(rt_cond_create(&c, "cv-late"), 0);
+	CHECK_EQ(rt_task_join(&b.task), 0);
+	CHECK_EQ(b.ret, 0);
+	CHECK_EQ(b.c.handle, c.handle);
+	if (sim)
+		CHECK_EQ(b.at - t0, 2 * ONE_MS);
+	CHECK_EQ(rt_cond_bind(&mine, "cv-late", TM_INFINITE), 0);
+	CHECK_EQ(rt_cond_signal(&mine), 0);
+	CHECK_EQ(rt_cond_unbind(&mine), 0);
+	CHECK_EQ(mine.handle, 0);
+	CHECK_EQ(rt_cond_signal(&mine), -EINVAL);
+	CHECK_EQ(rt_cond_delete(&c), 0);
+}
+
+struct stranger {
+	RT_COND *c;
+	RT_MUTEX *m;
+	int create, wait, signal, broadcast, inquire, del;
+};
+
+static void *stranger_body(void *arg)
+{
+	struct stranger *s = arg;
+	RT_COND_INFO info;
+	RT_COND mine;
+
+	s->create = rt_cond_create(&mine, NULL);
+	s->wait = rt_cond_wait(s->c, s->m, TM_INFINITE);
+	s->signal = rt_cond_signal(s->c);
+	s->broadcast = rt_cond_broadcast(s->c);
+	s->inquire = rt_cond_inquire(s->c, &info);
+	s->del = rt_cond_delete(s->c);
+	return NULL;
+}
+
+TEST(plain_thread)
+{
+	struct stranger s = {0};
+	pthread_t th;
+	RT_COND c;
+	RT_MUTEX m;
+
+	CHECK_EQ(rt_cond_create(&c, NULL), 0);
+	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	s.c = &c;
+	s.m = &m;
+	CHECK_EQ(pthread_create(&th, NULL, stranger_body, &s), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	CHECK_EQ(s.create, -EPERM);
+	CHECK_EQ(s.wait, -EPERM);
+	CHECK_EQ(s.signal, 0);
+	CHECK_EQ(s.broadcast, 0);
+	CHECK_EQ(s.inquire, 0);
+	CHECK_EQ(s.del, 0);
+	CHECK_EQ(rt_cond_delete(&c), -EINVAL);
+	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+TESTS(T(create_errors), T(bad_descriptors), T(mutex_rules),
+      T(wait_releases_then_reacquires), T(priority_order),
+      T(signal_preempts_and_tlock_defers), T(timeouts), T(unblock_interrupts),
+      T(delete_refused_while_waited), T(bind_waits_for_creation),
+      T(plain_thread));
