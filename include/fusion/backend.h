@@ -20,6 +20,8 @@
 #include <fusion/types.h>
 #include <fusion/trace.h>
 
+#include <sys/types.h>
+
 struct nk_instance_attr;
 
 /* Entry points the nucleus registers with its backend (calls "up"). */
@@ -217,6 +219,20 @@ struct nk_backend_ops {
 	void (*source_detach)(void *priv, unsigned int irq);
 	void (*source_end)(void *priv, unsigned int irq);
 	int (*source_fd)(void *priv, unsigned int irq);
+
+	/*
+	 * Pipe channels (fusion/pipe.h): open a connected pair of message
+	 * sockets, fds[0] the nucleus end, fds[1] the Linux end.  send and
+	 * recv use the nucleus end and never block (-EAGAIN); recv returns
+	 * the message's full size even when larger than @len (the rest is
+	 * dropped unless @peek), 0 when the Linux end is closed.  Any
+	 * context, lock held or not.
+	 */
+	int (*chan_open)(void *priv, int fds[2]);
+	void (*chan_close)(void *priv, int fd);
+	ssize_t (*chan_send)(void *priv, int fd, const void *buf, size_t len);
+	ssize_t (*chan_recv)(void *priv, int fd, void *buf, size_t len,
+			     bool peek);
 
 	/*
 	 * Optional: the trace sink the backend wants installed at start

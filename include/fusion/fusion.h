@@ -13,6 +13,8 @@
 #include <fusion/timer.h>
 #include <fusion/heap.h>
 #include <fusion/registry.h>
+#include <fusion/pipe.h>
+#include <fusion/pipeline.h>
 #include <fusion/trace.h>
 #include <fusion/runtime.h>
 

@@ -80,10 +80,12 @@ nk_export int ipipe_unregister_domain(struct ipipe_domain *domain);
  * Install (@handler non-NULL) or remove (@handler NULL) the domain's
  * handler for @irq, with @mode (IPIPE_HANDLE, IPIPE_PASS, both, or
  * IPIPE_DISCARD).  A mode without IPIPE_HANDLE needs no handler.
+ * Removing a handler drops the arrivals of @irq still in the domain's
+ * log (as Adeos discards them): they are never replayed.
  * Errors: -EINVAL (bad domain, irq out of range or not allocated, mode
  * bits, HANDLE without a handler), -EBUSY (a handler is installed:
- * remove it first; or removing one with arrivals pending in the log),
- * -EPERM (the head domain's timer IRQs belong to the nucleus).
+ * remove it first), -EPERM (the head domain's timer IRQs belong to the
+ * nucleus).
  */
 nk_export int ipipe_virtualize_irq(struct ipipe_domain *domain,
 				   unsigned int irq, ipipe_handler_t handler,
@@ -162,6 +164,15 @@ nk_export int ipipe_attach_source(struct nk_instance *nk,
 				  unsigned int *irq);
 /* The fd a source IRQ watches (GPIO: the line-event fd).  -EINVAL. */
 nk_export int ipipe_source_fd(struct nk_instance *nk, unsigned int irq);
+/*
+ * Keep source @irq masked until as many ipipe_unlock_irq() calls: for a
+ * handler that cannot take what its source holds now (a full buffer),
+ * so that the source does not raise it again meanwhile.
+ * Errors: -EINVAL (not a source IRQ; unlock: not locked).
+ */
+nk_export int ipipe_lock_irq(struct nk_instance *nk, unsigned int irq);
+nk_export int ipipe_unlock_irq(struct nk_instance *nk, unsigned int irq);
+
 /*
  * Detach a source IRQ.  Errors: -EINVAL (not a source IRQ), -EBUSY
  * (a domain still has a handler for it: remove the handlers first).

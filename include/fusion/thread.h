@@ -134,6 +134,18 @@ nk_export int nk_thread_resume(struct nk_thread *thread);
 nk_export int nk_thread_set_priority(struct nk_thread *thread, int priority);
 
 /*
+ * Set the scheduling policy, and for NK_SCHED_RR the quantum (ns, > 0;
+ * ignored for FIFO).  The thread's time slice restarts: at once if it is
+ * current (a full quantum from now; a rotation its old slice had earned
+ * and not yet taken is dropped), else when it next runs.  Back to FIFO,
+ * the thread is no longer rotated.  Its place in the ready queue stays.
+ * Errors: -EINVAL (bad thread, unknown policy, RR without a positive
+ * quantum), -ESRCH (terminated).  Context: any.
+ */
+nk_export int nk_thread_set_policy(struct nk_thread *thread,
+				   enum nk_policy policy, nk_time_t quantum);
+
+/*
  * Move the caller to the tail of its priority level.
  * Errors: -EINVAL, -EPERM (not a thread of @nk).  Context: thread.
  */

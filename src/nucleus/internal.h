@@ -17,6 +17,7 @@
 #define NK_SEM_MAGIC 0x4e4b5345u      /* NKSE */
 #define NK_MUTEX_MAGIC 0x4e4b4d58u    /* NKMX */
 #define NK_TBASE_MAGIC 0x4e4b5442u    /* NKTB */
+#define NK_PIPE_MAGIC 0x4e4b5050u     /* NKPP */
 
 /* Own invariants (lua_assert): checked in debug builds only. */
 #ifdef NK_DEBUG
@@ -58,6 +59,7 @@ struct nk_sched {
 	nk_time_t switched_in; /* when curr became current */
 	nk_time_t rr_start;    /* when curr's current quantum began */
 	struct nk_timer rr_timer;
+	int irq_depth; /* > 0: pipeline handlers run on curr's stack */
 };
 
 struct nk_thread {
@@ -153,7 +155,8 @@ static inline struct nk_thread *nk_current(struct nk_instance *nk)
 	struct nk_thread *self;
 
 	self = nk->be->self(nk->be_priv);
-	return self && self->nk == nk ? self : NULL;
+	/* A pipeline handler run on a thread's stack is interrupt context. */
+	return self && self->nk == nk && !self->sched->irq_depth ? self : NULL;
 }
 
 /* Convert a timeout to an absolute date (NK_INFINITE stays). */
@@ -189,6 +192,8 @@ void nk_sched_irq_exit(struct nk_instance *nk);
 void nk_sched_handle_resched(struct nk_instance *nk, int cpu);
 void nk_sched_handle_preempt(struct nk_instance *nk);
 void nk_sched_rr_arm(struct nk_sched *sched);
+void nk_sched_set_policy(struct nk_thread *thread, enum nk_policy policy,
+			 nk_time_t quantum);
 
 /* thread.c */
 void nk_thread_block(struct nk_thread *thread, unsigned int bits,

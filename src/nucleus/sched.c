@@ -131,6 +131,30 @@ void nk_sched_rr_arm(struct nk_sched *sched)
 			      NK_RELATIVE);
 }
 
+/*
+ * Give @thread a new policy and quantum; its time slice restarts (see
+ * nk_thread_set_policy).  A pending NK_INFO_YIELD can only be the
+ * rotation the old slice asked for: nk_thread_yield() consumes its own
+ * before returning.  Lock held.
+ */
+void nk_sched_set_policy(struct nk_thread *thread, enum nk_policy policy,
+			 nk_time_t quantum)
+{
+	struct nk_sched *sched = thread->sched;
+	bool current = sched->curr == thread;
+
+	if (current && thread->policy == NK_SCHED_RR)
+		nk_timer_stop_locked(&sched->rr_timer);
+	thread->policy = policy;
+	if (policy == NK_SCHED_RR)
+		thread->quantum = quantum;
+	thread->rr_budget = 0;
+	if (current) {
+		thread->info &= ~NK_INFO_YIELD;
+		nk_sched_rr_arm(sched);
+	}
+}
+
 static void rr_timer_expired(struct nk_timer *timer)
 {
 	struct nk_sched *sched = timer->cookie;

@@ -520,6 +520,26 @@ int nk_thread_set_priority(struct nk_thread *thread, int priority)
 	return ret;
 }
 
+int nk_thread_set_policy(struct nk_thread *thread, enum nk_policy policy,
+			 nk_time_t quantum)
+{
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+		return -EINVAL;
+	if (policy == NK_SCHED_RR ? quantum <= 0 : policy != NK_SCHED_FIFO)
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_held(nk);
+	if (thread->state & NK_THREAD_ZOMBIE)
+		ret = -ESRCH;
+	else
+		nk_sched_set_policy(thread, policy, quantum);
+	nk_unlock_held(nk);
+	return ret;
+}
+
 int nk_thread_yield(struct nk_instance *nk)
 {
 	struct nk_thread *self;

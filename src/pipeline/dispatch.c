@@ -33,6 +33,7 @@ void ipipe_irq_done(struct ipipe *pipe, unsigned int irq)
 
 void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 {
+	unsigned int owed_before = pipe->inflight[irq];
 	struct nk_list *pos;
 
 	/* Held while walking, so that an unmask waits for every domain. */
@@ -64,6 +65,16 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 			break;
 		}
 		e->stats.propagated++;
+	}
+	/*
+	 * A source nobody handles would be raised again at once by a
+	 * level that nobody clears: it stays masked until a handler for
+	 * it is installed (ipipe_virtualize_irq unparks it).
+	 */
+	if (pipe->kind[irq] == IPIPE_IRQ_SOURCE &&
+	    pipe->inflight[irq] == owed_before + 1 && !pipe->parked[irq]) {
+		pipe->parked[irq] = true;
+		return;
 	}
 	ipipe_irq_done(pipe, irq);
 }
@@ -147,14 +158,22 @@ void ipipe_post(struct ipipe_domain *d, int cpu)
 	}
 	if (d->pipe->syncing[cpu])
 		return;
-	nk->be->irq_post(nk->be_priv, cpu);
-	/* A thread of @cpu lets the interrupt in now, as hardware would. */
+	/*
+	 * On a thread of @cpu the pipeline runs at once, on its stack, as
+	 * Adeos does on the current CPU: interrupt context until the sync
+	 * ends, then a preemption point.  Elsewhere, the CPU's interrupt
+	 * context does it.
+	 */
 	self = nk_current(nk);
 	if (self && self->sched->cpu == cpu &&
 	    !(self->state & NK_THREAD_RELAXED)) {
-		nk->be->busy(nk->be_priv, self->shadow, 0);
+		self->sched->irq_depth++;
+		sync_head(d->pipe, cpu);
+		self->sched->irq_depth--;
 		nk_sched_run(nk);
+		return;
 	}
+	nk->be->irq_post(nk->be_priv, cpu);
 }
 
 void ipipe_handle_irq(struct nk_instance *nk, int cpu, unsigned int irq)

@@ -190,16 +190,25 @@ int ipipe_unregister_domain(struct ipipe_domain *d)
 	return ret;
 }
 
-static bool log_holds(const struct ipipe_domain *d, unsigned int irq)
+/* Drop @irq's arrivals from @d's logs (its handler goes away). */
+static void log_purge(struct ipipe_domain *d, unsigned int irq)
 {
 	for (int cpu = 0; cpu < d->pipe->nk->nr_cpus; cpu++) {
-		const struct ipipe_log *log = &d->log[cpu];
+		struct ipipe_log *log = &d->log[cpu];
+		unsigned int kept = 0, dropped = 0;
 
-		for (unsigned int i = 0; i < log->count; i++)
-			if (log->irqs[(log->first + i) % IPIPE_LOG_SIZE] == irq)
-				return true;
+		for (unsigned int i = 0; i < log->count; i++) {
+			unsigned int v = log->irqs[(log->first + i) % IPIPE_LOG_SIZE];
+
+			if (v == irq)
+				dropped++;
+			else
+				log->irqs[(log->first + kept++) % IPIPE_LOG_SIZE] = v;
+		}
+		log->count = kept;
+		while (dropped--)
+			ipipe_irq_done(d->pipe, irq);
 	}
-	return false;
 }
 
 int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
@@ -224,9 +233,9 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 		ret = -EPERM;
 	else if (handler && e->handler)
 		ret = -EBUSY;
-	else if (handler == NULL && e->handler && log_holds(d, irq))
-		ret = -EBUSY;
 	if (ret == 0) {
+		if (handler == NULL)
+			log_purge(d, irq);
 		e->handler = handler;
 		e->cookie = cookie;
 		e->mode = handler ? mode : IPIPE_PASS;
@@ -236,6 +245,10 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 		/* Bring root context up now, not on the first IRQ's path. */
 		if (handler && d->root_side)
 			nk->be->root_post(nk->be_priv);
+		if (handler && d->pipe->parked[irq]) {
+			d->pipe->parked[irq] = false;
+			ipipe_irq_done(d->pipe, irq);
+		}
 	}
 	nk_unlock_held(nk);
 	return ret;

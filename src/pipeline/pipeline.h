@@ -51,6 +51,8 @@ struct ipipe {
 	unsigned char kind[IPIPE_NR_IRQS];
 	/* Handler runs still owed for a source IRQ: it is unmasked at 0. */
 	unsigned int inflight[IPIPE_NR_IRQS];
+	unsigned int locks[IPIPE_NR_IRQS]; /* ipipe_lock_irq() depth */
+	bool parked[IPIPE_NR_IRQS]; /* a source raised with no handler */
 	bool *syncing; /* per RT CPU: head-side handlers running */
 };
 

@@ -51,6 +51,8 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 	}
 	pipe->kind[irq] = IPIPE_IRQ_FREE;
 	pipe->inflight[irq] = 0;
+	pipe->locks[irq] = 0;
+	pipe->parked[irq] = false;
 }
 
 static int irq_free(struct nk_instance *nk, unsigned int irq,
@@ -152,4 +154,37 @@ int ipipe_source_fd(struct nk_instance *nk, unsigned int irq)
 		ret = nk->be->source_fd(nk->be_priv, irq);
 	nk_unlock_held(nk);
 	return ret;
+}
+
+/* A lock is one more handler run owed: the source stays masked. */
+static int irq_lock(struct nk_instance *nk, unsigned int irq, bool lock)
+{
+	struct ipipe *pipe;
+	int ret = 0;
+
+	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS)
+		return -EINVAL;
+	pipe = nk->pipeline;
+	nk_lock_held(nk);
+	if (pipe->kind[irq] != IPIPE_IRQ_SOURCE || (!lock && !pipe->locks[irq])) {
+		ret = -EINVAL;
+	} else if (lock) {
+		pipe->locks[irq]++;
+		pipe->inflight[irq]++;
+	} else {
+		pipe->locks[irq]--;
+		ipipe_irq_done(pipe, irq);
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int ipipe_lock_irq(struct nk_instance *nk, unsigned int irq)
+{
+	return irq_lock(nk, irq, true);
+}
+
+int ipipe_unlock_irq(struct nk_instance *nk, unsigned int irq)
+{
+	return irq_lock(nk, irq, false);
 }

@@ -27,7 +27,7 @@ static bool event_has_arg(enum nk_trace_event ev)
 	return ev == NK_TRACE_PRIO || ev == NK_TRACE_WAKE ||
 	       ev == NK_TRACE_SUSPEND || ev == NK_TRACE_RESUME ||
 	       ev == NK_TRACE_START || ev == NK_TRACE_READY ||
-	       ev == NK_TRACE_RELAX;
+	       ev == NK_TRACE_RELAX || ev == NK_TRACE_IRQ;
 }
 
 /* snprintf at offset *@n of @buf, keeping *@n the would-be length. */

@@ -1,9 +1,9 @@
 /*
  * Alchemy tasks: life cycle (create, start, spawn, delete, join,
- * shadow), scheduling control (priorities, T_LOCK, yield, suspend),
- * sleeps, periodic release with overruns, unblock, inquire, bind, and
- * bad input.  On sim every event is checked at its exact virtual date;
- * on live, the same order and error codes.
+ * shadow), scheduling control (priorities, T_LOCK, yield, round-robin
+ * slices, suspend), sleeps, periodic release with overruns, unblock, inquire,
+ * bind, and bad input.  On sim every event is checked at its exact virtual
+ * date; on live, the same order and error codes.
  */
 #include "harness.h"
 
@@ -402,6 +402,94 @@ TEST(yield_round_robin)
 	CHECK_EQ(rt_task_yield(), 0);
 }
 
+/* Note the start, spin 2.5 ms, note the end. */
+static void body_spin(void *arg)
+{
+	note("%s", (const char *)arg);
+	rt_timer_spin(5 * MS / 2);
+	note("%s-end", (const char *)arg);
+}
+
+/*
+ * Main, locked, starts a then b (both priority 10) running @body with
+ * their names, then sleeps 10 ms.  Before the start, both get a 1 ms
+ * slice, then @slice_a and @slice_b.
+ */
+static void run_pair(RTIME slice_a, RTIME slice_b, void (*body)(void *))
+{
+	RT_TASK a, b;
+
+	log_start();
+	CHECK_EQ(rt_task_create(&a, "a", 0, 10, 0), 0);
+	CHECK_EQ(rt_task_create(&b, "b", 0, 10, 0), 0);
+	CHECK_EQ(rt_task_slice(&a, MS), 0);
+	CHECK_EQ(rt_task_slice(&b, MS), 0);
+	CHECK_EQ(rt_task_slice(&a, slice_a), 0);
+	CHECK_EQ(rt_task_slice(&b, slice_b), 0);
+	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
+	CHECK_EQ(rt_task_start(&a, body, "a"), 0);
+	CHECK_EQ(rt_task_start(&b, body, "b"), 0);
+	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
+	CHECK_EQ(rt_task_sleep(10 * MS), 0);
+}
+
+TEST(slice_round_robin)
+{
+	/* 1 ms slices: a 0-1, b 1-2, a 2-3, b 3-4, a 4-4.5, b 4.5-5. */
+	run_pair(MS, MS, body_spin);
+	check_log("a@0 b@1000000 a-end@4500000 b-end@5000000");
+	/* Slice 0 is FIFO again: b, once it runs, runs to its end. */
+	run_pair(MS, 0, body_spin);
+	check_log("a@0 b@1000000 b-end@3500000 a-end@5000000");
+	run_pair(0, 0, body_spin);
+	check_log("a@0 a-end@2500000 b@2500000 b-end@5000000");
+	/* Another quantum for a: 0.4 ms turns against b's 1 ms. */
+	run_pair(MS * 2 / 5, MS, body_spin);
+	check_log("a@0 b@400000 b-end@3700000 a-end@5000000");
+}
+
+/* a: spin 0.3 ms, take a 1 ms slice, spin 2 ms.  b: spin 2.5 ms. */
+static void body_slice_on_self(void *arg)
+{
+	if (strcmp(arg, "b") == 0) {
+		body_spin(arg);
+		return;
+	}
+	note("a");
+	rt_timer_spin(3 * MS / 10);
+	CHECK_EQ(rt_task_slice(NULL, MS), 0);
+	rt_timer_spin(2 * MS);
+	note("a-end");
+}
+
+/* a: spin 0.5 ms, back to FIFO, spin 2 ms.  b: spin 2.5 ms. */
+static void body_slice_off_self(void *arg)
+{
+	if (strcmp(arg, "b") == 0) {
+		body_spin(arg);
+		return;
+	}
+	note("a");
+	rt_timer_spin(MS / 2);
+	CHECK_EQ(rt_task_slice(NULL, 0), 0);
+	note("a-fifo");
+	rt_timer_spin(2 * MS);
+	note("a-end");
+}
+
+TEST(slice_of_running_task)
+{
+	/*
+	 * The slice starts when it is set: a rotates at 1.3 ms, and b
+	 * (FIFO) then runs to its end at 3.8 ms.
+	 */
+	run_pair(0, 0, body_slice_on_self);
+	check_log("a@0 b@1300000 b-end@3800000 a-end@4800000");
+	/* Back to FIFO before its slice ends: a is never rotated. */
+	run_pair(MS, MS, body_slice_off_self);
+	check_log("a@0 a-fifo@500000 a-end@2500000 b@2500000 b-end@5000000");
+}
+
 static unsigned long overruns[4];
 static int period_ret[4];
 
@@ -589,10 +677,12 @@ TEST(affinity_and_slice)
 	CHECK_EQ(rt_task_set_affinity(&a, &cpus), 0);
 	CHECK_EQ(rt_task_set_affinity(NULL, &cpus), 0);
 	CHECK_EQ(rt_task_set_affinity(&a, NULL), -EINVAL);
+	CHECK_EQ(rt_task_slice(&a, MS), 0);
 	CHECK_EQ(rt_task_slice(&a, 0), 0);
 	CHECK_EQ(rt_task_slice(NULL, 0), 0);
-	/* Round-robin needs a policy change the nucleus cannot make. */
-	CHECK_EQ(rt_task_slice(&a, MS), -EINVAL);
+	/* Beyond the nucleus range of ns (TM_NONBLOCK among them). */
+	CHECK_EQ(rt_task_slice(&a, (RTIME)INT64_MAX + 1), -EINVAL);
+	CHECK_EQ(rt_task_slice(&a, TM_NONBLOCK), -EINVAL);
 	CHECK_EQ(rt_task_delete(&a), 0);
 	CHECK_EQ(rt_task_set_affinity(&a, &cpus), -EINVAL);
 	CHECK_EQ(rt_task_slice(&a, 0), -EINVAL);
@@ -616,12 +706,13 @@ static void *plain_thread(void *arg)
 	results[7] = rt_task_inquire(NULL, NULL);
 	results[8] = rt_task_set_periodic(NULL, TM_NOW, MS);
 	results[9] = rt_task_join(&t);
+	results[10] = rt_task_slice(NULL, MS);
 	return NULL;
 }
 
 TEST(plain_thread_context)
 {
-	int results[10];
+	int results[11];
 	pthread_t th;
 
 	CHECK(rt_task_self() != NULL);
@@ -638,6 +729,7 @@ TEST(plain_thread_context)
 	CHECK_EQ(results[7], -EPERM);
 	CHECK_EQ(results[8], -EINVAL);
 	CHECK_EQ(results[9], -EPERM);
+	CHECK_EQ(results[10], -EPERM);
 }
 
 TEST(bad_input)
@@ -704,9 +796,9 @@ static void *shadow_thread(void *arg)
 }
 
 /*
- * Last: on sim, nk_thread_shadow() from a plain pthread while main runs
- * application code ends the process with a false deadlock report (see
- * the helper's report); on live it passes.
+ * A plain pthread shadows itself while main runs application code (on
+ * sim it waits for main's next nucleus call, which it preempts).  Last:
+ * main polls for it with sleeps, so nothing else may be pending.
  */
 TEST(shadow_pthread)
 {
@@ -719,22 +811,27 @@ TEST(shadow_pthread)
 	CHECK_EQ(pthread_detach(th), 0);
 	/*
 	 * Poll: the sim cannot know that a Linux thread is about to join,
-	 * so main must not wait for it with nothing else pending.
+	 * so main must not wait for it with nothing else pending.  The
+	 * name is published before the pthread shadows itself; the task
+	 * is found (inquire) only once it has.
 	 */
 	for (int i = 0; i < 1000000; i++) {
 		ret = rt_task_bind(&d, "pt", TM_NONBLOCK);
-		if (ret != -EWOULDBLOCK)
+		if (ret == 0 && rt_task_inquire(&d, NULL) == 0)
 			break;
+		CHECK(ret == 0 || ret == -EWOULDBLOCK);
 		CHECK_EQ(rt_task_sleep(10 * 1000), 0);
 	}
 	CHECK_EQ(ret, 0);
-	CHECK_EQ(rt_task_sleep(2 * MS), 0);
+	CHECK_EQ(rt_task_inquire(&d, NULL), 0);
+	/* It deletes itself after a 1 ms sleep, its results written. */
+	for (int i = 0; i < 1000 && rt_task_inquire(&d, NULL) == 0; i++)
+		CHECK_EQ(rt_task_sleep(MS / 10), 0);
+	CHECK_EQ(rt_task_inquire(&d, NULL), -EINVAL);
 	CHECK_EQ(shadow_results[0], 0);
 	CHECK_EQ(shadow_results[1], 1);
 	CHECK_EQ(shadow_results[2], 0);
 	CHECK_EQ(shadow_results[3], 10);
-	/* It deleted itself. */
-	CHECK_EQ(rt_task_inquire(&d, NULL), -EINVAL);
 }
 
 /* Near the end: it gives main a name and a priority for good. */
@@ -765,7 +862,8 @@ TEST(shadow_main)
 TESTS(T(start_preempts_main), T(spawn_priority_order),
       T(t_lock_nests_and_refuses_blocking), T(t_lock_at_creation), T(sleeps),
       T(unblock_breaks_waits), T(join), T(delete), T(suspend_resume),
-      T(set_priority_preempts), T(yield_round_robin), T(periodic_overrun),
-      T(periodic_errors), T(inquire_self_same), T(self_in_task), T(bind_unbind),
+      T(set_priority_preempts), T(yield_round_robin), T(slice_round_robin),
+      T(slice_of_running_task), T(periodic_overrun), T(periodic_errors),
+      T(inquire_self_same), T(self_in_task), T(bind_unbind),
       T(affinity_and_slice), T(plain_thread_context), T(bad_input),
       T(shadow_main), T(shadow_pthread));

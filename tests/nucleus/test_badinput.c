@@ -33,6 +33,8 @@
 
 /* An enum nk_tmode value that is neither mode. */
 #define BAD_MODE ((enum nk_tmode)7)
+/* An enum nk_policy value that is neither policy. */
+#define BAD_POLICY ((enum nk_policy)7)
 
 /* Objects shared by the probes; fixed addresses go into static tables. */
 static struct {
@@ -577,6 +579,12 @@ PROBE_FN(th_set_prio, nk_thread_set_priority(o, 30));
 PROBE_FN(th_set_prio_low, nk_thread_set_priority(o, -1));
 PROBE_FN(th_set_prio_high, nk_thread_set_priority(o, 256));
 PROBE_FN(th_unblock, nk_thread_unblock(o));
+PROBE_FN(th_set_rr, nk_thread_set_policy(o, NK_SCHED_RR, 1000));
+PROBE_FN(th_set_fifo, nk_thread_set_policy(o, NK_SCHED_FIFO, 0));
+PROBE_FN(th_set_fifo_any_quantum, nk_thread_set_policy(o, NK_SCHED_FIFO, -1));
+PROBE_FN(th_set_rr_zero, nk_thread_set_policy(o, NK_SCHED_RR, 0));
+PROBE_FN(th_set_rr_negative, nk_thread_set_policy(o, NK_SCHED_RR, -1));
+PROBE_FN(th_set_bad_policy, nk_thread_set_policy(o, BAD_POLICY, 1000));
 PROBE_FN(th_instance, nk_thread_instance(o) != NULL);
 PROBE_FN(th_name, nk_thread_name(o) != NULL);
 PROBE_FN(th_priority, nk_thread_priority(o));
@@ -591,6 +599,8 @@ PROBE_FN(th_set_ext, nk_thread_set_ext(o, &cx));
 PROBE_FN(th_wakeup_this, nk_synch_wakeup_this(&cx.synch, o));
 PROBE_FN(th_try_acquire, nk_synch_try_acquire(&cx.osynch, o));
 PROBE_FN(join_peer, nk_thread_join(cx.peer));
+PROBE_FN(peer_set_rr, nk_thread_set_policy(cx.peer, NK_SCHED_RR, 1000));
+PROBE_FN(peer_set_fifo, nk_thread_set_policy(cx.peer, NK_SCHED_FIFO, 0));
 
 static const struct probe forged_thread_probes[] = {
     P(th_start, -EINVAL),
@@ -599,6 +609,8 @@ static const struct probe forged_thread_probes[] = {
     P(th_suspend, -EINVAL),
     P(th_resume, -EINVAL),
     P(th_set_prio, -EINVAL),
+    P(th_set_rr, -EINVAL),
+    P(th_set_fifo, -EINVAL),
     P(th_unblock, -EINVAL),
     P(th_instance, 0),
     P(th_name, 0),
@@ -629,6 +641,12 @@ static const struct probe dormant_probes[] = {
     P(th_start_null, -EINVAL),
     P(th_set_prio_low, -EINVAL),
     P(th_set_prio_high, -EINVAL),
+    P(th_set_rr_zero, -EINVAL),
+    P(th_set_rr_negative, -EINVAL),
+    P(th_set_bad_policy, -EINVAL),
+    /* Policy changes need no started thread; FIFO ignores the quantum. */
+    P(th_set_rr, 0),
+    P(th_set_fifo_any_quantum, 0),
     P(th_suspend, -EPERM),
     P(th_resume, -EPERM),
     P(th_unblock, -EAGAIN),
@@ -671,6 +689,11 @@ static const struct probe zombie_probes[] = {
     P(th_suspend, -ESRCH),
     P(th_resume, -ESRCH),
     P(th_set_prio, -ESRCH),
+    P(th_set_rr, -ESRCH),
+    P(th_set_fifo, -ESRCH),
+    /* Arguments are checked first. */
+    P(th_set_rr_zero, -EINVAL),
+    P(th_set_bad_policy, -EINVAL),
     P(th_unblock, -ESRCH),
     P(th_instance, 1),
     P(th_name, 1),
@@ -1348,6 +1371,9 @@ static const struct probe handler_probes[] = {
     PL(synch_acquire_brief, -EPERM, &cx.synch),
     PL(synch_release, -EPERM, &cx.osynch),
     PL(synch_owner, 1, &cx.osynch),
+    /* Context "any": the peer waits on the semaphore. */
+    P(peer_set_rr, 0),
+    P(peer_set_fifo, 0),
     /* Readying threads is what handlers are for. */
     PO(sem_give, 0, &cx.sem),
     PL(synch_wakeup_one, 1, &cx.synch),
@@ -1652,6 +1678,8 @@ static const struct probe foreign_probes[] = {
     PL(synch_sleep_brief, -EPERM, &cx.synch),
     PL(synch_acquire_brief, -EPERM, &cx.osynch),
     PL(synch_release, -EPERM, &cx.osynch),
+    P(peer_set_rr, 0),
+    P(peer_set_fifo, 0),
     /* Non-blocking, "any" context: wakes the peer waiting on sem. */
     PO(sem_give, 0, &cx.sem),
 };

@@ -1,8 +1,9 @@
 /*
  * Scheduling semantics on the sim backend, asserted exactly: run order,
- * FIFO within a level, yield, round robin dates, the scheduler lock,
- * suspension, priority changes, unblocking, statistics, two RT CPUs,
- * deletion and join.
+ * FIFO within a level, yield, round robin dates, policy changes at run
+ * time, the scheduler lock, suspension, priority changes, unblocking,
+ * statistics, two RT CPUs, deletion, join, and a plain pthread that
+ * shadows itself while main runs.
  *
  * Two logs make the assertions: thread bodies append "what@date" to
  * run_log, and a trace sink appends "next@date" (prefixed "cpuN:" off
@@ -14,7 +15,10 @@
 
 #include <fusion/fusion.h>
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #define LOG_SIZE 4096
@@ -456,6 +460,172 @@ TEST(rr_alone_keeps_running_and_keeps_remaining_quantum)
 	CHECK_STR(switch_log, "R1@0 main@1500 R1@1700 R2@2200 R1@2700 "
 			      "root0@3500 main@10000");
 	CHECK_STR(run_log, "R1@0 R2@2200 R2.end@2700 R1.end@3500");
+}
+
+/* --- policy changes at run time --- */
+
+static void set_policy(struct nk_thread *thread, enum nk_policy policy,
+		       nk_time_t quantum)
+{
+	CHECK_EQ(nk_thread_set_policy(thread, policy, quantum), 0);
+}
+
+/* FIFO: burn 300 ns, turn RR with a 1000 ns quantum, burn 2000 ns. */
+static void body_fifo_then_rr(void *arg)
+{
+	(void)arg;
+	note("%s", self_name());
+	consume(300);
+	set_policy(self(), NK_SCHED_RR, 1000);
+	consume(2000);
+	note("%s.end", self_name());
+}
+
+TEST(set_policy_rr_starts_quantum_at_once)
+{
+	boot(100);
+	spawn("A", 10, body_fifo_then_rr, NULL);
+	spawn("B", 10, body_busy, ns_arg(500));
+	sleep_until(10000);
+	halt();
+	/*
+	 * FIFO, A would run to 2300.  Its slice starts at the switch
+	 * (300): rotation at 1300; back at 1800 with the fresh quantum
+	 * begun at 1300, it burns its last 1000 ns alone.
+	 */
+	CHECK_STR(run_log, "A@0 B@1300 B.end@1800 A.end@2800");
+	CHECK_STR(switch_log, "A@0 B@1300 A@1800 root0@2800 main@10000");
+}
+
+TEST(set_policy_rr_on_ready_threads_rotates_them)
+{
+	static const char *const names[3] = {"A", "B", "C"};
+	struct nk_thread *t[3];
+
+	boot(100);
+	for (int i = 0; i < 3; i++) {
+		t[i] = spawn(names[i], 10, body_busy, ns_arg(1500));
+		set_policy(t[i], NK_SCHED_RR, 700);
+	}
+	sleep_until(10000);
+	halt();
+	CHECK_STR(run_log, "A@0 B@700 C@1400 A.end@4300 B.end@4400 "
+			   "C.end@4500");
+	CHECK_STR(switch_log, "A@0 B@700 C@1400 A@2100 B@2800 C@3500 A@4200 "
+			      "B@4300 C@4400 root0@4500 main@10000");
+}
+
+/* RR 1000: burn 600 ns, shorten the quantum to 300, burn 1000 ns. */
+static void body_rr_shorter(void *arg)
+{
+	(void)arg;
+	note("%s", self_name());
+	consume(600);
+	set_policy(self(), NK_SCHED_RR, 300);
+	consume(1000);
+	note("%s.end", self_name());
+}
+
+TEST(set_policy_new_quantum_restarts_slice)
+{
+	boot(100);
+	launch((struct spec){
+	    .name = "A", .prio = 10, .quantum = 1000, .fn = body_rr_shorter});
+	spawn_rr("B", 200);
+	sleep_until(10000);
+	halt();
+	/* 600 + 300: rotation at 900 (not 1000); alone after B's end. */
+	CHECK_STR(run_log, "A@0 B@900 B.end@1100 A.end@1800");
+	CHECK_STR(switch_log, "A@0 B@900 A@1100 root0@1800 main@10000");
+}
+
+/* RR: burn 500 ns, back to FIFO, burn 2000 ns. */
+static void body_rr_then_fifo(void *arg)
+{
+	(void)arg;
+	note("%s", self_name());
+	consume(500);
+	set_policy(self(), NK_SCHED_FIFO, 0);
+	consume(2000);
+	note("%s.end", self_name());
+}
+
+TEST(set_policy_fifo_stops_rotation_of_current)
+{
+	boot(100);
+	launch((struct spec){
+	    .name = "A", .prio = 10, .quantum = 1000, .fn = body_rr_then_fifo});
+	spawn_rr("B", 500);
+	sleep_until(10000);
+	halt();
+	CHECK_STR(run_log, "A@0 A.end@2500 B@2500 B.end@3000");
+	CHECK_STR(switch_log, "A@0 B@2500 root0@3000 main@10000");
+}
+
+TEST(set_policy_fifo_stops_rotation_of_preempted)
+{
+	struct nk_thread *b;
+
+	boot(100);
+	spawn_rr("A", 3000);
+	b = spawn_rr("B", 3000);
+	sleep_until(1500);
+	CHECK_STR(switch_log, "A@0 B@1000 main@1500");
+	/* B, preempted by main, is FIFO when it resumes. */
+	CHECK_EQ(nk_thread_state(b), NK_THREAD_READY);
+	set_policy(b, NK_SCHED_FIFO, 0);
+	sleep_until(10000);
+	halt();
+	CHECK_STR(run_log, "A@0 B@1000 B.end@4000 A.end@6000");
+	CHECK_STR(switch_log, "A@0 B@1000 main@1500 B@1500 A@4000 root0@6000 "
+			      "main@10000");
+}
+
+/*
+ * RR 1000, scheduler locked: the quantum ends at 1000 and the rotation
+ * waits for the unlock.  Turning FIFO (@rr 0) or RR 400 at 1500 drops it.
+ */
+static void body_locked_switch(void *arg)
+{
+	nk_time_t rr = arg_ns(arg);
+
+	note("%s", self_name());
+	CHECK_EQ(nk_sched_lock(nk), 0);
+	consume(1500);
+	set_policy(self(), rr ? NK_SCHED_RR : NK_SCHED_FIFO, rr);
+	CHECK_EQ(nk_sched_unlock(nk), 0);
+	note("%s.unlocked", self_name());
+	consume(500);
+	note("%s.end", self_name());
+}
+
+static void check_locked_switch(nk_time_t rr, const char *runs,
+				const char *switches)
+{
+	boot(100);
+	launch((struct spec){.name = "A",
+			     .prio = 10,
+			     .quantum = 1000,
+			     .fn = body_locked_switch,
+			     .arg = ns_arg(rr)});
+	spawn("B", 10, body_busy, ns_arg(100));
+	sleep_until(10000);
+	halt();
+	CHECK_STR(run_log, runs);
+	CHECK_STR(switch_log, switches);
+}
+
+TEST(set_policy_drops_rotation_earned_under_lock)
+{
+	check_locked_switch(0,
+			    "A@0 A.unlocked@1500 A.end@2000 B@2000 "
+			    "B.end@2100",
+			    "A@0 B@2000 root0@2100 main@10000");
+	/* The new slice starts at 1500: rotation at 1900. */
+	check_locked_switch(400,
+			    "A@0 A.unlocked@1500 B@1900 B.end@2000 "
+			    "A.end@2100",
+			    "A@0 B@1900 A@2000 root0@2100 main@10000");
 }
 
 /* --- scheduler lock --- */
@@ -990,6 +1160,89 @@ TEST(join_errors)
 	halt();
 }
 
+/* --- a plain pthread shadows itself --- */
+
+static atomic_bool shadow_readied;
+
+/* As trace_switches; also tells main that "pt" is ready. */
+static void trace_shadow(void *ctx, const struct nk_trace_record *rec)
+{
+	trace_switches(ctx, rec);
+	if (rec->event == NK_TRACE_READY && strcmp(rec->thread, "pt") == 0)
+		atomic_store(&shadow_readied, true);
+}
+
+/* Shadow as "pt" at @arg's priority and CPU, burn 50 ns, end. */
+static void *shadow_main(void *arg)
+{
+	const struct spec *s = arg;
+	struct nk_thread_attr attr = {
+	    .name = "pt", .priority = s->prio, .cpu = s->cpu};
+	struct nk_thread *thread = NULL;
+	int ret = nk_thread_shadow(nk, &attr, &thread);
+
+	note("pt:%d", ret);
+	CHECK_EQ(ret, 0);
+	CHECK(thread == self());
+	consume(50);
+	note("pt.end");
+	nk_thread_exit(nk);
+	return NULL;
+}
+
+/*
+ * Main (prio 10, cpu0) burns 100 ns, creates the pthread and spins in
+ * application code until "pt" is readied, which takes no virtual time.
+ * Then it makes a nucleus call that does not reschedule by itself (a
+ * preemption point all the same), burns 200 ns and sleeps until 1000.
+ */
+static void check_shadow_beside_main(int prio, int cpu, int nr_cpus,
+				     const char *runs, const char *switches)
+{
+	struct spec s = {.prio = prio, .cpu = cpu};
+	pthread_t pt;
+
+	boot_cpus(10, nr_cpus);
+	CHECK_EQ(nk_instance_set_trace(nk, trace_shadow, NULL), 0);
+	atomic_store(&shadow_readied, false);
+	consume(100);
+	CHECK_EQ(pthread_create(&pt, NULL, shadow_main, &s), 0);
+	while (!atomic_load(&shadow_readied))
+		sched_yield();
+	note("main");
+	CHECK_EQ(nk_sched_locked(nk), 0);
+	note("main.call");
+	consume(200);
+	sleep_until(1000);
+	CHECK_EQ(pthread_join(pt, NULL), 0);
+	halt();
+	CHECK_STR(run_log, runs);
+	CHECK_STR(switch_log, switches);
+}
+
+TEST(shadowed_pthread_preempts_main_at_its_next_call)
+{
+	check_shadow_beside_main(20, 0, 1,
+				 "main@100 pt:0@100 pt.end@150 main.call@150",
+				 "pt@100 main@150 root0@350 main@1000");
+}
+
+TEST(shadowed_pthread_waits_until_main_blocks)
+{
+	check_shadow_beside_main(5, 0, 1,
+				 "main@100 main.call@100 pt:0@300 pt.end@350",
+				 "pt@300 root0@350 main@1000");
+}
+
+TEST(shadowed_pthread_on_idle_cpu_runs_when_main_stops)
+{
+	/* Current on cpu1 at once; it executes when main goes busy. */
+	check_shadow_beside_main(5, 1, 2,
+				 "main@100 main.call@100 pt:0@100 pt.end@150",
+				 "cpu1:pt@100 cpu1:root1@150 root0@300 "
+				 "main@1000");
+}
+
 TESTS(T(start_preempts_less_urgent_caller),
       T(start_order_is_descending_priority),
       T(equal_priority_runs_in_start_order),
@@ -998,6 +1251,12 @@ TESTS(T(start_preempts_less_urgent_caller),
       T(yield_rotates_among_equals), T(yield_alone_at_level_is_noop),
       T(rr_rotates_exactly_at_quantum), T(rr_preempted_keeps_remaining_quantum),
       T(rr_alone_keeps_running_and_keeps_remaining_quantum),
+      T(set_policy_rr_starts_quantum_at_once),
+      T(set_policy_rr_on_ready_threads_rotates_them),
+      T(set_policy_new_quantum_restarts_slice),
+      T(set_policy_fifo_stops_rotation_of_current),
+      T(set_policy_fifo_stops_rotation_of_preempted),
+      T(set_policy_drops_rotation_earned_under_lock),
       T(sched_lock_defers_sem_give), T(sched_lock_defers_thread_start),
       T(sched_lock_defers_thread_resume), T(sched_lock_refuses_blocking),
       T(sched_lock_defers_timer_wakeup), T(suspend_nests),
@@ -1016,4 +1275,6 @@ TESTS(T(start_preempts_less_urgent_caller),
       T(deleted_ready_thread_never_runs), T(deleted_sleeping_thread_never_runs),
       T(deleted_pending_thread_never_runs),
       T(delete_self_from_nested_call_does_not_return), T(delete_wakes_joiner),
-      T(join_errors));
+      T(join_errors), T(shadowed_pthread_preempts_main_at_its_next_call),
+      T(shadowed_pthread_waits_until_main_blocks),
+      T(shadowed_pthread_on_idle_cpu_runs_when_main_stops));

@@ -15,6 +15,7 @@
  * the shadow leaves the nucleus.
  */
 #include "live.h"
+#include "../common/chan.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -48,6 +49,12 @@ static __thread bool live_busy_spin;
 const char *live_current_name(void)
 {
 	return live_self ? nk_thread_name(live_self->thread) : NULL;
+}
+
+/* The calling OS thread's shadow, or NULL: async-signal-safe. */
+struct live_shadow *live_current_shadow(void)
+{
+	return live_self;
 }
 
 nk_time_t live_clock(void)
@@ -156,6 +163,7 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 	/* A kick arriving from here on must find no shadow to reschedule. */
 	atomic_signal_fence(memory_order_seq_cst);
 	live_depth = 0;
+	live_watchdog_forget(s);
 	if (adopted)
 		be_gate_open(&s->gone); /* the reaper may free @s from here */
 	pthread_exit(NULL);
@@ -437,8 +445,12 @@ static void *shadow_main(void *arg)
 	if (live->sud)
 		live_sud_enable_self();
 	be_gate_wait(&s->gate);
-	if (atomic_load(&s->killed))
+	if (atomic_load(&s->killed)) {
+		live_self = NULL;
+		atomic_signal_fence(memory_order_seq_cst);
+		live_watchdog_forget(s);
 		return NULL;
+	}
 	be_lock_acquire(&live->lock);
 	live->handlers->thread_entry(s->thread);
 	return NULL;
@@ -550,6 +562,8 @@ static void live_thread_reap(void *priv, void *shadow)
 				       &s->saved_affinity);
 		live_sud_disable_self();
 		live_self = NULL;
+		atomic_signal_fence(memory_order_seq_cst);
+		live_watchdog_forget(s);
 	}
 	free(s);
 }
@@ -623,6 +637,10 @@ const struct nk_backend_ops nk_backend_live = {
 	.lock = live_lock,
 	.unlock = live_unlock,
 	.warn = live_warn,
+	.chan_open = be_chan_open,
+	.chan_close = be_chan_close,
+	.chan_send = be_chan_send,
+	.chan_recv = be_chan_recv,
 	.irq_post = live_irq_post,
 	.root_post = live_root_post,
 	.source_attach = live_source_attach,

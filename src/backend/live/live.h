@@ -89,6 +89,17 @@ struct live {
 	bool sud;      /* Syscall User Dispatch catches stray calls */
 	struct rlimit saved_rttime;
 	struct sigaction saved_sigxcpu;
+	/*
+	 * The watchdog thread (watchdog.c) hands glibc the demotions the
+	 * SIGXCPU handler made: wd_demoted[cpu] is the shadow to tell it of,
+	 * wd_busy the one it is telling of, wd_gate its wake-up.
+	 */
+	pthread_t wd_thread;
+	bool wd_started;
+	_Atomic bool wd_stop;
+	struct be_gate wd_gate;
+	struct live_shadow *_Atomic wd_demoted[NK_MAX_CPUS];
+	struct live_shadow *_Atomic wd_busy;
 	_Atomic bool stopping;
 	struct be_lock lock;
 	struct live_cpu cpus[NK_MAX_CPUS];
@@ -141,10 +152,12 @@ int live_sud_sigaction(int sig, void (*handler)(int, siginfo_t *, void *),
 /* watchdog.c */
 int live_watchdog_start(struct live *live);
 void live_watchdog_stop(struct live *live);
+void live_watchdog_forget(struct live_shadow *s);
 
 /* live.c */
 nk_time_t live_clock(void);
 const char *live_current_name(void);
+struct live_shadow *live_current_shadow(void);
 void live_relax_from_syscall(long nr);
 int live_install_handler(struct live *live, int sig,
 			 void (*handler)(int, siginfo_t *, void *),

@@ -7,6 +7,14 @@
  * SCHED_FIFO thread may use without a blocking system call, and raises
  * SIGXCPU on the thread that exceeds it.  Every shadow blocks on its gate
  * whenever it leaves the CPU, so only a runaway trips it.
+ *
+ * The handler demotes the thread with the bare system call: glibc's
+ * pthread_setschedparam takes a lock of the thread, which the code it
+ * interrupted may hold (pthread_getschedparam does), and would deadlock.
+ * glibc also caches the policy that pthread_getschedparam reports, so the
+ * watchdog thread then makes the same change through pthread_setschedparam
+ * from an ordinary context.  A shadow withdraws itself (live_watchdog_forget)
+ * before its pthread_t may go.
  */
 #include "live.h"
 
@@ -15,14 +23,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define LIVE_WATCHDOG_DEFAULT_MS 4000
+
+/* Ask the watchdog thread to tell glibc of @s's demotion. */
+static void watchdog_post(struct live_shadow *s)
+{
+	struct live *live = s->live;
+	struct live_shadow *none = NULL;
+
+	if (!live->wd_started)
+		return;
+	/* Another shadow of the CPU waiting for its turn keeps its slot: the
+	 * kernel has demoted @s already, only glibc's copy goes stale. */
+	if (atomic_compare_exchange_strong(&live->wd_demoted[s->cpu], &none, s))
+		be_gate_open(&live->wd_gate);
+}
 
 static void watchdog_signal(int sig, siginfo_t *info, void *context)
 {
 	struct sched_param param = {.sched_priority = 0};
 	char line[160];
+	struct live_shadow *s = live_current_shadow();
 	const char *name = live_current_name();
 	int saved_errno = errno;
 	char selector = live_sud_save_allow();
@@ -31,7 +55,9 @@ static void watchdog_signal(int sig, siginfo_t *info, void *context)
 	(void)sig;
 	(void)info;
 	(void)context;
-	pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);
+	syscall(SYS_sched_setscheduler, 0, SCHED_OTHER, &param);
+	if (s)
+		watchdog_post(s);
 	len = snprintf(line, sizeof(line),
 		       "fusion: watchdog: thread %s (tid %d) kept its CPU in "
 		       "real time too long; demoted to SCHED_OTHER\n",
@@ -42,16 +68,84 @@ static void watchdog_signal(int sig, siginfo_t *info, void *context)
 	errno = saved_errno;
 }
 
+static void *watchdog_main(void *arg)
+{
+	struct live *live = arg;
+	struct sched_param param = {.sched_priority = 0};
+
+	pthread_setname_np(pthread_self(), "fusion-watchdog");
+	while (!atomic_load(&live->wd_stop)) {
+		for (int i = 0; i < live->nr_cpus; i++) {
+			struct live_shadow *s =
+			    atomic_load(&live->wd_demoted[i]);
+
+			if (s == NULL)
+				continue;
+			/* Busy first: see live_watchdog_forget. */
+			atomic_store(&live->wd_busy, s);
+			if (atomic_compare_exchange_strong(&live->wd_demoted[i],
+							   &s, NULL))
+				pthread_setschedparam(s->pthread, SCHED_OTHER,
+						      &param);
+			atomic_store(&live->wd_busy, NULL);
+		}
+		be_gate_wait(&live->wd_gate);
+	}
+	return NULL;
+}
+
+/* Above every shadow, so that it runs even beside a runaway. */
+static int watchdog_thread_start(struct live *live)
+{
+	struct sched_param param = {.sched_priority = LIVE_FIFO_IRQ};
+	pthread_attr_t attr;
+	int ret;
+
+	be_gate_init(&live->wd_gate);
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &param);
+	ret = pthread_create(&live->wd_thread, &attr, watchdog_main, live);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		return -ret;
+	live->wd_started = true;
+	return 0;
+}
+
+/*
+ * Called by @s's own OS thread once the SIGXCPU handler can no longer see
+ * it as a shadow, while its pthread_t is still good: no request for @s
+ * stays behind, and the watchdog thread is done with one it took.  The
+ * thread publishes wd_busy before it takes the request, so whoever loses
+ * the race for the slot sees the winner.
+ */
+void live_watchdog_forget(struct live_shadow *s)
+{
+	struct live *live = s->live;
+	struct live_shadow *mine = s;
+
+	if (!live->wd_started)
+		return;
+	atomic_compare_exchange_strong(&live->wd_demoted[s->cpu], &mine, NULL);
+	while (atomic_load(&live->wd_busy) == s)
+		sched_yield();
+}
+
 int live_watchdog_start(struct live *live)
 {
 	const char *env = getenv("FUSION_WATCHDOG_MS");
-	long ms = env && env[0] ? strtol(env, NULL, 10)
-				: LIVE_WATCHDOG_DEFAULT_MS;
+	long ms =
+	    env && env[0] ? strtol(env, NULL, 10) : LIVE_WATCHDOG_DEFAULT_MS;
 	struct rlimit limit;
 	int ret;
 
 	if (!live->rt || ms <= 0)
 		return 0;
+	ret = watchdog_thread_start(live);
+	if (ret)
+		return ret;
 	if (getrlimit(RLIMIT_RTTIME, &live->saved_rttime))
 		return -errno;
 	limit.rlim_cur = (rlim_t)ms * 1000;
@@ -70,9 +164,15 @@ int live_watchdog_start(struct live *live)
 
 void live_watchdog_stop(struct live *live)
 {
-	if (!live->watchdog)
-		return;
-	setrlimit(RLIMIT_RTTIME, &live->saved_rttime);
-	sigaction(SIGXCPU, &live->saved_sigxcpu, NULL);
-	live->watchdog = false;
+	if (live->watchdog) {
+		setrlimit(RLIMIT_RTTIME, &live->saved_rttime);
+		sigaction(SIGXCPU, &live->saved_sigxcpu, NULL);
+		live->watchdog = false;
+	}
+	if (live->wd_started) {
+		atomic_store(&live->wd_stop, true);
+		be_gate_open(&live->wd_gate);
+		pthread_join(live->wd_thread, NULL);
+		live->wd_started = false;
+	}
 }

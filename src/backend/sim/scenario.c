@@ -62,6 +62,8 @@ static nk_time_t script_step(struct sim_script *s)
 			date = s->from;
 		if (s->count && date < s->last)
 			date = s->last;
+		if (date > s->until)
+			date = s->until;
 		break;
 	case SCRIPT_POISSON:
 		date = (s->count ? s->last : s->from) +
@@ -191,7 +193,8 @@ static const char *parse_line(struct sim *sim, char *line, struct sim_script *s)
 
 int sim_scenario_load(struct sim *sim, const char *path)
 {
-	char buf[512];
+	char *buf = NULL;
+	size_t cap = 0;
 	FILE *f = fopen(path, "r");
 	int lineno = 0, ret = 0;
 
@@ -200,7 +203,7 @@ int sim_scenario_load(struct sim *sim, const char *path)
 		fprintf(stderr, "fusion-sim: %s: %s\n", path, strerror(-ret));
 		return ret;
 	}
-	while (ret == 0 && fgets(buf, sizeof(buf), f)) {
+	while (ret == 0 && getline(&buf, &cap, f) >= 0) {
 		struct sim_script s = {.irq = -1, .next = NK_INFINITE};
 		char *hash = strchr(buf, '#');
 		const char *err;
@@ -227,6 +230,7 @@ int sim_scenario_load(struct sim *sim, const char *path)
 			ret = -EINVAL;
 		}
 	}
+	free(buf);
 	fclose(f);
 	return ret;
 }

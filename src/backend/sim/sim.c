@@ -10,10 +10,19 @@
  * dates, in CPU order) or the end of a busy period.  Code between
  * nucleus calls takes no virtual time: an "infinitely fast CPU".
  *
+ * Plain OS threads are outside the simulation.  One that calls a nucleus
+ * service takes the lock between two nucleus calls of the holder, as an
+ * interrupt would.  One that adopts itself (nk_thread_shadow) does not
+ * hold the baton: it gives the lock back and waits for a dispatch to hand
+ * it over, like any other shadow.  There is no asynchronous preemption: a
+ * kick for the holder's CPU from outside (it readied a more urgent
+ * thread) is taken when the holder next enters the nucleus.
+ *
  * The same program therefore produces the same sequence of events, and
  * the same FUSION_SIM_LOG, on every run.
  */
 #include "sim.h"
+#include "../common/chan.h"
 
 #include <fusion/pipeline.h>
 
@@ -85,11 +94,17 @@ static bool service_irqs(struct sim *sim)
 	return false;
 }
 
-/* Root (Linux) work runs only when no RT thread can: it is the idle task. */
+/*
+ * Root (Linux) work runs only when no RT thread can, not even one
+ * consuming CPU time: Linux is the idle task.
+ */
 static bool service_root(struct sim *sim)
 {
 	if (!sim->root_posted)
 		return false;
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
+		if (sim->busy_on[cpu])
+			return false;
 	sim->root_posted = false;
 	sim->handlers->root_sync(sim->nk);
 	return true;
@@ -193,6 +208,7 @@ static void dispatch(struct sim *sim, struct sim_shadow *self)
 
 		if (next) {
 			sim->dispatching = false;
+			sim->holder = next;
 			if (next == self)
 				return;
 			be_gate_open(&next->gate);
@@ -287,6 +303,14 @@ static void sim_switch_to(void *priv, void *prev, void *next,
 
 	if (next)
 		runnable_push(sim, next);
+	if ((flags & NK_SWITCH_PARK) && prev != sim->holder) {
+		/* @prev adopted itself beside the holder: dispatching here
+		 * would make two executors.  The lock goes back, and comes
+		 * with the baton when a dispatch hands it to @prev. */
+		be_lock_release(&sim->lock);
+		park(prev);
+		return;
+	}
 	if (flags & NK_SWITCH_RELAX) {
 		/* It keeps the baton: code outside the nucleus takes no
 		 * virtual time, so it runs on until it comes back. */
@@ -351,11 +375,16 @@ static int sim_thread_init(void *priv, struct nk_thread *thread,
 static int sim_thread_adopt(void *priv, struct nk_thread *thread,
 			    void **shadow)
 {
-	struct sim_shadow *s = shadow_new(priv, thread);
+	struct sim *sim = priv;
+	struct sim_shadow *s = shadow_new(sim, thread);
 
 	if (s == NULL)
 		return -ENOMEM;
 	s->adopted = true;
+	/* The instance's creator starts with the baton; a thread adopted
+	 * later runs beside it until its turn comes (sim_switch_to). */
+	if (sim->holder == NULL)
+		sim->holder = s;
 	sim_self = s;
 	*shadow = s;
 	return 0;
@@ -419,9 +448,16 @@ static void sim_lock(void *priv)
 	if (sim_depth++ > 0)
 		return;
 	be_lock_acquire(&sim->lock);
-	if (s && s->sim == sim && s->relaxed && !sim->dispatching) {
+	if (s == NULL || s->sim != sim || sim->dispatching)
+		return;
+	if (s->relaxed) {
 		s->relaxed = false;
 		sim->handlers->harden(sim->nk);
+	} else if (s == sim->holder && sim->kicked[s->cpu]) {
+		/* Kicked from outside while it ran application code: this
+		 * entry is its preemption point (the lock is recursive). */
+		sim->kicked[s->cpu] = false;
+		sim->handlers->preempt(sim->nk);
 	}
 }
 
@@ -495,6 +531,10 @@ const struct nk_backend_ops nk_backend_sim = {
 	.busy = sim_busy,
 	.lock = sim_lock,
 	.unlock = sim_unlock,
+	.chan_open = be_chan_open,
+	.chan_close = be_chan_close,
+	.chan_send = be_chan_send,
+	.chan_recv = be_chan_recv,
 	.irq_post = sim_irq_post,
 	.root_post = sim_root_post,
 	.source_attach = sim_source_attach,

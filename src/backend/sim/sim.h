@@ -57,6 +57,8 @@ struct sim {
 	nk_time_t deadline[NK_MAX_CPUS];
 	bool kicked[NK_MAX_CPUS];
 	struct sim_shadow *busy_on[NK_MAX_CPUS];
+	/* The baton: the shadow whose OS thread executes (see sim.c). */
+	struct sim_shadow *holder;
 	struct nk_list runnable; /* shadows owed the baton, FIFO */
 	bool irq_posted[NK_MAX_CPUS];
 	bool root_posted;

@@ -13,7 +13,7 @@
  * Records belong to the buffer, never to a waiter's stack: a task
  * deleted while it waits leaves its record behind with no sleeper, and
  * wakers skip it; the buffer frees every record when it is deleted.
- * They are recycled through a spare list.
+ * They are made with the buffer and recycled through a spare list.
  */
 #include <alchemy/buffer.h>
 
@@ -41,6 +41,42 @@ struct alchemy_buffer {
 	int mode;
 	char name[XNOBJECT_NAME_LEN];
 };
+
+/* Wait records made with the buffer, enough for most uses. */
+#define BUFFER_SPARE_RECORDS 4
+
+/*
+ * A record for one more waiter.  Made with the buffer (a mode switch
+ * does no harm there), or, past those, by a waiter itself: malloc may
+ * enter Linux and relax it.
+ */
+static struct buffer_wait *buffer_record(struct nk_instance *nk,
+					 const char *name)
+{
+	struct buffer_wait *w = malloc(sizeof(*w));
+
+	if (w && nk_synch_init(nk, &w->synch, name, NK_SYNCH_FIFO, 0)) {
+		free(w);
+		w = NULL;
+	}
+	return w;
+}
+
+/* Free a list of records; sleepers wake with -EIDRM.  Lock held. */
+static void drop_records(struct nk_list *list)
+{
+	struct nk_list *pos, *tmp;
+
+	nk_list_for_each_safe(pos, tmp, list)
+	{
+		struct buffer_wait *w =
+		    nk_list_entry(pos, struct buffer_wait, link);
+
+		nk_synch_destroy_locked(&w->synch);
+		free(w);
+	}
+	nk_list_init(list);
+}
 
 int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode)
 {
@@ -72,9 +108,20 @@ int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode)
 	b->bufsz = bufsz;
 	b->mode = mode;
 	strcpy(b->name, name && name[0] ? name : "buffer");
+	for (int i = 0; i < BUFFER_SPARE_RECORDS && ret == 0; i++) {
+		struct buffer_wait *w = buffer_record(nk, b->name);
+
+		if (w)
+			nk_list_add_before(&w->link, &b->spare);
+		else
+			ret = -ENOMEM;
+	}
 
 	nk_lock(nk);
-	ret = alchemy_register(ALCHEMY_BUFFER, name, b, &bf->handle);
+	if (ret == 0)
+		ret = alchemy_register(ALCHEMY_BUFFER, name, b, &bf->handle);
+	if (ret)
+		drop_records(&b->spare);
 	nk_unlock(nk);
 	if (ret) {
 		free(b->data);
@@ -99,22 +146,6 @@ static int buffer_get(RT_BUFFER *bf, struct nk_instance **nk,
 	if (ret)
 		nk_unlock(*nk);
 	return ret;
-}
-
-/* Free a list of records; sleepers wake with -EIDRM.  Lock held. */
-static void drop_records(struct nk_list *list)
-{
-	struct nk_list *pos, *tmp;
-
-	nk_list_for_each_safe(pos, tmp, list)
-	{
-		struct buffer_wait *w =
-		    nk_list_entry(pos, struct buffer_wait, link);
-
-		nk_synch_destroy_locked(&w->synch);
-		free(w);
-	}
-	nk_list_init(list);
 }
 
 int rt_buffer_delete(RT_BUFFER *bf)
@@ -291,12 +322,10 @@ static int buffer_restock(RT_BUFFER *bf, struct nk_instance **nk,
 
 	strcpy(name, (*b)->name);
 	nk_unlock(*nk);
-	w = malloc(sizeof(*w));
+	w = buffer_record(*nk, name);
 	if (w == NULL)
 		return -ENOMEM;
-	ret = nk_synch_init(*nk, &w->synch, name, NK_SYNCH_FIFO, 0);
-	if (ret == 0)
-		ret = buffer_get(bf, nk, b);
+	ret = buffer_get(bf, nk, b);
 	if (ret) {
 		nk_synch_destroy(&w->synch);
 		free(w);
@@ -341,9 +370,9 @@ static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
 			len = b->fillsz;
 			continue;
 		}
+		/* The converse: readers wait, let them take what is there. */
 		if (b->fillsz > 0 && wptr && side_head(&b->readers))
-			side_wake(&b->readers); /* the converse: let them
-						   take what is there */
+			side_wake(&b->readers);
 		if (nk_list_empty(&b->spare)) {
 			ret = buffer_restock(bf, &nk, &b);
 			if (ret)

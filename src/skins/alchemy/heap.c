@@ -12,7 +12,8 @@
  * allocates on behalf of each waiter in that order, waking those it
  * served with their block in hand.  Records belong to the heap object,
  * never to a waiter's stack (a task deleted while it waits leaves its
- * record with no sleeper, skipped), and are recycled.
+ * record with no sleeper, skipped); they are made with the heap and
+ * recycled.
  */
 #include <alchemy/heap.h>
 
@@ -24,6 +25,8 @@
 #define HEAP_MAX_SIZE ((size_t)1 << 31)
 /* Room for the header of the one block, measured later, and alignment. */
 #define HEAP_SLACK (8 * NK_HEAP_ALIGN)
+/* Wait records made with the heap, enough for most uses. */
+#define HEAP_SPARE_RECORDS 4
 
 struct heap_wait {
 	struct nk_list link;   /* heap's waiters, or its spare list */
@@ -67,6 +70,36 @@ static int heap_setup(struct alchemy_heap *h, size_t bytes)
 	return 0;
 }
 
+/*
+ * A wait record.  Made with the heap (a mode switch does no harm
+ * there), or, past those, by a waiter itself: malloc may enter Linux
+ * and relax it.
+ */
+static struct heap_wait *heap_record(struct nk_instance *nk, const char *name)
+{
+	struct heap_wait *w = malloc(sizeof(*w));
+
+	if (w && nk_synch_init(nk, &w->synch, name, NK_SYNCH_FIFO, 0)) {
+		free(w);
+		w = NULL;
+	}
+	return w;
+}
+
+/* Free a list of records.  Lock held. */
+static void heap_records_free(struct nk_list *list)
+{
+	while (!nk_list_empty(list)) {
+		struct heap_wait *w =
+		    nk_list_entry(list->prev, struct heap_wait, link);
+
+		nk_list_del(&w->link);
+		/* Its sleeper, if any, wakes with -EIDRM. */
+		nk_synch_destroy_locked(&w->synch);
+		free(w);
+	}
+}
+
 int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
 {
 	struct alchemy_heap *h;
@@ -98,9 +131,20 @@ int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
 	nk_list_init(&h->waiters);
 	nk_list_init(&h->spare);
 	strcpy(h->name, name && name[0] ? name : "heap");
+	for (int i = 0; i < HEAP_SPARE_RECORDS && ret == 0; i++) {
+		struct heap_wait *w = heap_record(nk, h->name);
+
+		if (w)
+			nk_list_add_before(&w->link, &h->spare);
+		else
+			ret = -ENOMEM;
+	}
 
 	nk_lock(nk);
-	ret = alchemy_register(ALCHEMY_HEAP, name, h, &heap->handle);
+	if (ret == 0)
+		ret = alchemy_register(ALCHEMY_HEAP, name, h, &heap->handle);
+	if (ret)
+		heap_records_free(&h->spare);
 	nk_unlock(nk);
 	if (ret) {
 		free(h->pool);
@@ -125,19 +169,6 @@ static int heap_get(RT_HEAP *heap, struct nk_instance **nk,
 	if (ret)
 		nk_unlock(*nk);
 	return ret;
-}
-
-static void heap_records_free(struct nk_list *list)
-{
-	while (!nk_list_empty(list)) {
-		struct heap_wait *w =
-		    nk_list_entry(list->prev, struct heap_wait, link);
-
-		nk_list_del(&w->link);
-		/* Its sleeper, if any, wakes with -EIDRM. */
-		nk_synch_destroy_locked(&w->synch);
-		free(w);
-	}
 }
 
 int rt_heap_delete(RT_HEAP *heap)
@@ -226,17 +257,16 @@ static int heap_wait_block(struct nk_instance *nk, uintptr_t handle,
 static int heap_spare(RT_HEAP *heap, struct nk_instance **nk,
 		      struct alchemy_heap **h)
 {
-	struct heap_wait *w = malloc(sizeof(*w));
 	char name[XNOBJECT_NAME_LEN];
-	int ret = -ENOMEM;
+	struct heap_wait *w;
+	int ret;
 
 	memcpy(name, (*h)->name, sizeof(name));
 	nk_unlock(*nk);
+	w = heap_record(*nk, name);
 	if (w == NULL)
-		return ret;
-	ret = nk_synch_init(*nk, &w->synch, name, NK_SYNCH_FIFO, 0);
-	if (ret == 0)
-		ret = heap_get(heap, nk, h);
+		return -ENOMEM;
+	ret = heap_get(heap, nk, h);
 	if (ret == 0)
 		nk_list_add_after(&w->link, &(*h)->spare);
 	else {

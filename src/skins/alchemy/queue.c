@@ -17,7 +17,8 @@
  * Records belong to the queue, never to a waiter's stack: a task
  * deleted while it waits leaves its record behind (its synch has no
  * sleeper any more, and senders skip it) until the queue is deleted.
- * Records are recycled, so only the first waits of a queue allocate.
+ * Records are made with the queue and recycled: only a queue with more
+ * simultaneous waiters than it was made for allocates in a wait.
  */
 #include <alchemy/queue.h>
 
@@ -43,6 +44,9 @@ _Static_assert(sizeof(struct queue_msg) % NK_HEAP_ALIGN == 0,
  * it must be able to hold.
  */
 #define QUEUE_BLOCK_OVERHEAD 64
+
+/* Wait records made with the queue, enough for most uses. */
+#define QUEUE_SPARE_RECORDS 4
 
 struct queue_wait {
 	struct nk_list link;   /* queue's waiters (service order) or spare */
@@ -95,6 +99,35 @@ static size_t pool_bytes(size_t poolsize, size_t qlimit)
 	return qlimit * per_msg + QUEUE_BLOCK_OVERHEAD;
 }
 
+/*
+ * A record for one more waiter.  Allocated where a mode switch does no
+ * harm (creation), or, past the records made there, by the waiter
+ * itself: malloc may enter Linux and relax it.
+ */
+static struct queue_wait *record_alloc(struct nk_instance *nk, const char *name)
+{
+	struct queue_wait *w = malloc(sizeof(*w));
+
+	if (w && nk_synch_init(nk, &w->synch, name, NK_SYNCH_FIFO, 0)) {
+		free(w);
+		w = NULL;
+	}
+	return w;
+}
+
+/* Free a list of records; sleepers wake with -EIDRM.  Lock held. */
+static void records_free(struct nk_list *list)
+{
+	while (!nk_list_empty(list)) {
+		struct queue_wait *w =
+		    nk_list_first_entry(list, struct queue_wait, link);
+
+		nk_list_del(&w->link);
+		nk_synch_destroy_locked(&w->synch);
+		free(w);
+	}
+}
+
 static void queue_free(struct alchemy_queue *q)
 {
 	free(q->pool);
@@ -137,9 +170,21 @@ int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
 	q->poolsize = poolsize;
 	q->mode = mode;
 	strcpy(q->name, name && name[0] ? name : "queue");
+	for (int i = 0; i < QUEUE_SPARE_RECORDS; i++) {
+		struct queue_wait *w = record_alloc(nk, q->name);
+
+		if (w == NULL) {
+			ret = -ENOMEM;
+			break;
+		}
+		nk_list_add_before(&w->link, &q->spare);
+	}
 
 	nk_lock(nk);
-	ret = alchemy_register(ALCHEMY_QUEUE, name, q, &queue->handle);
+	if (ret == 0)
+		ret = alchemy_register(ALCHEMY_QUEUE, name, q, &queue->handle);
+	if (ret)
+		records_free(&q->spare);
 	nk_unlock(nk);
 	if (ret)
 		queue_free(q);
@@ -162,19 +207,6 @@ static int queue_get(RT_QUEUE *queue, struct nk_instance **nk,
 	if (ret)
 		nk_unlock(*nk);
 	return ret;
-}
-
-/* Free a list of records; sleepers wake with -EIDRM.  Lock held. */
-static void records_free(struct nk_list *list)
-{
-	while (!nk_list_empty(list)) {
-		struct queue_wait *w =
-		    nk_list_first_entry(list, struct queue_wait, link);
-
-		nk_list_del(&w->link);
-		nk_synch_destroy_locked(&w->synch);
-		free(w);
-	}
 }
 
 int rt_queue_delete(RT_QUEUE *queue)
@@ -517,17 +549,6 @@ static ssize_t queue_block(struct nk_instance *nk, uintptr_t handle,
 	}
 	nk_list_add_before(&w->link, &q->spare);
 	return ret ? ret : req->result;
-}
-
-static struct queue_wait *record_alloc(struct nk_instance *nk, const char *name)
-{
-	struct queue_wait *w = malloc(sizeof(*w));
-
-	if (w && nk_synch_init(nk, &w->synch, name, NK_SYNCH_FIFO, 0)) {
-		free(w);
-		w = NULL;
-	}
-	return w;
 }
 
 /* The common body of every receive and read form. */

@@ -679,10 +679,10 @@ int rt_task_wait_period(unsigned long *overruns_r)
 }
 
 /*
- * The nucleus fixes a thread's policy and quantum at creation and has
- * no service to change them, so round-robin cannot be switched on for
- * an existing task: quantum 0 (FIFO, what every task runs) succeeds,
- * any other is -EINVAL.
+ * As in Xenomai: quantum 0 turns round robin off (FIFO), any other is
+ * the round-robin quantum in ticks (ns: the clock is tickless).  It
+ * takes effect at once; a task running when it changes starts a fresh
+ * time slice.
  */
 int rt_task_slice(RT_TASK *task, RTIME quantum)
 {
@@ -692,7 +692,12 @@ int rt_task_slice(RT_TASK *task, RTIME quantum)
 	ret = task_thread(task, &thread);
 	if (ret)
 		return ret;
-	return quantum == 0 ? 0 : -EINVAL;
+	if (quantum > (RTIME)INT64_MAX)
+		return -EINVAL;
+	ret = nk_thread_set_policy(
+	    thread, quantum ? NK_SCHED_RR : NK_SCHED_FIFO, (nk_time_t)quantum);
+	/* It ended meanwhile: nothing left to change, as for priorities. */
+	return ret == -ESRCH ? 0 : ret;
 }
 
 /*

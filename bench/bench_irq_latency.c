@@ -1,0 +1,283 @@
+/*
+ * Device-interrupt latency: eventfd write -> RT thread running, two ways,
+ * in alternating rounds of one run.
+ *
+ *   fusion  the eventfd is an IPIPE_SRC_FD source on the RT CPU; its
+ *           head-domain handler reads it and gives a semaphore an RT
+ *           nucleus thread (priority 90) waits on.
+ *   raw     a SCHED_FIFO thread at the priority the live backend gives
+ *           nucleus priority 90, pinned to the same CPU, blocked in
+ *           epoll_wait on another eventfd.
+ *
+ * The same plain writer thread (on another CPU when there is one) writes
+ * a CLOCK_MONOTONIC timestamp as the eventfd's value, then waits until
+ * the woken side has recorded now - stamp, and pauses before the next
+ * sample.  Prints min, avg, p99 and max in us for both, and the ratio of
+ * the averages.
+ *
+ * usage: bench_irq_latency [ROUNDS] [SAMPLES_PER_ROUND]
+ * The RT CPU is FUSION_CPUS if set, else the last CPU, as the live
+ * backend picks it.
+ */
+#include <fusion/fusion.h>
+#include <fusion/pipeline.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RT_PRIO 90
+/* The live backend maps nucleus priorities 0..255 onto FIFO 1..98. */
+#define RAW_FIFO_PRIO (1 + RT_PRIO * (98 - 1) / 255)
+#define PAUSE_NS 200000L
+
+static struct nk_instance *nk;
+static struct nk_sem irq_sem;
+static int fusion_efd, raw_efd;
+static _Atomic uint64_t fusion_stamp;
+/* Samples recorded so far in the current round, by the woken side. */
+static _Atomic long done;
+static int64_t *samples;
+static long nr_samples;
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int rt_cpu(void)
+{
+	const char *env = getenv("FUSION_CPUS");
+	cpu_set_t set;
+
+	if (env && env[0])
+		return atoi(env);
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return 0;
+}
+
+static void pin(pthread_attr_t *attr, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+/* Head domain, interrupt context: acknowledge, keep the stamp, wake. */
+static void eventfd_irq(unsigned int irq, void *cookie)
+{
+	uint64_t stamp;
+
+	(void)irq;
+	(void)cookie;
+	if (read(fusion_efd, &stamp, sizeof(stamp)) != sizeof(stamp))
+		return;
+	atomic_store(&fusion_stamp, stamp);
+	nk_sem_give(&irq_sem);
+}
+
+/* The RT nucleus thread: no system call on its path (nk_now is vDSO). */
+static void rt_body(void *arg)
+{
+	(void)arg;
+	while (nk_sem_take(&irq_sem, NK_INFINITE, NK_RELATIVE) == 0) {
+		int64_t lat = nk_now(nk) - (int64_t)atomic_load(&fusion_stamp);
+		long i = atomic_load(&done);
+
+		if (i < nr_samples)
+			samples[i] = lat;
+		atomic_store(&done, i + 1);
+	}
+}
+
+static void *raw_body(void *arg)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	(void)arg;
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, raw_efd, &ev))
+		return NULL;
+	for (;;) {
+		uint64_t stamp;
+		int64_t lat;
+		long i;
+
+		if (epoll_wait(ep, &ev, 1, -1) != 1)
+			continue;
+		if (read(raw_efd, &stamp, sizeof(stamp)) != sizeof(stamp))
+			continue;
+		lat = mono_ns() - (int64_t)stamp;
+		if (stamp == UINT64_MAX - 1) /* the stop value */
+			break;
+		i = atomic_load(&done);
+		if (i < nr_samples)
+			samples[i] = lat;
+		atomic_store(&done, i + 1);
+	}
+	close(ep);
+	return NULL;
+}
+
+/* One round: nr_samples stamped writes to @efd, each waited for. */
+static void *writer_body(void *arg)
+{
+	int efd = (int)(intptr_t)arg;
+	struct timespec pause = {.tv_nsec = PAUSE_NS};
+
+	for (long i = 0; i < nr_samples; i++) {
+		uint64_t stamp;
+
+		nanosleep(&pause, NULL);
+		stamp = (uint64_t)mono_ns();
+		if (write(efd, &stamp, sizeof(stamp)) != sizeof(stamp))
+			return NULL;
+		while (atomic_load(&done) <= i)
+			sched_yield();
+	}
+	return NULL;
+}
+
+static int run_round(int efd, int writer_cpu, int64_t *out)
+{
+	pthread_attr_t attr;
+	pthread_t writer;
+	int ret;
+
+	atomic_store(&done, 0);
+	samples = out;
+	pthread_attr_init(&attr);
+	pin(&attr, writer_cpu);
+	ret =
+	    pthread_create(&writer, &attr, writer_body, (void *)(intptr_t)efd);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		return -ret;
+	return -pthread_join(writer, NULL);
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double report(const char *name, int64_t *v, long n)
+{
+	double sum = 0;
+
+	qsort(v, (size_t)n, sizeof(*v), cmp64);
+	for (long i = 0; i < n; i++)
+		sum += (double)v[i];
+	printf("%-8s %8ld %9.2f %9.2f %9.2f %9.2f\n", name, n, v[0] / 1e3,
+	       sum / (double)n / 1e3, v[(n * 99) / 100] / 1e3, v[n - 1] / 1e3);
+	return sum / (double)n;
+}
+
+int main(int argc, char **argv)
+{
+	struct nk_instance_attr attr = {.main_priority = 10};
+	struct nk_thread_attr rt_attr = {.name = "irq-rt", .priority = RT_PRIO};
+	struct sched_param param = {.sched_priority = RAW_FIFO_PRIO};
+	struct ipipe_source src = {.kind = IPIPE_SRC_FD};
+	int rounds = argc > 1 ? atoi(argv[1]) : 5;
+	long per_round = argc > 2 ? atol(argv[2]) : 2000;
+	int cpu = rt_cpu(), writer_cpu;
+	int64_t *fus, *raw;
+	struct nk_thread *rt;
+	pthread_attr_t pattr;
+	pthread_t raw_thread;
+	uint64_t stop = UINT64_MAX - 1;
+	unsigned int irq;
+	double favg, ravg;
+	int ret;
+
+	if (rounds <= 0 || per_round <= 0) {
+		fprintf(stderr, "usage: %s [ROUNDS] [SAMPLES_PER_ROUND]\n",
+			argv[0]);
+		return 2;
+	}
+	writer_cpu = cpu == 0 && sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0;
+	nr_samples = per_round;
+	fus = calloc((size_t)(rounds * per_round), sizeof(*fus));
+	raw = calloc((size_t)(rounds * per_round), sizeof(*raw));
+	fusion_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	raw_efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (!fus || !raw || fusion_efd < 0 || raw_efd < 0)
+		return 1;
+
+	ret = nk_instance_create(&attr, &nk);
+	if (ret) {
+		fprintf(stderr, "nk_instance_create: %s\n", strerror(-ret));
+		return 1;
+	}
+	src.fd = fusion_efd;
+	if (nk_sem_init(nk, &irq_sem, "irq", 0, 0, 0) ||
+	    ipipe_attach_source(nk, &src, 0, &irq) ||
+	    ipipe_virtualize_irq(ipipe_head_domain(nk), irq, eventfd_irq, NULL,
+				 IPIPE_HANDLE) ||
+	    nk_thread_create(nk, &rt_attr, &rt) ||
+	    nk_thread_start(rt, rt_body, NULL))
+		return 1;
+
+	pthread_attr_init(&pattr);
+	pin(&pattr, cpu);
+	pthread_attr_setinheritsched(&pattr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&pattr, SCHED_FIFO);
+	pthread_attr_setschedparam(&pattr, &param);
+	ret = pthread_create(&raw_thread, &pattr, raw_body, NULL);
+	if (ret == EPERM) {
+		fprintf(stderr, "bench_irq_latency: no SCHED_FIFO: both paths "
+				"run SCHED_OTHER\n");
+		pthread_attr_setinheritsched(&pattr, PTHREAD_INHERIT_SCHED);
+		ret = pthread_create(&raw_thread, &pattr, raw_body, NULL);
+	}
+	pthread_attr_destroy(&pattr);
+	if (ret)
+		return 1;
+
+	for (int r = 0; r < rounds; r++) {
+		if (run_round(fusion_efd, writer_cpu, fus + r * per_round) ||
+		    run_round(raw_efd, writer_cpu, raw + r * per_round))
+			return 1;
+	}
+	if (write(raw_efd, &stop, sizeof(stop)) != sizeof(stop))
+		return 1;
+	pthread_join(raw_thread, NULL);
+
+	printf("%d rounds x %ld samples, RT CPU %d, writer CPU %d, "
+	       "FIFO %d (nucleus %d)\n",
+	       rounds, per_round, cpu, writer_cpu, RAW_FIFO_PRIO, RT_PRIO);
+	printf("%-8s %8s %9s %9s %9s %9s  (us)\n", "path", "samples", "min",
+	       "avg", "p99", "max");
+	favg = report("fusion", fus, rounds * per_round);
+	ravg = report("raw", raw, rounds * per_round);
+	printf("ratio avg fusion/raw: %.2f (target <= 1.30)\n", favg / ravg);
+
+	nk_thread_delete(rt);
+	ipipe_virtualize_irq(ipipe_head_domain(nk), irq, NULL, NULL,
+			     IPIPE_PASS);
+	ipipe_detach_source(nk, irq);
+	nk_instance_destroy(nk);
+	free(fus);
+	free(raw);
+	return 0;
+}

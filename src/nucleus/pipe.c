@@ -1,0 +1,365 @@
+/*
+ * Message pipes to the Linux side (see fusion/pipe.h).
+ *
+ * Outgoing messages wait in the pipe's pool until the root-domain
+ * handler of its virtual IRQ hands them to the channel, from root
+ * context, without the nucleus lock while it makes the system call.
+ * Incoming messages are pulled from the channel into the pool by the
+ * head-domain handler of the channel's fd source (live) or by the
+ * reader itself (sim, or whenever it asks).
+ */
+#include "internal.h"
+
+#include <fusion/heap.h>
+#include <fusion/pipe.h>
+#include <fusion/pipeline.h>
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pipe_msg {
+	struct nk_list link;
+	size_t size;
+	unsigned char data[];
+};
+
+struct nk_pipe {
+	unsigned int magic;
+	struct nk_instance *nk;
+	struct nk_heap heap;
+	void *pool;
+	struct nk_list out; /* to Linux, oldest first */
+	struct nk_list in;  /* from Linux, oldest first */
+	struct nk_synch readers;
+	int fd_nucleus, fd_linux;
+	unsigned int virq;
+	unsigned int src_irq;
+	bool has_source;
+	bool src_locked; /* the pool was full: the source waits for room */
+	bool flushing;   /* root context is sending a message */
+	bool dead;       /* deleted while flushing: the flusher frees it */
+};
+
+static bool pipe_valid(const struct nk_pipe *pipe)
+{
+	return pipe && pipe->magic == NK_PIPE_MAGIC;
+}
+
+static struct pipe_msg *msg_alloc(struct nk_pipe *pipe, size_t size)
+{
+	void *block;
+
+	if (nk_heap_alloc(&pipe->heap, sizeof(struct pipe_msg) + size, &block))
+		return NULL;
+	return block;
+}
+
+static void msg_free(struct nk_pipe *pipe, struct pipe_msg *msg)
+{
+	nk_heap_free(&pipe->heap, msg);
+}
+
+static void pipe_free(struct nk_pipe *pipe)
+{
+	struct nk_instance *nk = pipe->nk;
+
+	pipe->magic = 0;
+	if (pipe->fd_nucleus >= 0)
+		nk->be->chan_close(nk->be_priv, pipe->fd_nucleus);
+	if (pipe->fd_linux >= 0)
+		nk->be->chan_close(nk->be_priv, pipe->fd_linux);
+	free(pipe->pool);
+	free(pipe);
+}
+
+/* Root context: hand queued messages to Linux, one system call each. */
+static void pipe_flush(unsigned int irq, void *cookie)
+{
+	struct nk_pipe *pipe = cookie;
+	struct nk_instance *nk = pipe->nk;
+
+	(void)irq;
+	nk_lock_held(nk);
+	while (!pipe->dead && !nk_list_empty(&pipe->out)) {
+		struct pipe_msg *msg = nk_list_first_entry(
+			&pipe->out, struct pipe_msg, link);
+		ssize_t n;
+
+		nk_list_del(&msg->link);
+		pipe->flushing = true;
+		nk_unlock_held(nk);
+		n = nk->be->chan_send(nk->be_priv, pipe->fd_nucleus, msg->data,
+				      msg->size);
+		nk_lock_held(nk);
+		pipe->flushing = false;
+		if (n == -EAGAIN && !pipe->dead) {
+			/* Linux does not read: keep it, the next send retries. */
+			nk_list_add_after(&msg->link, &pipe->out);
+			break;
+		}
+		msg_free(pipe, msg);
+	}
+	if (pipe->dead) {
+		nk_unlock_held(nk);
+		pipe_free(pipe);
+		return;
+	}
+	nk_unlock_held(nk);
+}
+
+/*
+ * Move what Linux wrote into the pool, waking a reader per message.
+ * Returns false when the pool is full.  Lock held.
+ */
+static bool pipe_pull(struct nk_pipe *pipe)
+{
+	struct nk_instance *nk = pipe->nk;
+
+	for (;;) {
+		struct pipe_msg *msg;
+		ssize_t n = nk->be->chan_recv(nk->be_priv, pipe->fd_nucleus,
+					      NULL, 0, true);
+
+		if (n < 0)
+			return true; /* -EAGAIN: nothing more */
+		msg = msg_alloc(pipe, (size_t)n);
+		if (msg == NULL)
+			return false;
+		msg->size = (size_t)nk->be->chan_recv(
+			nk->be_priv, pipe->fd_nucleus, msg->data, (size_t)n,
+			false);
+		nk_list_add_before(&msg->link, &pipe->in);
+		nk_synch_wakeup_one(&pipe->readers);
+		if (n == 0)
+			return true; /* Linux closed its end: an empty message */
+	}
+}
+
+/* Head domain, live: the channel became readable. */
+static void pipe_readable(unsigned int irq, void *cookie)
+{
+	struct nk_pipe *pipe = cookie;
+
+	if (!pipe_pull(pipe) && !pipe->src_locked &&
+	    ipipe_lock_irq(pipe->nk, irq) == 0)
+		pipe->src_locked = true;
+	nk_sched_run(pipe->nk);
+}
+
+static int pipe_wire(struct nk_pipe *pipe)
+{
+	struct nk_instance *nk = pipe->nk;
+	struct ipipe_source src = {.kind = IPIPE_SRC_FD,
+				   .fd = pipe->fd_nucleus};
+	int ret;
+
+	ret = ipipe_alloc_virq(nk, &pipe->virq);
+	if (ret)
+		return ret;
+	ret = ipipe_virtualize_irq(ipipe_root_domain(nk), pipe->virq,
+				   pipe_flush, pipe, IPIPE_HANDLE);
+	if (ret)
+		return ret;
+	/* Without fd sources (sim) readers pull for themselves. */
+	if (ipipe_attach_source(nk, &src, 0, &pipe->src_irq) != 0)
+		return 0;
+	pipe->has_source = true;
+	return ipipe_virtualize_irq(ipipe_head_domain(nk), pipe->src_irq,
+				    pipe_readable, pipe, IPIPE_HANDLE);
+}
+
+static void pipe_unwire(struct nk_pipe *pipe)
+{
+	struct nk_instance *nk = pipe->nk;
+
+	if (pipe->has_source) {
+		ipipe_virtualize_irq(ipipe_head_domain(nk), pipe->src_irq,
+				     NULL, NULL, IPIPE_PASS);
+		ipipe_detach_source(nk, pipe->src_irq);
+	}
+	if (pipe->virq) {
+		ipipe_virtualize_irq(ipipe_root_domain(nk), pipe->virq, NULL,
+				     NULL, IPIPE_PASS);
+		ipipe_free_virq(nk, pipe->virq);
+	}
+}
+
+int nk_pipe_create(struct nk_instance *nk, const char *name, size_t poolsize,
+		   struct nk_pipe **out)
+{
+	struct nk_pipe *pipe;
+	int fds[2], ret;
+
+	if (!nk_instance_valid(nk) || out == NULL ||
+	    (name && strlen(name) >= NK_NAME_MAX))
+		return -EINVAL;
+	if (poolsize == 0)
+		poolsize = 16384;
+	pipe = calloc(1, sizeof(*pipe));
+	if (pipe == NULL)
+		return -ENOMEM;
+	pipe->nk = nk;
+	pipe->fd_nucleus = pipe->fd_linux = -1;
+	nk_list_init(&pipe->out);
+	nk_list_init(&pipe->in);
+	pipe->pool = malloc(poolsize);
+	ret = pipe->pool ? nk_heap_init(&pipe->heap, pipe->pool, poolsize)
+			 : -ENOMEM;
+	if (ret == 0)
+		ret = nk_synch_init(nk, &pipe->readers, name, NK_SYNCH_PRIO, 0);
+	if (ret == 0)
+		ret = nk->be->chan_open(nk->be_priv, fds);
+	if (ret == 0) {
+		pipe->fd_nucleus = fds[0];
+		pipe->fd_linux = fds[1];
+		pipe->magic = NK_PIPE_MAGIC;
+		ret = pipe_wire(pipe);
+	}
+	if (ret) {
+		pipe_unwire(pipe);
+		pipe_free(pipe);
+		return ret == -EINVAL ? -ENOMEM : ret;
+	}
+	*out = pipe;
+	return 0;
+}
+
+int nk_pipe_delete(struct nk_pipe *pipe)
+{
+	struct nk_instance *nk;
+	bool flushing;
+
+	if (!pipe_valid(pipe))
+		return -EINVAL;
+	nk = pipe->nk;
+	pipe_unwire(pipe);
+	nk_lock_held(nk);
+	pipe->magic = 0;
+	nk_synch_destroy_locked(&pipe->readers);
+	flushing = pipe->flushing;
+	pipe->dead = true;
+	nk_sched_run(nk);
+	nk_unlock_held(nk);
+	if (!flushing)
+		pipe_free(pipe);
+	return 0;
+}
+
+ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
+		     unsigned int flags)
+{
+	struct nk_instance *nk;
+	struct pipe_msg *msg, *last;
+	ssize_t ret = (ssize_t)size;
+
+	if (!pipe_valid(pipe) || (buf == NULL && size) ||
+	    (flags & ~(NK_PIPE_URGENT | NK_PIPE_STREAM)) ||
+	    (flags == (NK_PIPE_URGENT | NK_PIPE_STREAM)) || size > SSIZE_MAX)
+		return -EINVAL;
+	nk = pipe->nk;
+	nk_lock_held(nk);
+	last = nk_list_empty(&pipe->out)
+		       ? NULL
+		       : nk_container_of(pipe->out.prev, struct pipe_msg, link);
+	if ((flags & NK_PIPE_STREAM) && last) {
+		size_t room;
+
+		/* Grow the queued message in place when its block allows. */
+		nk_heap_size(&pipe->heap, last, &room);
+		if (room - sizeof(*last) - last->size >= size) {
+			memcpy(last->data + last->size, buf, size);
+			last->size += size;
+			nk_unlock_held(nk);
+			return ret;
+		}
+	}
+	msg = msg_alloc(pipe, size);
+	if (msg == NULL) {
+		ret = -ENOMEM;
+	} else {
+		msg->size = size;
+		if (size)
+			memcpy(msg->data, buf, size);
+		if (flags & NK_PIPE_URGENT)
+			nk_list_add_after(&msg->link, &pipe->out);
+		else
+			nk_list_add_before(&msg->link, &pipe->out);
+	}
+	nk_unlock_held(nk);
+	if (msg)
+		ipipe_trigger_irq(nk, pipe->virq, 0);
+	return ret;
+}
+
+/* Take the first incoming message if it fits.  Lock held. */
+static ssize_t pipe_take(struct nk_pipe *pipe, void *buf, size_t size)
+{
+	struct pipe_msg *msg;
+	ssize_t n;
+
+	if (nk_list_empty(&pipe->in))
+		return -EWOULDBLOCK;
+	msg = nk_list_first_entry(&pipe->in, struct pipe_msg, link);
+	if (msg->size > size)
+		return -ENOBUFS;
+	n = (ssize_t)msg->size;
+	memcpy(buf, msg->data, msg->size);
+	nk_list_del(&msg->link);
+	msg_free(pipe, msg);
+	if (pipe->src_locked) {
+		pipe->src_locked = false;
+		ipipe_unlock_irq(pipe->nk, pipe->src_irq);
+	}
+	return n;
+}
+
+ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
+		     nk_time_t timeout, enum nk_tmode mode)
+{
+	struct nk_instance *nk;
+	ssize_t ret;
+
+	if (!pipe_valid(pipe) || (buf == NULL && size) ||
+	    (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
+		return -EINVAL;
+	nk = pipe->nk;
+	nk_lock_held(nk);
+	if (mode == NK_RELATIVE && timeout > 0 && timeout != NK_INFINITE) {
+		timeout = nk_clock_now(nk) + timeout;
+		mode = NK_ABSOLUTE;
+	}
+	for (;;) {
+		int wake;
+
+		if (!pipe->has_source)
+			pipe_pull(pipe);
+		ret = pipe_take(pipe, buf, size);
+		if (ret != -EWOULDBLOCK || (mode == NK_RELATIVE && timeout <= 0))
+			break;
+		wake = nk_synch_sleep(&pipe->readers, timeout, mode);
+		if (wake == NK_WAKE_DELETED) {
+			ret = wake; /* the pipe is gone: touch nothing */
+			break;
+		}
+		if (wake == NK_WAKE_TIMEOUT && !pipe->has_source) {
+			/* sim: a last look at what Linux wrote meanwhile. */
+			pipe_pull(pipe);
+			ret = pipe_take(pipe, buf, size);
+			if (ret == -EWOULDBLOCK)
+				ret = wake;
+			break;
+		}
+		if (wake) {
+			ret = wake;
+			break;
+		}
+	}
+	nk_unlock_held(nk);
+	return ret;
+}
+
+int nk_pipe_linux_fd(struct nk_pipe *pipe)
+{
+	return pipe_valid(pipe) ? pipe->fd_linux : -EINVAL;
+}

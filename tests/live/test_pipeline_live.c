@@ -1,0 +1,519 @@
+/*
+ * The interrupt pipeline on the live backend: an eventfd source and a
+ * signal source raise head-domain handlers that wake RT threads; root
+ * handlers run in an ordinary thread; a virtual IRQ round trip head ->
+ * root -> head; detach and re-attach; source errors.  Checks are on the
+ * order and number of events and on error codes, never on durations;
+ * timeouts are generous safety nets only.
+ *
+ * Handlers run outside nucleus threads and may make system calls (they
+ * read the eventfd); RT thread bodies make none, so that no stray call
+ * relaxes them.
+ */
+#include "harness.h"
+
+#include <fusion/fusion.h>
+#include <fusion/pipeline.h>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SAFETY_NS (10 * 1000000000LL)
+#define MS (1000000LL)
+#define ROUNDS 300
+
+static struct nk_instance *nk;
+static struct nk_sem sem;
+
+/* --- event log, shared by handlers in several OS threads --- */
+
+static char log_buf[1024];
+static size_t log_len;
+/* Uncontended in practice (each record follows the previous one
+ * causally), so a nucleus thread taking it makes no system call. */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void log_reset(void)
+{
+	log_len = 0;
+	log_buf[0] = '\0';
+}
+
+/* Append @what, space-separated.  No system call. */
+static void rec(const char *what)
+{
+	size_t n = strlen(what);
+
+	pthread_mutex_lock(&log_lock);
+	if (log_len + n + 2 <= sizeof(log_buf)) {
+		if (log_len)
+			log_buf[log_len++] = ' ';
+		memcpy(log_buf + log_len, what, n);
+		log_len += n;
+		log_buf[log_len] = '\0';
+	}
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* --- helpers --- */
+
+static void live_create(int main_priority)
+{
+	struct nk_instance_attr attr = {.main_priority = main_priority};
+
+	/* A failed check left the previous test's instance behind. */
+	if (nk)
+		nk_instance_destroy(nk);
+	log_reset();
+	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
+	CHECK_STR(nk_instance_backend(nk), "live");
+	CHECK_EQ(nk_sem_init(nk, &sem, "sem", 0, 0, 0), 0);
+}
+
+static void live_destroy(void)
+{
+	CHECK_EQ(nk_sem_destroy(&sem), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+	nk = NULL;
+}
+
+static struct nk_thread *spawn(const char *name, int prio, nk_thread_fn fn,
+			       void *arg)
+{
+	struct nk_thread_attr attr = {
+	    .name = name, .priority = prio, .flags = NK_THREAD_JOINABLE};
+	struct nk_thread *thread;
+
+	CHECK_EQ(nk_thread_create(nk, &attr, &thread), 0);
+	CHECK_EQ(nk_thread_start(thread, fn, arg), 0);
+	return thread;
+}
+
+static void handle(struct ipipe_domain *d, unsigned int irq, ipipe_handler_t fn,
+		   void *cookie)
+{
+	CHECK_EQ(ipipe_virtualize_irq(d, irq, fn, cookie, IPIPE_HANDLE), 0);
+}
+
+static void unhandle(struct ipipe_domain *d, unsigned int irq)
+{
+	CHECK_EQ(ipipe_virtualize_irq(d, irq, NULL, NULL, IPIPE_PASS), 0);
+}
+
+/* Wait (outside the nucleus) until *@counter reaches @value. */
+static bool wait_count(_Atomic unsigned long *counter, unsigned long value)
+{
+	struct timespec pause = {.tv_nsec = 20000};
+
+	for (long spent = 0; spent < SAFETY_NS; spent += pause.tv_nsec) {
+		if (atomic_load(counter) >= value)
+			return true;
+		nanosleep(&pause, NULL);
+	}
+	return false;
+}
+
+/* --- eventfd source --- */
+
+static int efd = -1;
+static _Atomic unsigned long wakes, handled, read_total, in_nucleus_thread;
+static volatile int rt_final_take;
+
+/* Head domain: acknowledge the device (read the eventfd), wake RT. */
+static void efd_handler(unsigned int irq, void *cookie)
+{
+	uint64_t value = 0;
+
+	(void)irq;
+	(void)cookie;
+	if (nk_thread_self(nk) != NULL)
+		atomic_fetch_add(&in_nucleus_thread, 1);
+	if (read(efd, &value, sizeof(value)) == sizeof(value))
+		atomic_fetch_add(&read_total, value);
+	atomic_fetch_add(&handled, 1);
+	nk_sem_give(&sem);
+}
+
+/* RT thread: ROUNDS wake-ups, then none more. */
+static void rt_waiter(void *arg)
+{
+	long rounds = (long)arg;
+
+	for (long i = 0; i < rounds; i++) {
+		if (nk_sem_take(&sem, SAFETY_NS, NK_RELATIVE) != 0)
+			return;
+		atomic_fetch_add(&wakes, 1);
+	}
+	rt_final_take = nk_sem_take(&sem, 50 * MS, NK_RELATIVE);
+}
+
+static volatile int writer_ok;
+
+/* Plain pthread: one write per round, waiting for each wake-up. */
+static void *efd_writer(void *arg)
+{
+	long rounds = (long)arg;
+	uint64_t one = 1;
+
+	for (long i = 0; i < rounds; i++) {
+		if (write(efd, &one, sizeof(one)) != sizeof(one))
+			return NULL;
+		if (!wait_count(&wakes, (unsigned long)i + 1))
+			return NULL;
+	}
+	writer_ok = 1;
+	return NULL;
+}
+
+static void reset_counters(void)
+{
+	atomic_store(&wakes, 0);
+	atomic_store(&handled, 0);
+	atomic_store(&read_total, 0);
+	atomic_store(&in_nucleus_thread, 0);
+	rt_final_take = 1;
+	writer_ok = 0;
+}
+
+TEST(eventfd_source_wakes_rt_thread)
+{
+	struct ipipe_source src = {.kind = IPIPE_SRC_FD};
+	struct ipipe_irq_stats st;
+	struct nk_thread *rt;
+	pthread_t writer;
+	unsigned int irq;
+
+	live_create(10);
+	reset_counters();
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	CHECK(efd >= 0);
+	src.fd = efd;
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
+	CHECK(irq >= IPIPE_FIRST_SOURCE_IRQ && irq < IPIPE_FIRST_VIRQ);
+	CHECK_EQ(ipipe_source_fd(nk, irq), efd);
+	handle(ipipe_head_domain(nk), irq, efd_handler, NULL);
+	rt = spawn("rt", 50, rt_waiter, (void *)(long)ROUNDS);
+	CHECK_EQ(pthread_create(&writer, NULL, efd_writer, (void *)ROUNDS), 0);
+	CHECK_EQ(nk_thread_join(rt), 0);
+	CHECK_EQ(pthread_join(writer, NULL), 0);
+	CHECK_EQ(writer_ok, 1);
+	CHECK_EQ(atomic_load(&wakes), ROUNDS);
+	CHECK_EQ(atomic_load(&handled), ROUNDS);
+	CHECK_EQ(atomic_load(&read_total), ROUNDS);
+	CHECK_EQ(atomic_load(&in_nucleus_thread), 0);
+	CHECK_EQ(rt_final_take, -ETIMEDOUT);
+	CHECK_EQ(ipipe_irq_stats(ipipe_head_domain(nk), irq, &st), 0);
+	CHECK_EQ(st.hits, ROUNDS);
+	CHECK_EQ(st.handled, ROUNDS);
+	CHECK_EQ(st.logged, 0);
+	CHECK_EQ(st.lost, 0);
+	CHECK(st.worst_ns > 0);
+	unhandle(ipipe_head_domain(nk), irq);
+	CHECK_EQ(ipipe_detach_source(nk, irq), 0);
+	close(efd);
+	efd = -1;
+	live_destroy();
+}
+
+/* --- signal source --- */
+
+static void count_give(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+	atomic_fetch_add(&handled, 1);
+	nk_sem_give(&sem);
+}
+
+static void *signal_sender(void *arg)
+{
+	long rounds = (long)arg;
+
+	for (long i = 0; i < rounds; i++) {
+		if (kill(getpid(), SIGUSR1))
+			return NULL;
+		if (!wait_count(&wakes, (unsigned long)i + 1))
+			return NULL;
+	}
+	writer_ok = 1;
+	return NULL;
+}
+
+TEST(signal_source_raises_irq)
+{
+	struct ipipe_source src = {.kind = IPIPE_SRC_SIGNAL, .signo = SIGUSR1};
+	struct sigaction before, after;
+	struct nk_thread *rt;
+	pthread_t sender;
+	unsigned int irq, again;
+
+	live_create(10);
+	reset_counters();
+	CHECK_EQ(sigaction(SIGUSR1, NULL, &before), 0);
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &again), -EEXIST);
+	handle(ipipe_head_domain(nk), irq, count_give, NULL);
+	rt = spawn("rt", 50, rt_waiter, (void *)100L);
+	CHECK_EQ(pthread_create(&sender, NULL, signal_sender, (void *)100L), 0);
+	CHECK_EQ(nk_thread_join(rt), 0);
+	CHECK_EQ(pthread_join(sender, NULL), 0);
+	CHECK_EQ(writer_ok, 1);
+	CHECK_EQ(atomic_load(&wakes), 100);
+	CHECK_EQ(atomic_load(&handled), 100);
+	CHECK_EQ(rt_final_take, -ETIMEDOUT);
+	unhandle(ipipe_head_domain(nk), irq);
+	CHECK_EQ(ipipe_detach_source(nk, irq), 0);
+	/* Detached: the signal's previous disposition is back. */
+	CHECK_EQ(sigaction(SIGUSR1, NULL, &after), 0);
+	CHECK(after.sa_handler == before.sa_handler);
+	/* ... and it may be attached again. */
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &again), 0);
+	CHECK_EQ(ipipe_detach_source(nk, again), 0);
+	live_destroy();
+}
+
+/* --- root context --- */
+
+static pthread_t main_pthread;
+static volatile int root_self_null = -1, root_is_main = -1, root_policy = -1;
+
+static void root_handler(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+	root_self_null = nk_thread_self(nk) == NULL;
+	root_is_main = pthread_equal(pthread_self(), main_pthread) != 0;
+	root_policy = sched_getscheduler(0);
+	nk_sem_give(&sem);
+}
+
+/* Root handlers run in an ordinary (SCHED_OTHER) non-nucleus thread. */
+TEST(root_handler_runs_in_plain_thread)
+{
+	unsigned int irq;
+
+	live_create(10);
+	main_pthread = pthread_self();
+	CHECK_EQ(ipipe_alloc_virq(nk, &irq), 0);
+	handle(ipipe_root_domain(nk), irq, root_handler, NULL);
+	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	CHECK_EQ(nk_sem_take(&sem, SAFETY_NS, NK_RELATIVE), 0);
+	CHECK_EQ(root_self_null, 1);
+	CHECK_EQ(root_is_main, 0);
+	CHECK_EQ(root_policy, SCHED_OTHER);
+	unhandle(ipipe_root_domain(nk), irq);
+	CHECK_EQ(ipipe_free_virq(nk, irq), 0);
+	live_destroy();
+}
+
+/* --- virtual IRQ round trip --- */
+
+static unsigned int trip[3];
+
+static void trip_head_first(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+	rec(nk_thread_self(nk) ? "head1:thread" : "head1");
+	if (ipipe_trigger_irq(nk, trip[1], 0))
+		rec("trigger-failed");
+}
+
+static void trip_root(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+	rec(nk_thread_self(nk) ? "root:thread" : "root");
+	if (ipipe_trigger_irq(nk, trip[2], 0))
+		rec("trigger-failed");
+}
+
+static void trip_head_last(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+	rec(nk_thread_self(nk) ? "head3:thread" : "head3");
+	nk_sem_give(&sem);
+}
+
+static void trip_rt(void *arg)
+{
+	(void)arg;
+	if (nk_sem_take(&sem, SAFETY_NS, NK_RELATIVE) == 0)
+		rec("rt");
+}
+
+TEST(virq_round_trip_head_root_head)
+{
+	struct ipipe_domain *head, *root;
+	struct nk_thread *rt;
+
+	live_create(10);
+	head = ipipe_head_domain(nk);
+	root = ipipe_root_domain(nk);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(ipipe_alloc_virq(nk, &trip[i]), 0);
+	handle(head, trip[0], trip_head_first, NULL);
+	handle(root, trip[1], trip_root, NULL);
+	handle(head, trip[2], trip_head_last, NULL);
+	for (int round = 0; round < 20; round++) {
+		log_reset();
+		rt = spawn("rt", 50, trip_rt, NULL);
+		CHECK_EQ(ipipe_trigger_irq(nk, trip[0], 0), 0);
+		CHECK_EQ(nk_thread_join(rt), 0);
+		CHECK_STR(log_buf, "head1 root head3 rt");
+	}
+	/*
+	 * A run counts once its handler has returned: root's may still be
+	 * finishing when the RT thread it led to has already run.
+	 */
+	for (int i = 0; i < 3; i++) {
+		struct ipipe_domain *d = i == 1 ? root : head;
+		struct ipipe_irq_stats st = {0};
+		struct timespec pause = {.tv_nsec = 100000};
+
+		for (long spent = 0; spent < SAFETY_NS;
+		     spent += pause.tv_nsec) {
+			CHECK_EQ(ipipe_irq_stats(d, trip[i], &st), 0);
+			if (st.handled >= 20)
+				break;
+			nanosleep(&pause, NULL);
+		}
+		CHECK_EQ(st.hits, 20);
+		CHECK_EQ(st.handled, 20);
+	}
+	live_destroy();
+}
+
+/* --- synchronous trigger --- */
+
+static void rec_give(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	rec(cookie);
+	nk_sem_give(&sem);
+}
+
+static void rt_rec(void *arg)
+{
+	(void)arg;
+	if (nk_sem_take(&sem, SAFETY_NS, NK_RELATIVE) == 0)
+		rec("rt");
+}
+
+/*
+ * From a thread of the IRQ's CPU, the head handler runs before
+ * ipipe_trigger_irq returns, and a more urgent thread it readies runs
+ * before the caller goes on.
+ */
+TEST(trigger_runs_head_handler_before_return)
+{
+	struct nk_thread *rt;
+	unsigned int irq;
+
+	live_create(10);
+	CHECK_EQ(ipipe_alloc_virq(nk, &irq), 0);
+	handle(ipipe_head_domain(nk), irq, rec_give, "head");
+	for (int round = 0; round < 20; round++) {
+		log_reset();
+		rt = spawn("rt", 50, rt_rec, NULL);
+		CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+		rec("main");
+		CHECK_EQ(nk_thread_join(rt), 0);
+		CHECK_STR(log_buf, "head rt main");
+	}
+	live_destroy();
+}
+
+/* --- detach, re-attach, errors --- */
+
+TEST(detach_then_reattach)
+{
+	struct ipipe_source src = {.kind = IPIPE_SRC_FD};
+	struct nk_thread *rt;
+	pthread_t writer;
+	unsigned int irq, irq2;
+
+	live_create(10);
+	reset_counters();
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	CHECK(efd >= 0);
+	src.fd = efd;
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
+	handle(ipipe_head_domain(nk), irq, efd_handler, NULL);
+	rt = spawn("rt", 50, rt_waiter, (void *)3L);
+	CHECK_EQ(pthread_create(&writer, NULL, efd_writer, (void *)3L), 0);
+	CHECK_EQ(nk_thread_join(rt), 0);
+	CHECK_EQ(pthread_join(writer, NULL), 0);
+	CHECK_EQ(atomic_load(&wakes), 3);
+
+	CHECK_EQ(ipipe_detach_source(nk, irq), -EBUSY);
+	unhandle(ipipe_head_domain(nk), irq);
+	CHECK_EQ(ipipe_detach_source(nk, irq), 0);
+	CHECK_EQ(ipipe_detach_source(nk, irq), -EINVAL);
+	CHECK_EQ(ipipe_source_fd(nk, irq), -EINVAL);
+	/* The fd is the caller's: detaching leaves it open. */
+	CHECK(fcntl(efd, F_GETFD) >= 0);
+
+	reset_counters();
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq2), 0);
+	CHECK_EQ(ipipe_source_fd(nk, irq2), efd);
+	handle(ipipe_head_domain(nk), irq2, efd_handler, NULL);
+	rt = spawn("rt", 50, rt_waiter, (void *)3L);
+	CHECK_EQ(pthread_create(&writer, NULL, efd_writer, (void *)3L), 0);
+	CHECK_EQ(nk_thread_join(rt), 0);
+	CHECK_EQ(pthread_join(writer, NULL), 0);
+	CHECK_EQ(writer_ok, 1);
+	CHECK_EQ(atomic_load(&wakes), 3);
+	CHECK_EQ(atomic_load(&handled), 3);
+	CHECK_EQ(rt_final_take, -ETIMEDOUT);
+	unhandle(ipipe_head_domain(nk), irq2);
+	CHECK_EQ(ipipe_detach_source(nk, irq2), 0);
+	close(efd);
+	efd = -1;
+	live_destroy();
+}
+
+TEST(source_errors)
+{
+	struct ipipe_source gpio = {.kind = IPIPE_SRC_GPIO,
+				    .path = "/dev/nonexistent-gpiochip",
+				    .line = 3,
+				    .edges =
+					IPIPE_GPIO_RISING | IPIPE_GPIO_FALLING};
+	struct ipipe_source uio = {.kind = IPIPE_SRC_UIO,
+				   .path = "/dev/nonexistent-uio"};
+	struct ipipe_source script = {.kind = IPIPE_SRC_SCRIPT, .name = "a"};
+	struct ipipe_source fd = {.kind = IPIPE_SRC_FD, .fd = -1};
+	unsigned int irq;
+
+	live_create(10);
+	CHECK_EQ(ipipe_attach_source(nk, &gpio, 0, &irq), -ENOENT);
+	CHECK_EQ(ipipe_attach_source(nk, &uio, 0, &irq), -ENOENT);
+	CHECK_EQ(ipipe_attach_source(nk, &script, 0, &irq), -ENOTSUP);
+	CHECK_EQ(ipipe_attach_source(nk, &fd, 0, &irq), -EINVAL);
+	CHECK_EQ(ipipe_attach_source(nk, &fd, 0, NULL), -EINVAL);
+	fd.fd = 0;
+	CHECK_EQ(ipipe_attach_source(nk, &fd, nk_instance_nr_cpus(nk), &irq),
+		 -EINVAL);
+	/* A failed attach leaves no number behind: the next gets the first. */
+	fd.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	CHECK(fd.fd >= 0);
+	CHECK_EQ(ipipe_attach_source(nk, &fd, 0, &irq), 0);
+	CHECK_EQ(irq, IPIPE_FIRST_SOURCE_IRQ);
+	CHECK_EQ(ipipe_detach_source(nk, irq), 0);
+	close(fd.fd);
+	live_destroy();
+}
+
+TESTS(T(eventfd_source_wakes_rt_thread), T(signal_source_raises_irq),
+      T(root_handler_runs_in_plain_thread), T(virq_round_trip_head_root_head),
+      T(trigger_runs_head_handler_before_return), T(detach_then_reattach),
+      T(source_errors));

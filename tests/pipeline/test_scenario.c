@@ -1,0 +1,755 @@
+/*
+ * Scripted interrupt sources of the sim backend (FUSION_SIM_SCENARIO):
+ * exact occurrence dates of `at`, `every` (with jitter, seed, from,
+ * until) and `poisson`; the same dates from two instances in one
+ * process; attachment windows; ties with timers and between sources;
+ * malformed scenario lines refused with "FILE:LINE: ..." on stderr; and
+ * a whole run's FUSION_SIM_LOG byte-identical twice.
+ */
+#include "harness.h"
+
+#include <fusion/fusion.h>
+#include <fusion/pipeline.h>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define US 1000LL
+#define MS 1000000LL
+
+#define MAX_DATES 8192
+
+/* The occurrences of one scripted source, in delivery order. */
+struct series {
+	const char *name;
+	unsigned int irq;
+	struct nk_instance *nk;
+	unsigned long n;
+	nk_time_t dates[MAX_DATES];
+};
+
+static struct nk_instance *nk;
+
+/* --- event log (for order across sources and timers) --- */
+
+static char log_buf[4096];
+static size_t log_len;
+
+static void log_reset(void)
+{
+	log_len = 0;
+	log_buf[0] = '\0';
+}
+
+static void rec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void rec(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (log_len)
+		log_buf[log_len++] = ' ';
+	va_start(ap, fmt);
+	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(log_buf) - log_len)
+		abort();
+	log_len += (size_t)n;
+}
+
+/* --- scenario files --- */
+
+/* Writes @text to a new temporary file; its path goes to @path. */
+static void write_file(char *path, const char *text)
+{
+	int fd;
+
+	strcpy(path, "/tmp/fusion-scen-XXXXXX");
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, text, strlen(text)), (long long)strlen(text));
+	close(fd);
+}
+
+/* nk_instance_create with FUSION_SIM_SCENARIO=@path (NULL: none). */
+static int create_with(const char *path, struct nk_instance **out)
+{
+	struct nk_instance_attr attr = {.backend = "sim", .main_priority = 10};
+	int ret;
+
+	if (path)
+		setenv("FUSION_SIM_SCENARIO", path, 1);
+	ret = nk_instance_create(&attr, out);
+	unsetenv("FUSION_SIM_SCENARIO");
+	return ret;
+}
+
+static void sim_create(const char *text)
+{
+	char path[64];
+	int ret;
+
+	/* A failed check left the previous test's instance behind. */
+	if (nk)
+		nk_instance_destroy(nk);
+	log_reset();
+	write_file(path, text);
+	ret = create_with(path, &nk);
+	unlink(path);
+	CHECK_EQ(ret, 0);
+}
+
+static void sim_destroy(void)
+{
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+	nk = NULL;
+}
+
+static void sleep_ns(nk_time_t ns)
+{
+	CHECK_EQ(nk_thread_sleep(nk, ns, NK_RELATIVE), 0);
+}
+
+static void record_date(unsigned int irq, void *cookie)
+{
+	struct series *s = cookie;
+
+	(void)irq;
+	if (s->n < MAX_DATES)
+		s->dates[s->n] = nk_now(s->nk);
+	s->n++;
+}
+
+static void record_name(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	rec("%s@%lld", (const char *)cookie, (long long)nk_now(nk));
+}
+
+/* Attach @s->name on @inst and record its occurrences in @s. */
+static void watch(struct nk_instance *inst, struct series *s)
+{
+	struct ipipe_source src = {.kind = IPIPE_SRC_SCRIPT, .name = s->name};
+
+	s->nk = inst;
+	s->n = 0;
+	CHECK_EQ(ipipe_attach_source(inst, &src, 0, &s->irq), 0);
+	CHECK_EQ(ipipe_virtualize_irq(ipipe_head_domain(inst), s->irq,
+				      record_date, s, IPIPE_HANDLE),
+		 0);
+}
+
+static void unwatch(struct nk_instance *inst, struct series *s)
+{
+	CHECK_EQ(ipipe_virtualize_irq(ipipe_head_domain(inst), s->irq, NULL,
+				      NULL, IPIPE_PASS),
+		 0);
+	CHECK_EQ(ipipe_detach_source(inst, s->irq), 0);
+}
+
+static void check_dates(const struct series *s, const nk_time_t *expect,
+			unsigned long n)
+{
+	CHECK_EQ(s->n, n);
+	for (unsigned long i = 0; i < n; i++) {
+		if (s->dates[i] != expect[i])
+			fprintf(stderr, "%s: occurrence %lu\n", s->name, i);
+		CHECK_EQ(s->dates[i], expect[i]);
+	}
+}
+
+/* The first @n occurrences of @s are @expect. */
+static void check_first(const struct series *s, const nk_time_t *expect,
+			unsigned long n)
+{
+	CHECK(s->n >= n);
+	for (unsigned long i = 0; i < n; i++)
+		CHECK_EQ(s->dates[i], expect[i]);
+}
+
+static void check_same(const struct series *a, const struct series *b)
+{
+	CHECK_EQ(a->n, b->n);
+	CHECK(a->n <= MAX_DATES);
+	CHECK(memcmp(a->dates, b->dates, a->n * sizeof(a->dates[0])) == 0);
+}
+
+/* --- dates --- */
+
+TEST(at_fires_once_at_its_date)
+{
+	static struct series a = {.name = "a"}, zero = {.name = "zero"};
+	static const nk_time_t expect_a[] = {5 * MS};
+	static const nk_time_t expect_zero[] = {0};
+
+	sim_create("irq a at 5ms\nirq zero at 0ns\n");
+	watch(nk, &a);
+	watch(nk, &zero);
+	CHECK_EQ(a.n, 0);
+	sleep_ns(20 * MS);
+	check_dates(&a, expect_a, 1);
+	check_dates(&zero, expect_zero, 1);
+	sim_destroy();
+}
+
+/* Units; `every` defaults to from 0 with no end; `until` is inclusive. */
+TEST(every_without_jitter)
+{
+	static struct series a = {.name = "a"}, b = {.name = "b"},
+			     c = {.name = "c"};
+	static const nk_time_t expect_a[] = {2 * MS, 3 * MS, 4 * MS, 5 * MS};
+	static const nk_time_t expect_b[] = {0,		1500 * US, 3 * MS,
+					     4500 * US, 6 * MS,	   7500 * US};
+	static const nk_time_t expect_c[] = {1000000000LL - 500, 1000000000LL};
+
+	sim_create("irq a every 1ms from 2ms until 5ms\n"
+		   "irq b every 1500us\n"
+		   "irq c every 500ns from 999999500ns until 1s\n");
+	watch(nk, &a);
+	watch(nk, &b);
+	watch(nk, &c);
+	sleep_ns(8 * MS);
+	check_dates(&a, expect_a, 4);
+	check_dates(&b, expect_b, 6);
+	unwatch(nk, &b);
+	sleep_ns(2 * 1000000000LL);
+	check_dates(&c, expect_c, 2);
+	sim_destroy();
+}
+
+/*
+ * Jitter: each occurrence within +/- jitter of its nominal date, never
+ * before the previous one or `from`; the same dates from two instances;
+ * another seed moves them.  The first dates of seed 7 are pinned (a
+ * splitmix64 generator seeded with the seed, one draw per occurrence:
+ * date = nominal + draw % (2 * jitter + 1) - jitter), so that a change
+ * of generator shows.
+ */
+TEST(every_with_jitter_is_reproducible)
+{
+	static struct series one = {.name = "j"}, two = {.name = "j"},
+			     other = {.name = "k"};
+	static const char text[] =
+	    "irq j every 250us jitter 20us seed 7 from 1ms until 20ms\n"
+	    "irq k every 250us jitter 20us seed 8 from 1ms until 20ms\n";
+	static const nk_time_t first[] = {1010821, 1261950, 1502928, 1755358,
+					  2015656};
+	struct nk_instance *second;
+	bool differs = false;
+
+	sim_create(text);
+	watch(nk, &one);
+	watch(nk, &other);
+	sleep_ns(25 * MS);
+	sim_destroy();
+	sim_create(text);
+	second = nk;
+	watch(second, &two);
+	sleep_ns(25 * MS);
+	sim_destroy();
+
+	check_same(&one, &two);
+	CHECK_EQ(one.n, (20 - 1) * 4 + 1);
+	for (unsigned long i = 0; i < one.n; i++) {
+		nk_time_t nominal = MS + (nk_time_t)i * 250 * US;
+
+		CHECK(one.dates[i] >= nominal - 20 * US);
+		CHECK(one.dates[i] <= nominal + 20 * US);
+		CHECK(one.dates[i] >= MS);
+		if (i)
+			CHECK(one.dates[i] >= one.dates[i - 1]);
+		differs |= one.dates[i] != other.dates[i];
+	}
+	CHECK(differs);
+	check_first(&one, first, 5);
+}
+
+/*
+ * Poisson: increasing dates inside the window, a mean interval near the
+ * requested one over ~3300 draws, reproducible, seed-dependent.  Pinned
+ * first dates: previous + ceil(-mean * ln(1 - u)), u the draw's top 53
+ * bits as a fraction.
+ */
+TEST(poisson_is_reproducible)
+{
+	static struct series one = {.name = "p"}, two = {.name = "p"},
+			     other = {.name = "q"};
+	static const char text[] =
+	    "irq p poisson mean 300us seed 3 from 2ms until 1s\n"
+	    "irq q poisson mean 300us seed 4 from 2ms until 1s\n";
+	static const nk_time_t first[] = {2036126, 2397612, 2682392, 2705090,
+					  2778262};
+	double mean;
+
+	sim_create(text);
+	watch(nk, &one);
+	watch(nk, &other);
+	sleep_ns(2 * 1000000000LL);
+	sim_destroy();
+	sim_create(text);
+	watch(nk, &two);
+	sleep_ns(2 * 1000000000LL);
+	sim_destroy();
+
+	check_same(&one, &two);
+	CHECK(one.n > 3000 && one.n < 3600);
+	CHECK(one.n <= MAX_DATES);
+	CHECK(one.dates[0] >= 2 * MS);
+	CHECK(one.dates[one.n - 1] <= 1000000000LL);
+	for (unsigned long i = 1; i < one.n; i++)
+		CHECK(one.dates[i] >= one.dates[i - 1]);
+	mean = (double)(one.dates[one.n - 1] - 2 * MS) / (double)one.n;
+	CHECK(mean > 280 * US && mean < 320 * US);
+	CHECK(one.n != other.n ||
+	      memcmp(one.dates, other.dates, one.n * sizeof(one.dates[0])));
+	check_first(&one, first, 5);
+}
+
+struct parallel_run {
+	const char *path;
+	struct series s[3];
+	int ret;
+};
+
+/* One whole simulation, in a thread of its own. */
+static void *parallel_main(void *arg)
+{
+	struct parallel_run *run = arg;
+	struct nk_instance_attr attr = {.backend = "sim", .main_priority = 10};
+	struct nk_instance *inst;
+
+	run->ret = nk_instance_create(&attr, &inst);
+	if (run->ret)
+		return NULL;
+	for (int i = 0; i < 3; i++)
+		watch(inst, &run->s[i]);
+	run->ret = nk_thread_sleep(inst, 100 * MS, NK_RELATIVE);
+	if (run->ret == 0)
+		run->ret = nk_instance_destroy(inst);
+	return NULL;
+}
+
+/*
+ * Two instances running at the same time in two OS threads of one
+ * process see the same dates: the generators are per instance.
+ */
+TEST(two_instances_at_once_see_the_same_dates)
+{
+	static struct parallel_run runs[2];
+	char path[64];
+	pthread_t threads[2];
+
+	write_file(path, "irq a every 100us jitter 50us seed 11\n"
+			 "irq b poisson mean 70us seed 12\n"
+			 "irq c at 33ms\n");
+	setenv("FUSION_SIM_SCENARIO", path, 1);
+	for (int r = 0; r < 2; r++) {
+		runs[r].s[0].name = "a";
+		runs[r].s[1].name = "b";
+		runs[r].s[2].name = "c";
+		CHECK_EQ(
+		    pthread_create(&threads[r], NULL, parallel_main, &runs[r]),
+		    0);
+	}
+	for (int r = 0; r < 2; r++)
+		CHECK_EQ(pthread_join(threads[r], NULL), 0);
+	unsetenv("FUSION_SIM_SCENARIO");
+	unlink(path);
+	for (int r = 0; r < 2; r++)
+		CHECK_EQ(runs[r].ret, 0);
+	for (int i = 0; i < 3; i++)
+		check_same(&runs[0].s[i], &runs[1].s[i]);
+	/* Nominal 0 to 100 ms: the last one lands on either side. */
+	CHECK(runs[0].s[0].n == 1000 || runs[0].s[0].n == 1001);
+	CHECK_EQ(runs[0].s[2].n, 1);
+	CHECK_EQ(runs[0].s[2].dates[0], 33 * MS);
+}
+
+/*
+ * A source fires only while attached: occurrences before the attachment
+ * are never delivered, a detached one stops, and re-attaching restarts
+ * its generator from the seed (the same draws as before) past the
+ * present.
+ */
+TEST(attachment_window)
+{
+	static struct series late = {.name = "late"}, gone = {.name = "gone"},
+			     tick = {.name = "tick"}, jit = {.name = "jit"},
+			     ref = {.name = "jit"};
+	static const nk_time_t expect_tick[] = {0, MS, 2 * MS, 5 * MS, 6 * MS};
+	static const char text[] = "irq late at 1ms\nirq gone at 2ms\n"
+				   "irq tick every 1ms\n"
+				   "irq jit every 1ms jitter 400us seed 5\n";
+	struct ipipe_source tick_src = {.kind = IPIPE_SRC_SCRIPT,
+					.name = "tick"};
+	unsigned long n;
+
+	/* The reference: jit attached from the start. */
+	sim_create(text);
+	watch(nk, &ref);
+	sleep_ns(7 * MS);
+	sim_destroy();
+	CHECK(ref.n >= 7);
+
+	sim_create(text);
+	watch(nk, &tick);
+	watch(nk, &jit);
+	watch(nk, &gone);
+	unwatch(nk, &gone);
+	sleep_ns(2500 * US);
+	watch(nk, &late);
+	unwatch(nk, &tick);
+	unwatch(nk, &jit);
+	CHECK_EQ(jit.n, 3);
+	CHECK(memcmp(jit.dates, ref.dates, 3 * sizeof(ref.dates[0])) == 0);
+	sleep_ns(2 * MS);
+	CHECK_EQ(jit.n, 3);
+	CHECK_EQ(tick.n, 3);
+	/* At 4.5 ms: tick's next is 5 ms; jit's the nominal 5 ms one. */
+	n = tick.n;
+	CHECK_EQ(ipipe_attach_source(nk, &tick_src, 0, &tick.irq), 0);
+	CHECK_EQ(ipipe_virtualize_irq(ipipe_head_domain(nk), tick.irq,
+				      record_date, &tick, IPIPE_HANDLE),
+		 0);
+	tick.n = n;
+	watch(nk, &jit);
+	sleep_ns(2 * MS);
+	check_dates(&tick, expect_tick, 5);
+	CHECK_EQ(late.n, 0);
+	CHECK_EQ(gone.n, 0);
+	CHECK_EQ(jit.n, 2);
+	CHECK_EQ(jit.dates[0], ref.dates[5]);
+	CHECK_EQ(jit.dates[1], ref.dates[6]);
+	sim_destroy();
+}
+
+static void timer_fired(struct nk_timer *timer)
+{
+	rec("timer@%lld", (long long)nk_now(timer->nk));
+}
+
+/* At equal dates: the nucleus timer first, then sources in file order. */
+TEST(ties_timer_then_scenario_order)
+{
+	struct ipipe_source src = {.kind = IPIPE_SRC_SCRIPT};
+	struct nk_timer timer;
+	unsigned int irq;
+
+	sim_create("irq second at 1ms\nirq first at 1ms\n");
+	CHECK_EQ(nk_timer_init(nk, &timer, "t", 0, timer_fired, NULL), 0);
+	/* Attached in the other order than the file's. */
+	src.name = "first";
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
+	CHECK_EQ(ipipe_virtualize_irq(ipipe_head_domain(nk), irq, record_name,
+				      (void *)"first", IPIPE_HANDLE),
+		 0);
+	src.name = "second";
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
+	CHECK_EQ(ipipe_virtualize_irq(ipipe_head_domain(nk), irq, record_name,
+				      (void *)"second", IPIPE_HANDLE),
+		 0);
+	CHECK_EQ(nk_timer_start(&timer, MS, 0, NK_ABSOLUTE), 0);
+	sleep_ns(2 * MS);
+	CHECK_STR(log_buf, "timer@1000000 second@1000000 first@1000000");
+	CHECK_EQ(nk_timer_destroy(&timer), 0);
+	sim_destroy();
+}
+
+/* Comments, blank lines, tabs, CRLF. */
+TEST(scenario_syntax_accepted)
+{
+	static struct series a = {.name = "a"}, b = {.name = "b"};
+	static const nk_time_t expect_a[] = {3 * MS};
+	static const nk_time_t expect_b[] = {MS, 2 * MS};
+
+	sim_create("# a scenario\n\n   \n\tirq\ta\tat 3ms   # trailing\n"
+		   "irq b every 1ms from 1ms until 2ms\r\n# end\n");
+	watch(nk, &a);
+	watch(nk, &b);
+	sleep_ns(10 * MS);
+	check_dates(&a, expect_a, 1);
+	check_dates(&b, expect_b, 2);
+	sim_destroy();
+}
+
+/* '#' starts a comment however long the comment is. */
+TEST(long_comment_line_accepted)
+{
+	static struct series c = {.name = "c"};
+	static const nk_time_t expect_c[] = {4 * MS};
+	char text[2048] = "# ";
+
+	memset(text + 2, 'x', 1000);
+	strcpy(text + 1002, "\nirq c at 4ms\n");
+	sim_create(text);
+	watch(nk, &c);
+	sleep_ns(10 * MS);
+	check_dates(&c, expect_c, 1);
+	sim_destroy();
+}
+
+/* Jitter never carries an occurrence past `until`. */
+TEST(jitter_stays_inside_until)
+{
+	static struct series s = {.name = "s"};
+
+	sim_create("irq s every 1ms jitter 900us seed 1 until 50ms\n");
+	watch(nk, &s);
+	sleep_ns(60 * MS);
+	CHECK(s.n >= 50 && s.n <= 51);
+	for (unsigned long i = 0; i < s.n; i++)
+		CHECK(s.dates[i] <= 50 * MS);
+	sim_destroy();
+}
+
+/* --- malformed scenarios --- */
+
+/*
+ * Creates an instance on the scenario file @path with stderr captured;
+ * returns nk_instance_create's result and what it printed in @err.
+ */
+static int create_capture(const char *path, char *err, size_t size)
+{
+	char err_path[] = "/tmp/fusion-scen-err-XXXXXX";
+	struct nk_instance *inst = NULL;
+	int err_fd = mkstemp(err_path), saved, ret;
+	ssize_t n;
+
+	CHECK(err_fd >= 0);
+	/* A failed check left the previous test's instance behind. */
+	if (nk) {
+		nk_instance_destroy(nk);
+		nk = NULL;
+	}
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	CHECK(saved >= 0);
+	CHECK(dup2(err_fd, STDERR_FILENO) >= 0);
+	ret = create_with(path, &inst);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	n = pread(err_fd, err, size - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(err_fd);
+	unlink(err_path);
+	if (ret == 0)
+		CHECK_EQ(nk_instance_destroy(inst), 0);
+	return ret;
+}
+
+TEST(malformed_lines_are_refused_with_their_line)
+{
+	static const struct {
+		const char *text;
+		int line;
+	} cases[] = {
+	    {"irc a at 1ms\n", 1},
+	    {"# ok\n\nirq a\n", 3},
+	    {"irq a at\n", 1},
+	    {"irq a at 1\n", 1},
+	    {"irq a at 1xs\n", 1},
+	    {"irq a at 1.5ms\n", 1},
+	    {"irq a at -1ms\n", 1},
+	    {"irq a at ms\n", 1},
+	    {"irq a at 99999999999999999999ns\n", 1},
+	    {"irq a at 9999999999999s\n", 1},
+	    {"irq a at 1ms 2ms\n", 1},
+	    {"irq a sometimes 1ms\n", 1},
+	    {"irq a every\n", 1},
+	    {"irq a every 0ms\n", 1},
+	    {"irq a every 1ms jitter 1ms\n", 1},
+	    {"irq a every 1ms jitter\n", 1},
+	    {"irq a every 1ms seed\n", 1},
+	    {"irq a every 1ms seed x\n", 1},
+	    {"irq a every 1ms seed -1\n", 1},
+	    {"irq a every 1ms bogus 1\n", 1},
+	    {"irq a every 1ms from 5ms until 2ms\n", 1},
+	    {"irq a every 1ms from 1\n", 1},
+	    {"irq a poisson 1ms\n", 1},
+	    {"irq a poisson mean\n", 1},
+	    {"irq a poisson mean 0us\n", 1},
+	    {"irq a poisson mean 1ms jitter 1us\n", 1},
+	    {"irq a at 1ms\nirq b at 2ms\nirq a at 3ms\n", 3},
+	    {"irq aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa at 1ms\n", 1},
+	    {"irq a at 1ms\n  garbage\n", 2},
+	};
+	char path[64], err[1024], prefix[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int ret;
+
+		write_file(path, cases[i].text);
+		ret = create_capture(path, err, sizeof(err));
+		unlink(path);
+		snprintf(prefix, sizeof(prefix), "fusion-sim: %s:%d: ", path,
+			 cases[i].line);
+		if (ret != -EINVAL || strncmp(err, prefix, strlen(prefix)) != 0)
+			fprintf(stderr, "case %zu: \"%s\" -> %d \"%s\"\n", i,
+				cases[i].text, ret, err);
+		CHECK_EQ(ret, -EINVAL);
+		CHECK(strncmp(err, prefix, strlen(prefix)) == 0);
+		/* One line: a message after the prefix, then the end. */
+		CHECK(strlen(err) > strlen(prefix) + 1);
+		CHECK(strchr(err, '\n') == err + strlen(err) - 1);
+	}
+	/* A missing file is the open error, named. */
+	CHECK_EQ(create_capture("/nonexistent/scenario", err, sizeof(err)),
+		 -ENOENT);
+	CHECK(strncmp(err, "fusion-sim: /nonexistent/scenario: ", 35) == 0);
+	/* The failures left nothing behind: an instance still works. */
+	sim_create("irq a at 1ms\n");
+	sim_destroy();
+}
+
+/* --- FUSION_SIM_LOG --- */
+
+static struct nk_sem log_sem;
+static unsigned int log_virq;
+
+static void log_head(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+	CHECK_EQ(nk_sem_give(&log_sem), 0);
+	CHECK_EQ(ipipe_trigger_irq(nk, log_virq, 0), 0);
+}
+
+static void log_root(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+}
+
+static void log_worker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		int ret = nk_sem_take(&log_sem, 400 * US, NK_RELATIVE);
+
+		CHECK(ret == 0 || ret == -ETIMEDOUT);
+		CHECK_EQ(nk_consume(nk, 30 * US), 0);
+	}
+}
+
+/* One run of a workload fed by three scripted sources, logged to @path. */
+static void logged_run(const char *scenario, const char *log_path)
+{
+	struct nk_thread_attr attr = {.name = "worker", .priority = 50};
+	const char *names[3] = {"tick", "noise", "once"};
+	struct nk_thread *worker;
+
+	setenv("FUSION_SIM_LOG", log_path, 1);
+	sim_create(scenario);
+	unsetenv("FUSION_SIM_LOG");
+	CHECK_EQ(nk_sem_init(nk, &log_sem, "irqsem", 0, 0, NK_SYNCH_FIFO), 0);
+	CHECK_EQ(ipipe_alloc_virq(nk, &log_virq), 0);
+	CHECK_EQ(ipipe_virtualize_irq(ipipe_root_domain(nk), log_virq, log_root,
+				      NULL, IPIPE_HANDLE),
+		 0);
+	for (int i = 0; i < 3; i++) {
+		struct ipipe_source src = {.kind = IPIPE_SRC_SCRIPT,
+					   .name = names[i]};
+		unsigned int irq;
+
+		CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
+		CHECK_EQ(ipipe_virtualize_irq(ipipe_head_domain(nk), irq,
+					      log_head, NULL, IPIPE_HANDLE),
+			 0);
+	}
+	CHECK_EQ(nk_thread_create(nk, &attr, &worker), 0);
+	CHECK_EQ(nk_thread_start(worker, log_worker, NULL), 0);
+	sleep_ns(50 * MS);
+	sim_destroy();
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long size;
+
+	CHECK(f != NULL);
+	CHECK_EQ(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	CHECK(size > 0);
+	rewind(f);
+	buf = malloc((size_t)size + 1);
+	CHECK(buf != NULL);
+	CHECK_EQ(fread(buf, 1, (size_t)size, f), size);
+	buf[size] = '\0';
+	fclose(f);
+	*len = (size_t)size;
+	return buf;
+}
+
+TEST(sim_log_identical_twice)
+{
+	static const char scenario[] =
+	    "irq tick every 250us jitter 20us seed 7 from 1ms until 40ms\n"
+	    "irq noise poisson mean 300us seed 3\n"
+	    "irq once at 5ms\n";
+	char path1[] = "/tmp/fusion-scen-log1-XXXXXX";
+	char path2[] = "/tmp/fusion-scen-log2-XXXXXX";
+	char *a, *b;
+	size_t la, lb;
+	bool same, irqs;
+	int fd1 = mkstemp(path1), fd2 = mkstemp(path2);
+
+	CHECK(fd1 >= 0 && fd2 >= 0);
+	close(fd1);
+	close(fd2);
+	logged_run(scenario, path1);
+	logged_run(scenario, path2);
+	a = slurp(path1, &la);
+	b = slurp(path2, &lb);
+	unlink(path1);
+	unlink(path2);
+	same = la == lb && memcmp(a, b, la) == 0;
+	irqs = strstr(a, "\n5000000 cpu0 irq head") != NULL &&
+	       strstr(a, " cpu0 irq root") != NULL &&
+	       strstr(a, " cpu0 wake worker irqsem") != NULL;
+	free(a);
+	free(b);
+	CHECK(same);
+	/* IRQs are in it, by domain: head for sources, root for the virq. */
+	CHECK(irqs);
+}
+
+/*
+ * An IRQ line of the log names the IRQ: trace.h gives NK_TRACE_IRQ's arg
+ * as the IRQ number, as the line format's optional [<arg>].
+ */
+TEST(sim_log_names_the_irq)
+{
+	char path[] = "/tmp/fusion-scen-log-XXXXXX";
+	char *text;
+	size_t len;
+	bool head, root;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	close(fd);
+	logged_run("irq tick at 1ms\nirq noise at 2ms\nirq once at 5ms\n",
+		   path);
+	text = slurp(path, &len);
+	unlink(path);
+	head = strstr(text, "\n5000000 cpu0 irq head 66\n") != NULL;
+	root = strstr(text, "\n1030000 cpu0 irq root 512\n") != NULL;
+	free(text);
+	CHECK(head);
+	CHECK(root);
+}
+
+TESTS(T(at_fires_once_at_its_date), T(every_without_jitter),
+      T(every_with_jitter_is_reproducible), T(poisson_is_reproducible),
+      T(two_instances_at_once_see_the_same_dates), T(attachment_window),
+      T(ties_timer_then_scenario_order), T(scenario_syntax_accepted),
+      T(long_comment_line_accepted), T(jitter_stays_inside_until),
+      T(malformed_lines_are_refused_with_their_line),
+      T(sim_log_identical_twice), T(sim_log_names_the_irq));
