@@ -19,10 +19,10 @@
  * The descriptor is an AF_UNIX SOCK_SEQPACKET socket: read(), write(),
  * poll()/select()/epoll and close() work as on the device, and one read()
  * returns one whole message (a smaller buffer truncates it).  After
- * rt_pipe_delete(), read() returns 0 (end of file) and write() fails
- * with EPIPE, raising SIGPIPE unless it is ignored (or send() is used
- * with MSG_NOSIGNAL).  A child process inherits the descriptor across
- * fork() and exec().
+ * rt_pipe_delete(), read() returns what had already reached the Linux
+ * side, then 0 (end of file), and write() fails with EPIPE, raising
+ * SIGPIPE unless it is ignored (or send() is used with MSG_NOSIGNAL).
+ * A child process inherits the descriptor across fork() and exec().
  *
  * Messages that a pipe holds in either direction share its pool: a
  * writer finds -ENOMEM when the other side does not keep up.
@@ -91,7 +91,8 @@ int rt_pipe_delete(RT_PIPE *pipe);
  *
  * On the sim backend, whose runs must not depend on when a Linux thread
  * happens to write, a waiting task looks for Linux messages when it
- * calls and when its timeout expires (not when they are written).
+ * calls and when its timeout expires, not when they are written: there,
+ * wait for them with a timeout (an infinite wait never sees them).
  */
 ssize_t rt_pipe_read_timed(RT_PIPE *pipe, void *buf, size_t size,
 			   const struct timespec *abs_timeout);
@@ -109,9 +110,10 @@ ssize_t rt_pipe_read(RT_PIPE *pipe, void *buf, size_t size, RTIME timeout);
 ssize_t rt_pipe_write(RT_PIPE *pipe, const void *buf, size_t size, int mode);
 /*
  * Queue @size bytes for the Linux side without a message boundary of
- * their own: they extend the last queued message when there is one
- * (and room in its block), else start one.  Returns @size; 0 for
- * @size 0.  Errors: -EINVAL, -ENOMEM.  Any context.
+ * their own: they extend the message of the previous rt_pipe_stream()
+ * while it is still queued (and its pool block has room), else start
+ * one; a message of rt_pipe_write() is never extended.  Returns @size;
+ * 0 for @size 0.  Errors: -EINVAL, -ENOMEM.  Any context.
  */
 ssize_t rt_pipe_stream(RT_PIPE *pipe, const void *buf, size_t size);
 /*

@@ -76,7 +76,9 @@ nk_export int nk_instance_describe(struct nk_instance *nk,
 
 /*
  * The nucleus lock.  Skins take it to make several nucleus calls atomic
- * (the *_locked services in synch.h require it).  Not recursive.
+ * (the *_locked services in synch.h require it).  Recursive for the OS
+ * thread holding it: a holder may call any nucleus service, which takes
+ * it again (a blocking one releases every level while it waits).
  * Context: any.
  */
 nk_export void nk_lock(struct nk_instance *nk);

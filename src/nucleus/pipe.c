@@ -39,7 +39,13 @@ struct nk_pipe {
 	bool src_locked; /* the pool was full: the source waits for room */
 	bool flushing;   /* root context is sending a message */
 	bool dead;       /* deleted while flushing: the flusher frees it */
+	/* Linux's socket was full: flush again later, backing off. */
+	struct nk_timer retry;
+	nk_time_t retry_delay;
 };
+
+#define PIPE_RETRY_MIN 1000000LL   /* 1 ms */
+#define PIPE_RETRY_MAX 64000000LL  /* 64 ms */
 
 static bool pipe_valid(const struct nk_pipe *pipe)
 {
@@ -94,10 +100,18 @@ static void pipe_flush(unsigned int irq, void *cookie)
 		nk_lock_held(nk);
 		pipe->flushing = false;
 		if (n == -EAGAIN && !pipe->dead) {
-			/* Linux does not read: keep it, the next send retries. */
+			/* Linux does not keep up: keep it and come back. */
 			nk_list_add_after(&msg->link, &pipe->out);
+			if (!pipe->retry.armed) {
+				nk_timer_start_locked(&pipe->retry,
+						      pipe->retry_delay, 0,
+						      NK_RELATIVE);
+				if (pipe->retry_delay < PIPE_RETRY_MAX)
+					pipe->retry_delay *= 2;
+			}
 			break;
 		}
+		pipe->retry_delay = PIPE_RETRY_MIN;
 		msg_free(pipe, msg);
 	}
 	if (pipe->dead) {
@@ -106,6 +120,14 @@ static void pipe_flush(unsigned int irq, void *cookie)
 		return;
 	}
 	nk_unlock_held(nk);
+}
+
+/* Interrupt context: hand the flush back to root context. */
+static void pipe_retry(struct nk_timer *timer)
+{
+	struct nk_pipe *pipe = timer->cookie;
+
+	ipipe_trigger_irq(pipe->nk, pipe->virq, 0);
 }
 
 /*
@@ -209,6 +231,9 @@ int nk_pipe_create(struct nk_instance *nk, const char *name, size_t poolsize,
 	if (ret == 0)
 		ret = nk_synch_init(nk, &pipe->readers, name, NK_SYNCH_PRIO, 0);
 	if (ret == 0)
+		ret = nk_timer_init(nk, &pipe->retry, name, 0, pipe_retry, pipe);
+	pipe->retry_delay = PIPE_RETRY_MIN;
+	if (ret == 0)
 		ret = nk->be->chan_open(nk->be_priv, fds);
 	if (ret == 0) {
 		pipe->fd_nucleus = fds[0];
@@ -233,6 +258,7 @@ int nk_pipe_delete(struct nk_pipe *pipe)
 	if (!pipe_valid(pipe))
 		return -EINVAL;
 	nk = pipe->nk;
+	nk_timer_destroy(&pipe->retry);
 	pipe_unwire(pipe);
 	nk_lock_held(nk);
 	pipe->magic = 0;
