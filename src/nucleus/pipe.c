@@ -351,8 +351,9 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 		return -EINVAL;
 	nk = pipe->nk;
 	nk_lock_held(nk);
-	if (mode == NK_RELATIVE && timeout > 0 && timeout != NK_INFINITE) {
-		timeout = nk_clock_now(nk) + timeout;
+	/* One deadline across the wake-ups that find nothing to take. */
+	if (mode == NK_RELATIVE && timeout > 0) {
+		timeout = nk_abs_timeout(nk, timeout, mode);
 		mode = NK_ABSOLUTE;
 	}
 	for (;;) {

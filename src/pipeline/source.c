@@ -55,16 +55,23 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 	pipe->parked[irq] = false;
 }
 
+/* The pipeline of @nk, locked, if @irq is a number at all; else NULL. */
+static struct ipipe *pipe_enter(struct nk_instance *nk, unsigned int irq)
+{
+	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS)
+		return NULL;
+	nk_lock_held(nk);
+	return nk->pipeline;
+}
+
 static int irq_free(struct nk_instance *nk, unsigned int irq,
 		    enum ipipe_irq_kind kind)
 {
-	struct ipipe *pipe;
+	struct ipipe *pipe = pipe_enter(nk, irq);
 	int ret = 0;
 
-	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS)
+	if (pipe == NULL)
 		return -EINVAL;
-	pipe = nk->pipeline;
-	nk_lock_held(nk);
 	if (pipe->kind[irq] != kind) {
 		ret = -EINVAL;
 	} else if (irq_has_handler(pipe, irq)) {
@@ -145,12 +152,12 @@ int ipipe_detach_source(struct nk_instance *nk, unsigned int irq)
 
 int ipipe_source_fd(struct nk_instance *nk, unsigned int irq)
 {
+	struct ipipe *pipe = pipe_enter(nk, irq);
 	int ret = -EINVAL;
 
-	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS)
+	if (pipe == NULL)
 		return -EINVAL;
-	nk_lock_held(nk);
-	if (nk->pipeline->kind[irq] == IPIPE_IRQ_SOURCE)
+	if (pipe->kind[irq] == IPIPE_IRQ_SOURCE)
 		ret = nk->be->source_fd(nk->be_priv, irq);
 	nk_unlock_held(nk);
 	return ret;
@@ -159,13 +166,11 @@ int ipipe_source_fd(struct nk_instance *nk, unsigned int irq)
 /* A lock is one more handler run owed: the source stays masked. */
 static int irq_lock(struct nk_instance *nk, unsigned int irq, bool lock)
 {
-	struct ipipe *pipe;
+	struct ipipe *pipe = pipe_enter(nk, irq);
 	int ret = 0;
 
-	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS)
+	if (pipe == NULL)
 		return -EINVAL;
-	pipe = nk->pipeline;
-	nk_lock_held(nk);
 	if (pipe->kind[irq] != IPIPE_IRQ_SOURCE || (!lock && !pipe->locks[irq])) {
 		ret = -EINVAL;
 	} else if (lock) {

@@ -201,6 +201,21 @@ else
 		;;
 	esac
 	check_tree installed "$ifc" "$prefix/lib/pkgconfig"
+	# Programs written from the Alchemy documentation alone build
+	# against the installed tree and run unchanged (here on sim).
+	exdir=$(cd "$(dirname "$0")/../../examples/alchemy" && pwd)
+	for ex in periodic_queue pipe_reader; do
+		# shellcheck disable=SC2046
+		if ! "$cc" $("$ifc" --skin=alchemy --cflags) -o "$tmp/$ex" \
+			"$exdir/$ex.c" $("$ifc" --skin=alchemy --ldflags) \
+			2>"$tmp/$ex.log"; then
+			fail "examples/alchemy/$ex.c: $(cat "$tmp/$ex.log")"
+		elif "$tmp/$ex" --backend=sim >"$tmp/$ex.out" 2>&1; then
+			pass "examples/alchemy/$ex.c built with fusion-config runs"
+		else
+			fail "examples/alchemy/$ex.c: $(tail -3 "$tmp/$ex.out")"
+		fi
+	done
 	echo "install test: $(($(date +%s) - start)) s"
 fi
 

@@ -39,7 +39,15 @@
 /* The allowed range: rt_sigreturn for our handlers, nothing else. */
 void live_sud_restorer(void) __attribute__((visibility("hidden")));
 extern const char live_sud_restorer_end[] __attribute__((visibility("hidden")));
+/*
+ * The nop before the label matters: an unwinder looks up the caller's
+ * frame at (return address - 1), which must not fall inside the
+ * preceding function, or unwinding through a signal handler (a thread
+ * ended while parked in the preemption handler) fails.  glibc's own
+ * restorer is laid out the same way.
+ */
 __asm__(".text\n"
+	"\tnop\n"
 	".globl live_sud_restorer\n"
 	".hidden live_sud_restorer\n"
 	".type live_sud_restorer, @function\n"
