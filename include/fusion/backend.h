@@ -209,15 +209,19 @@ struct nk_backend_ops {
 	void (*root_post)(void *priv);
 	/*
 	 * Interrupt sources (see fusion/pipeline.h).  attach: make @src
-	 * raise handlers->irq(@cpu, @irq); -ENOTSUP for a kind the backend
-	 * lacks.  detach: stop it (no call after return).  end: every
-	 * handler has run, unmask.  fd: the fd watched, or -EINVAL.
-	 * Lock held for all four.
+	 * raise handlers->irq(@cpu, @irq) at each new arrival (an edge:
+	 * data already there when the IRQ was taken raises nothing more);
+	 * -ENOTSUP for a kind the backend lacks.  detach: stop it (no call
+	 * after return).  end: every handler of the last arrivals has run:
+	 * unmask the device if it needs it, and with @recheck (the pipeline
+	 * held the IRQ back meanwhile) raise it again if the source still
+	 * has something.  fd: the fd watched, or -EINVAL.  Lock held for
+	 * all four.
 	 */
 	int (*source_attach)(void *priv, int cpu, unsigned int irq,
 			     const struct ipipe_source *src);
 	void (*source_detach)(void *priv, unsigned int irq);
-	void (*source_end)(void *priv, unsigned int irq);
+	void (*source_end)(void *priv, unsigned int irq, bool recheck);
 	int (*source_fd)(void *priv, unsigned int irq);
 
 	/*

@@ -147,12 +147,14 @@ struct ipipe_source {
 /*
  * Attach a source on RT CPU @cpu; its IRQ number goes to *@irq.
  *
- * A readable fd raises the IRQ once, then the source stays masked until
- * every domain that logged or handles it has run its handler (the
- * handler reads the fd); UIO is acknowledged (its count read) by the
- * pipeline and unmasked after the handlers; GPIO line events are read by
- * the handler from ipipe_source_fd(); a signal raises the IRQ once per
- * delivery.  live supports every kind but SCRIPT, sim only SCRIPT.
+ * An fd raises the IRQ each time new data arrives (an edge: the handler
+ * reads what is there, and should drain it; use a non-blocking fd); UIO
+ * is acknowledged (its count read) by the pipeline and unmasked after
+ * the handlers; GPIO line events are read by the handler from
+ * ipipe_source_fd(); a signal raises the IRQ once per delivery.  A
+ * source IRQ that no domain handles is held back until a handler is
+ * installed, then raised again if its fd has data.  live supports every
+ * kind but SCRIPT, sim only SCRIPT.
  * Errors: -EINVAL (bad instance, cpu, NULL fields, unknown kind),
  * -ENOTSUP (kind not available on this backend), -EAGAIN (no IRQ
  * number left), -EEXIST (signal or script name already attached),

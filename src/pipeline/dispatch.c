@@ -27,8 +27,11 @@ static unsigned int log_pop(struct ipipe_log *log)
 void ipipe_irq_done(struct ipipe *pipe, unsigned int irq)
 {
 	if (pipe->inflight[irq] && --pipe->inflight[irq] == 0 &&
-	    pipe->kind[irq] == IPIPE_IRQ_SOURCE)
-		pipe->nk->be->source_end(pipe->nk->be_priv, irq);
+	    pipe->kind[irq] == IPIPE_IRQ_SOURCE) {
+		pipe->nk->be->source_end(pipe->nk->be_priv, irq,
+					 pipe->held[irq]);
+		pipe->held[irq] = false;
+	}
 }
 
 void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
@@ -74,6 +77,7 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 	if (pipe->kind[irq] == IPIPE_IRQ_SOURCE &&
 	    pipe->inflight[irq] == owed_before + 1 && !pipe->parked[irq]) {
 		pipe->parked[irq] = true;
+		pipe->held[irq] = true;
 		return;
 	}
 	ipipe_irq_done(pipe, irq);

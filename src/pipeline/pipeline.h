@@ -53,6 +53,7 @@ struct ipipe {
 	unsigned int inflight[IPIPE_NR_IRQS];
 	unsigned int locks[IPIPE_NR_IRQS]; /* ipipe_lock_irq() depth */
 	bool parked[IPIPE_NR_IRQS]; /* a source raised with no handler */
+	bool held[IPIPE_NR_IRQS];   /* parked or locked since the last end */
 	bool *syncing; /* per RT CPU: head-side handlers running */
 };
 

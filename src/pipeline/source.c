@@ -53,6 +53,7 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 	pipe->inflight[irq] = 0;
 	pipe->locks[irq] = 0;
 	pipe->parked[irq] = false;
+	pipe->held[irq] = false;
 }
 
 /* The pipeline of @nk, locked, if @irq is a number at all; else NULL. */
@@ -176,6 +177,7 @@ static int irq_lock(struct nk_instance *nk, unsigned int irq, bool lock)
 	} else if (lock) {
 		pipe->locks[irq]++;
 		pipe->inflight[irq]++;
+		pipe->held[irq] = true;
 	} else {
 		pipe->locks[irq]--;
 		ipipe_irq_done(pipe, irq);

@@ -133,7 +133,7 @@ void live_root_post(void *priv);
 int live_source_attach(void *priv, int cpu, unsigned int irq,
 		       const struct ipipe_source *src);
 void live_source_detach(void *priv, unsigned int irq);
-void live_source_end(void *priv, unsigned int irq);
+void live_source_end(void *priv, unsigned int irq, bool recheck);
 int live_source_fd(void *priv, unsigned int irq);
 void live_sources_stop(struct live *live);
 

@@ -3,10 +3,12 @@
  *
  * Sources: one thread per RT CPU ("fusion-src/N", pinned there, at the
  * interrupt priority) waits in epoll on the fds of the sources attached
- * to that CPU and raises their IRQs in the pipeline.  Each fd is armed
- * one-shot: it stays masked until the pipeline says every handler ran
- * (source_end), so a level-triggered fd cannot storm.  A signal becomes
- * an fd through an eventfd its handler writes to.
+ * to that CPU and raises their IRQs in the pipeline.  Fds are watched
+ * edge-triggered: an IRQ per arrival, no re-arming system call on the
+ * interrupt path, and an fd nobody drains cannot storm.  When the
+ * pipeline held an IRQ back (no handler yet, or a full buffer),
+ * source_end re-arms the fd, which reports what arrived meanwhile.  A
+ * signal becomes an fd through an eventfd its handler writes to.
  *
  * Root context: one ordinary thread ("fusion-root", SCHED_OTHER, any
  * CPU) runs the handlers of the root-side domains.  Both threads start
@@ -166,11 +168,7 @@ static void *source_main(void *arg)
 		live_nucleus_lock(live);
 		/* Detached meanwhile: the event is stale. */
 		if (live->sources[irq]) {
-			/* The pipeline unmasks once the handlers ran; a
-			 * spurious wake-up has none to wait for. */
 			n = source_collect(live->sources[irq]);
-			if (n == 0)
-				live_source_end(live, irq);
 			while (n-- > 0 && live->sources[irq])
 				live->handlers->irq(live->nk, cpu->index, irq);
 		}
@@ -284,8 +282,7 @@ int live_source_attach(void *priv, int cpu_index, unsigned int irq,
 {
 	struct live *live = priv;
 	struct live_cpu *cpu = &live->cpus[cpu_index];
-	struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT,
-				 .data.u32 = irq};
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.u32 = irq};
 	struct live_source *src;
 	int ret;
 
@@ -345,19 +342,21 @@ void live_source_detach(void *priv, unsigned int irq)
 	source_close(src);
 }
 
-void live_source_end(void *priv, unsigned int irq)
+void live_source_end(void *priv, unsigned int irq, bool recheck)
 {
 	struct live *live = priv;
 	struct live_source *src = live->sources[irq];
-	struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT,
-				 .data.u32 = irq};
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.u32 = irq};
 	uint32_t one = 1;
 
 	if (src == NULL)
 		return;
 	if (src->uio_unmask && write(src->fd, &one, sizeof(one)) < 0)
 		src->uio_unmask = false;
-	epoll_ctl(live->cpus[src->cpu].src_epfd, EPOLL_CTL_MOD, src->fd, &ev);
+	/* Re-arming an edge-triggered fd reports what is already there. */
+	if (recheck)
+		epoll_ctl(live->cpus[src->cpu].src_epfd, EPOLL_CTL_MOD, src->fd,
+			  &ev);
 }
 
 int live_source_fd(void *priv, unsigned int irq)

@@ -492,10 +492,11 @@ static void sim_source_detach(void *priv, unsigned int irq)
 }
 
 /* A scripted occurrence is an event, not a level: nothing to unmask. */
-static void sim_source_end(void *priv, unsigned int irq)
+static void sim_source_end(void *priv, unsigned int irq, bool recheck)
 {
 	(void)priv;
 	(void)irq;
+	(void)recheck;
 }
 
 static int sim_source_fd(void *priv, unsigned int irq)
