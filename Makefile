@@ -20,8 +20,10 @@ $(BUILD)/CMakeCache.txt:
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
+# TEST_ARGS: extra ctest arguments, e.g. TEST_ARGS="-R sim/".
+TEST_ARGS ?=
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(TEST_ARGS)
 
 demo: build
 	$(BUILD)/bin/demo_control 3

@@ -70,8 +70,9 @@ int rt_event_signal(RT_EVENT *event, unsigned int mask);
  * satisfied (@mask & flags); a zero @mask returns at once with all the
  * current flags.  Errors: -EINVAL (bad descriptor, mode or timespec),
  * -EWOULDBLOCK (unsatisfied, non-blocking), -ETIMEDOUT, -EINTR, -EIDRM
- * (deleted meanwhile), -EPERM (would block outside a task, or with the
- * scheduler locked).
+ * (deleted meanwhile, even once satisfied if the caller had not run
+ * again yet: the flags went with the group), -EPERM (would block
+ * outside a task, or with the scheduler locked).
  */
 int rt_event_wait_timed(RT_EVENT *event, unsigned int mask,
 			unsigned int *mask_r, int mode,

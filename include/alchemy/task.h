@@ -191,9 +191,11 @@ int rt_task_yield(void);
 /* Break @task out of any wait with -EINTR.  -EINVAL. */
 int rt_task_unblock(RT_TASK *task);
 /*
- * Round-robin quantum (0: FIFO).  The nucleus cannot change the policy
- * of an existing thread: 0 succeeds (every task is FIFO), any other
- * quantum is -EINVAL.
+ * Round-robin among the tasks of @task's priority (NULL: the caller),
+ * @quantum ns each (one tick = 1 ns); 0 turns it off (FIFO).  Takes
+ * effect at once: a running task starts a fresh slice.  Errors:
+ * -EINVAL (bad descriptor, quantum beyond INT64_MAX), -EPERM (NULL
+ * outside a task).
  */
 int rt_task_slice(RT_TASK *task, RTIME quantum);
 /*

@@ -10,44 +10,9 @@
  * main is the lowest task (nucleus priority 0): every task it spawns
  * runs at once, up to its first wait.
  */
-#include "harness.h"
+#include "alchemy_test.h"
 
 #include <alchemy/buffer.h>
-#include <alchemy/task.h>
-#include <alchemy/timer.h>
-#include <fusion/fusion.h>
-
-#include <pthread.h>
-#include <stdbool.h>
-
-#define MS 1000000ULL
-
-static char trail[256];
-
-static void step(const char *what)
-{
-	size_t len = strlen(trail);
-
-	snprintf(trail + len, sizeof(trail) - len, "%s%s", len ? " " : "",
-		 what);
-}
-
-static bool on_sim(void)
-{
-	struct nk_instance *nk;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return strcmp(nk_instance_backend(nk), "sim") == 0;
-}
-
-/*
- * A timeout that must not expire before the test acts: exact on sim,
- * roomy on live (no timing guarantee, SCHED_FIFO or not).
- */
-static RTIME margin(RTIME ns)
-{
-	return on_sim() ? ns : 200 * ns;
-}
 
 static RT_BUFFER_INFO info_of(RT_BUFFER *bf)
 {
@@ -98,9 +63,7 @@ static void io_start(struct io *io, RT_BUFFER *bf, const char *name, int prio,
 		memcpy(io->data, data, io->size);
 	io->timeout = timeout;
 	io->ret = 1000;
-	CHECK_EQ(
-	    rt_task_spawn(&io->task, NULL, 0, prio, T_JOINABLE, io_body, io),
-	    0);
+	spawn(&io->task, prio, io_body, io);
 }
 
 static void io_join(struct io *io)
@@ -661,9 +624,7 @@ TEST(stream_both_sides_block)
 
 	CHECK_EQ(rt_buffer_create(&bf, NULL, 64, B_FIFO), 0);
 	p.bf = &bf;
-	CHECK_EQ(
-	    rt_task_spawn(&p.task, NULL, 0, 20, T_JOINABLE, producer_body, &p),
-	    0);
+	spawn(&p.task, 20, producer_body, &p);
 	/* The producer filled the ring and waits; main drains it. */
 	CHECK_EQ(info_of(&bf).owaiters, 1);
 	for (int n = 0; got < STREAM_BYTES; n++) {
@@ -747,9 +708,7 @@ TEST(bind_waits_for_creation)
 	CHECK_EQ(rt_buffer_bind(&mine, "later", 500000), -ETIMEDOUT);
 	if (sim)
 		CHECK_EQ(rt_timer_read() - t0, 500000);
-	CHECK_EQ(
-	    rt_task_spawn(&b.task, NULL, 0, 20, T_JOINABLE, binder_body, &b),
-	    0);
+	spawn(&b.task, 20, binder_body, &b);
 	step("create");
 	CHECK_EQ(rt_buffer_create(&bf, "later", 8, B_FIFO), 0);
 	step("created");
@@ -795,13 +754,11 @@ static void *foreign_body(void *arg)
 TEST(plain_thread)
 {
 	struct foreign f = {0};
-	pthread_t th;
 	RT_BUFFER bf;
 
 	CHECK_EQ(rt_buffer_create(&bf, NULL, 8, B_FIFO), 0);
 	f.bf = &bf;
-	CHECK_EQ(pthread_create(&th, NULL, foreign_body, &f), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(foreign_body, &f);
 	CHECK_EQ(f.create, -EPERM);
 	CHECK_EQ(f.read_block, -EPERM);
 	CHECK_EQ(f.read_nonblock, -EWOULDBLOCK);

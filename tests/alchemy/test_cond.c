@@ -6,45 +6,20 @@
  * refused while waited on, timeouts at exact virtual dates (sim),
  * binding, calls from a plain pthread.
  */
-#include "harness.h"
+#include "alchemy_test.h"
 
 #include <alchemy/cond.h>
-#include <alchemy/task.h>
-#include <fusion/fusion.h>
-#include <fusion/runtime.h>
 
-#include <pthread.h>
-#include <stdbool.h>
-
-#define ONE_MS 1000000ULL
-
-static char seq[256];
-
-static void note(const char *name, int ret)
+/* @name, with its return value unless 1 (no wait involved). */
+static void outcome(const char *name, int ret)
 {
-	size_t n = strlen(seq);
+	char item[64];
 
 	if (ret == 1)
-		snprintf(seq + n, sizeof(seq) - n, "%s%s", n ? " " : "", name);
+		snprintf(item, sizeof(item), "%s", name);
 	else
-		snprintf(seq + n, sizeof(seq) - n, "%s%s:%d", n ? " " : "",
-			 name, ret);
-}
-
-static bool sim_backend(void)
-{
-	struct nk_instance *nk;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return strcmp(nk_instance_backend(nk), "sim") == 0;
-}
-
-static int effective_prio(void)
-{
-	struct nk_instance *nk;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return nk_thread_effective_priority(nk_thread_self(nk));
+		snprintf(item, sizeof(item), "%s:%d", name, ret);
+	step(item);
 }
 
 static uintptr_t holder(RT_MUTEX *m)
@@ -79,7 +54,7 @@ static void waiter_body(void *arg)
 	w->ret = rt_cond_wait(w->c, w->m, w->timeout);
 	w->at = rt_timer_read();
 	w->owned = holder(w->m) == me();
-	note(w->name, w->ret);
+	outcome(w->name, w->ret);
 	CHECK_EQ(rt_mutex_release(w->m), 0);
 }
 
@@ -92,9 +67,7 @@ static void start_waiter(struct waiter *w, RT_COND *c, RT_MUTEX *m,
 	w->timeout = timeout;
 	w->ret = 1;
 	w->owned = false;
-	CHECK_EQ(
-	    rt_task_spawn(&w->task, NULL, 0, prio, T_JOINABLE, waiter_body, w),
-	    0);
+	spawn(&w->task, prio, waiter_body, w);
 }
 
 static void finish_waiter(struct waiter *w, int ret)
@@ -176,7 +149,7 @@ TEST(mutex_rules)
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	/* Waiting requires owning the mutex. */
 	CHECK_EQ(rt_cond_wait(&c, &m, TM_INFINITE), -EPERM);
-	CHECK_EQ(rt_cond_wait(&c, &m, ONE_MS), -EPERM);
+	CHECK_EQ(rt_cond_wait(&c, &m, MS), -EPERM);
 	/* Non-blocking: returns at once, mutex untouched. */
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	CHECK_EQ(rt_cond_wait(&c, &m, TM_NONBLOCK), -EWOULDBLOCK);
@@ -185,7 +158,7 @@ TEST(mutex_rules)
 	CHECK_EQ(holder(&m), me());
 	/* With the scheduler locked the wait is refused before release. */
 	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
-	CHECK_EQ(rt_cond_wait(&c, &m, ONE_MS), -EPERM);
+	CHECK_EQ(rt_cond_wait(&c, &m, MS), -EPERM);
 	CHECK_EQ(holder(&m), me());
 	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
 	/* Nesting survives a wait: two acquires, two releases after it. */
@@ -210,23 +183,23 @@ TEST(wait_releases_then_reacquires)
 	RT_COND c;
 	RT_MUTEX m;
 
-	seq[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_cond_create(&c, NULL), 0);
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	start_waiter(&w, &c, &m, "w", 20, TM_INFINITE);
 	/* The waiter sleeps on the condition: the mutex is free. */
 	CHECK_EQ(holder(&m), 0);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_NONBLOCK), 0);
-	note("signal", 1);
+	outcome("signal", 1);
 	CHECK_EQ(rt_cond_signal(&c), 0);
 	/* Woken, it now waits for our mutex and lends us its priority. */
-	CHECK_EQ(effective_prio(), 21);
-	note("release", 1);
+	CHECK_EQ(my_prio(), 21);
+	outcome("release", 1);
 	CHECK_EQ(rt_mutex_release(&m), 0);
-	note("back", 1);
+	outcome("back", 1);
 	finish_waiter(&w, 0);
-	CHECK_EQ(effective_prio(), 0);
-	CHECK_STR(seq, "signal release w:0 back");
+	CHECK_EQ(my_prio(), 0);
+	CHECK_STR(trail, "signal release w:0 back");
 	CHECK_EQ(rt_cond_delete(&c), 0);
 	CHECK_EQ(rt_mutex_delete(&m), 0);
 }
@@ -248,26 +221,26 @@ TEST(priority_order)
 	CHECK_EQ(rt_cond_create(&c, NULL), 0);
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	/* One signal, one waiter: the most urgent first. */
-	seq[0] = '\0';
+	trail[0] = '\0';
 	three_waiters(w, &c, &m);
 	for (int i = 0; i < 3; i++) {
 		CHECK_EQ(rt_cond_signal(&c), 0);
-		note("s", 1);
+		outcome("s", 1);
 	}
-	CHECK_STR(seq, "w30:0 s w20:0 s w10:0 s");
+	CHECK_STR(trail, "w30:0 s w20:0 s w10:0 s");
 	for (int i = 0; i < 3; i++)
 		finish_waiter(&w[i], 0);
 
 	/* Broadcast while main holds the mutex: they queue on it by
 	 * priority and get it in that order once main lets go. */
-	seq[0] = '\0';
+	trail[0] = '\0';
 	three_waiters(w, &c, &m);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	CHECK_EQ(rt_cond_broadcast(&c), 0);
-	note("bcast", 1);
-	CHECK_EQ(effective_prio(), 31);
+	outcome("bcast", 1);
+	CHECK_EQ(my_prio(), 31);
 	CHECK_EQ(rt_mutex_release(&m), 0);
-	CHECK_STR(seq, "bcast w30:0 w20:0 w10:0");
+	CHECK_STR(trail, "bcast w30:0 w20:0 w10:0");
 	for (int i = 0; i < 3; i++)
 		finish_waiter(&w[i], 0);
 	CHECK_EQ(rt_cond_delete(&c), 0);
@@ -282,31 +255,31 @@ TEST(signal_preempts_and_tlock_defers)
 
 	CHECK_EQ(rt_cond_create(&c, NULL), 0);
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
-	seq[0] = '\0';
+	trail[0] = '\0';
 	start_waiter(&w, &c, &m, "w", 40, TM_INFINITE);
-	note("signal", 1);
+	outcome("signal", 1);
 	CHECK_EQ(rt_cond_signal(&c), 0);
-	note("back", 1);
+	outcome("back", 1);
 	finish_waiter(&w, 0);
-	CHECK_STR(seq, "signal w:0 back");
+	CHECK_STR(trail, "signal w:0 back");
 
-	seq[0] = '\0';
+	trail[0] = '\0';
 	start_waiter(&w, &c, &m, "w", 40, TM_INFINITE);
 	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
-	note("signal", 1);
+	outcome("signal", 1);
 	CHECK_EQ(rt_cond_broadcast(&c), 0);
-	note("locked", 1);
+	outcome("locked", 1);
 	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
-	note("back", 1);
+	outcome("back", 1);
 	finish_waiter(&w, 0);
-	CHECK_STR(seq, "signal locked w:0 back");
+	CHECK_STR(trail, "signal locked w:0 back");
 	CHECK_EQ(rt_cond_delete(&c), 0);
 	CHECK_EQ(rt_mutex_delete(&m), 0);
 }
 
 TEST(timeouts)
 {
-	bool sim = sim_backend();
+	bool sim = on_sim();
 	struct timespec ts;
 	struct waiter w;
 	RT_COND c;
@@ -317,9 +290,9 @@ TEST(timeouts)
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	t0 = rt_timer_read();
-	CHECK_EQ(rt_cond_wait(&c, &m, ONE_MS), -ETIMEDOUT);
+	CHECK_EQ(rt_cond_wait(&c, &m, MS), -ETIMEDOUT);
 	if (sim)
-		CHECK_EQ(rt_timer_read() - t0, ONE_MS);
+		CHECK_EQ(rt_timer_read() - t0, MS);
 	CHECK_EQ(holder(&m), me());
 	t0 = rt_timer_read();
 	CHECK_EQ(rt_cond_wait_until(&c, &m, t0 + 1500000), -ETIMEDOUT);
@@ -340,24 +313,24 @@ TEST(timeouts)
 	CHECK_EQ(rt_mutex_release(&m), 0);
 
 	/* Timed out at 1 ms, but the mutex is only back at 2 ms. */
-	seq[0] = '\0';
+	trail[0] = '\0';
 	t0 = rt_timer_read();
-	start_waiter(&w, &c, &m, "w", 20, ONE_MS);
+	start_waiter(&w, &c, &m, "w", 20, MS);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
-	CHECK_EQ(rt_task_sleep(2 * ONE_MS), 0);
-	note("release", 1);
+	CHECK_EQ(rt_task_sleep(2 * MS), 0);
+	outcome("release", 1);
 	CHECK_EQ(rt_mutex_release(&m), 0);
 	finish_waiter(&w, -ETIMEDOUT);
 	if (sim)
-		CHECK_EQ(w.at - t0, 2 * ONE_MS);
-	CHECK_STR(seq, "release w:-110");
+		CHECK_EQ(w.at - t0, 2 * MS);
+	CHECK_STR(trail, "release w:-110");
 	CHECK_EQ(rt_cond_delete(&c), 0);
 	CHECK_EQ(rt_mutex_delete(&m), 0);
 }
 
 TEST(unblock_interrupts)
 {
-	bool sim = sim_backend();
+	bool sim = on_sim();
 	struct waiter w;
 	RT_COND c;
 	RT_MUTEX m;
@@ -365,14 +338,14 @@ TEST(unblock_interrupts)
 
 	CHECK_EQ(rt_cond_create(&c, NULL), 0);
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
-	seq[0] = '\0';
+	trail[0] = '\0';
 	t0 = rt_timer_read();
 	start_waiter(&w, &c, &m, "w", 20, TM_INFINITE);
-	CHECK_EQ(rt_task_sleep(ONE_MS), 0);
+	CHECK_EQ(rt_task_sleep(MS), 0);
 	CHECK_EQ(rt_task_unblock(&w.task), 0);
 	finish_waiter(&w, -EINTR);
 	if (sim)
-		CHECK_EQ(w.at - t0, ONE_MS);
+		CHECK_EQ(w.at - t0, MS);
 
 	/* Unblocked while main holds the mutex: it returns -EINTR only
 	 * with the mutex, and a second unblock (now waiting for the
@@ -381,10 +354,10 @@ TEST(unblock_interrupts)
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	CHECK_EQ(rt_task_unblock(&w.task), 0);
 	CHECK_EQ(rt_task_unblock(&w.task), 0);
-	note("release", 1);
+	outcome("release", 1);
 	CHECK_EQ(rt_mutex_release(&m), 0);
 	finish_waiter(&w, -EINTR);
-	CHECK_STR(seq, "w:-4 release w:-4");
+	CHECK_STR(trail, "w:-4 release w:-4");
 	CHECK_EQ(rt_cond_delete(&c), 0);
 	CHECK_EQ(rt_mutex_delete(&m), 0);
 }
@@ -395,7 +368,7 @@ TEST(delete_refused_while_waited)
 	RT_COND c;
 	RT_MUTEX m;
 
-	seq[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_cond_create(&c, "busy-cv"), 0);
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	start_waiter(&w[0], &c, &m, "a", 10, TM_INFINITE);
@@ -409,7 +382,7 @@ TEST(delete_refused_while_waited)
 	CHECK_EQ(rt_cond_signal(&c), -EINVAL);
 	finish_waiter(&w[0], 0);
 	finish_waiter(&w[1], 0);
-	CHECK_STR(seq, "b:0 a:0");
+	CHECK_STR(trail, "b:0 a:0");
 	CHECK_EQ(rt_mutex_delete(&m), 0);
 }
 
@@ -433,14 +406,12 @@ static void spawn_cv_binder(struct cv_binder *b, RTIME timeout)
 {
 	b->timeout = timeout;
 	b->ret = 1;
-	CHECK_EQ(
-	    rt_task_spawn(&b->task, NULL, 0, 30, T_JOINABLE, cv_binder_body, b),
-	    0);
+	spawn(&b->task, 30, cv_binder_body, b);
 }
 
 TEST(bind_waits_for_creation)
 {
-	bool sim = sim_backend();
+	bool sim = on_sim();
 	struct cv_binder b;
 	RT_COND c, mine;
 	RTIME t0;
@@ -459,14 +430,14 @@ TEST(bind_waits_for_creation)
 		CHECK_EQ(b.at - t0, 700000);
 
 	t0 = rt_timer_read();
-	spawn_cv_binder(&b, 5 * ONE_MS);
-	CHECK_EQ(rt_task_sleep(2 * ONE_MS), 0);
+	spawn_cv_binder(&b, 5 * MS);
+	CHECK_EQ(rt_task_sleep(2 * MS), 0);
 	CHECK_EQ(rt_cond_create(&c, "cv-late"), 0);
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_EQ(b.ret, 0);
 	CHECK_EQ(b.c.handle, c.handle);
 	if (sim)
-		CHECK_EQ(b.at - t0, 2 * ONE_MS);
+		CHECK_EQ(b.at - t0, 2 * MS);
 	CHECK_EQ(rt_cond_bind(&mine, "cv-late", TM_INFINITE), 0);
 	CHECK_EQ(rt_cond_signal(&mine), 0);
 	CHECK_EQ(rt_cond_unbind(&mine), 0);
@@ -499,7 +470,6 @@ static void *stranger_body(void *arg)
 TEST(plain_thread)
 {
 	struct stranger s = {0};
-	pthread_t th;
 	RT_COND c;
 	RT_MUTEX m;
 
@@ -507,8 +477,7 @@ TEST(plain_thread)
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	s.c = &c;
 	s.m = &m;
-	CHECK_EQ(pthread_create(&th, NULL, stranger_body, &s), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(stranger_body, &s);
 	CHECK_EQ(s.create, -EPERM);
 	CHECK_EQ(s.wait, -EPERM);
 	CHECK_EQ(s.signal, 0);

@@ -10,44 +10,9 @@
  * main is the lowest task (nucleus priority 0): every task it spawns
  * runs at once, up to its first wait.
  */
-#include "harness.h"
+#include "alchemy_test.h"
 
 #include <alchemy/heap.h>
-#include <alchemy/task.h>
-#include <alchemy/timer.h>
-#include <fusion/fusion.h>
-
-#include <pthread.h>
-#include <stdbool.h>
-
-#define MS 1000000ULL
-
-static char trail[256];
-
-static void step(const char *what)
-{
-	size_t len = strlen(trail);
-
-	snprintf(trail + len, sizeof(trail) - len, "%s%s", len ? " " : "",
-		 what);
-}
-
-static bool on_sim(void)
-{
-	struct nk_instance *nk;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return strcmp(nk_instance_backend(nk), "sim") == 0;
-}
-
-/*
- * A timeout that must not expire before the test acts: exact on sim,
- * roomy on live (no timing guarantee, SCHED_FIFO or not).
- */
-static RTIME margin(RTIME ns)
-{
-	return on_sim() ? ns : 200 * ns;
-}
 
 static RT_HEAP_INFO info_of(RT_HEAP *heap)
 {
@@ -90,9 +55,7 @@ static void get(struct getter *g, RT_HEAP *heap, const char *name, int prio,
 	g->size = size;
 	g->timeout = timeout;
 	g->ret = 1000;
-	CHECK_EQ(
-	    rt_task_spawn(&g->task, NULL, 0, prio, T_JOINABLE, getter_body, g),
-	    0);
+	spawn(&g->task, prio, getter_body, g);
 }
 
 static void join(struct getter *g)
@@ -534,9 +497,7 @@ TEST(races_and_deleted_tasks)
 	CHECK_EQ(rt_heap_alloc(&heap, 512, TM_INFINITE, &k.block), 0);
 	k.heap = &heap;
 	get(&g[0], &heap, "orphan", 10, 256, TM_INFINITE);
-	CHECK_EQ(rt_task_spawn(&k.task, NULL, 0, 40, T_JOINABLE,
-			       grant_race_body, &k),
-		 0);
+	spawn(&k.task, 40, grant_race_body, &k);
 	CHECK_EQ(rt_task_join(&k.task), 0);
 	join(&g[0]);
 	CHECK_EQ(k.freed, 0);
@@ -599,9 +560,7 @@ TEST(bind_waits_for_creation)
 	CHECK_EQ(rt_heap_bind(&mine, "later", 500000), -ETIMEDOUT);
 	if (sim)
 		CHECK_EQ(rt_timer_read() - t0, 500000);
-	CHECK_EQ(
-	    rt_task_spawn(&b.task, NULL, 0, 20, T_JOINABLE, binder_body, &b),
-	    0);
+	spawn(&b.task, 20, binder_body, &b);
 	step("create");
 	CHECK_EQ(rt_heap_create(&heap, "later", 128, H_SINGLE), 0);
 	step("created");
@@ -645,13 +604,11 @@ static void *foreign_body(void *arg)
 TEST(plain_thread)
 {
 	struct foreign f = {0};
-	pthread_t th;
 	RT_HEAP heap;
 
 	CHECK_EQ(rt_heap_create(&heap, NULL, 256, H_FIFO), 0);
 	f.heap = &heap;
-	CHECK_EQ(pthread_create(&th, NULL, foreign_body, &f), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(foreign_body, &f);
 	CHECK_EQ(f.create, -EPERM);
 	CHECK_EQ(f.alloc_avail, 0);
 	CHECK_EQ(f.alloc_block, -EPERM);

@@ -6,46 +6,10 @@
  * caller and T_LOCK deferring it, rt_task_unblock, owner deletion,
  * binding, owner cycles, calls from a plain pthread.
  */
-#include "harness.h"
+#include "alchemy_test.h"
 
 #include <alchemy/mutex.h>
 #include <alchemy/sem.h>
-#include <alchemy/task.h>
-#include <fusion/fusion.h>
-#include <fusion/runtime.h>
-
-#include <pthread.h>
-#include <stdbool.h>
-
-#define MSEC 1000000ULL
-
-static char order[256];
-
-static void mark(const char *what)
-{
-	size_t used = strlen(order);
-
-	snprintf(order + used, sizeof(order) - used, used ? " %s" : "%s", what);
-}
-
-static struct nk_instance *runtime(void)
-{
-	struct nk_instance *nk = NULL;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return nk;
-}
-
-static bool virtual_time(void)
-{
-	return strcmp(nk_instance_backend(runtime()), "sim") == 0;
-}
-
-/* Effective nucleus priority of the calling thread. */
-static int my_prio(void)
-{
-	return nk_thread_effective_priority(nk_thread_self(runtime()));
-}
 
 static uintptr_t owner_of(RT_MUTEX *m)
 {
@@ -73,22 +37,22 @@ static void locker_body(void *arg)
 	struct locker *l = arg;
 	char what[40];
 
-	l->thread = nk_thread_self(runtime());
+	l->thread = nk_thread_self(test_runtime());
 	l->ret = rt_mutex_acquire(l->m, l->timeout);
 	l->at = rt_timer_read();
 	snprintf(what, sizeof(what), "%s:%d", l->name, l->ret);
-	mark(what);
+	step(what);
 	if (l->ret)
 		return;
 	if (l->park && rt_sem_p(l->park, TM_INFINITE) == 0) {
 		snprintf(what, sizeof(what), "%s-works", l->name);
-		mark(what);
+		step(what);
 	}
 	l->prio_held = my_prio();
 	CHECK_EQ(rt_mutex_release(l->m), 0);
 	l->prio_after = my_prio();
 	snprintf(what, sizeof(what), "%s-out", l->name);
-	mark(what);
+	step(what);
 }
 
 static void locker(struct locker *l, RT_MUTEX *m, const char *name, int prio,
@@ -176,11 +140,11 @@ TEST(recursion_and_ownership)
 	CHECK_STR(info.name, "rec");
 
 	/* Another task can neither take nor release it. */
-	order[0] = '\0';
+	trail[0] = '\0';
 	locker(&l, &m, "other", 10, TM_NONBLOCK, NULL);
 	CHECK_EQ(rt_task_join(&l.task), 0);
 	CHECK_EQ(l.ret, -EWOULDBLOCK);
-	CHECK_STR(order, "other:-11");
+	CHECK_STR(trail, "other:-11");
 
 	/* Three acquires, three releases; the fourth is refused. */
 	CHECK_EQ(rt_mutex_release(&m), 0);
@@ -214,9 +178,7 @@ TEST(release_by_non_owner)
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	x.m = &m;
-	CHECK_EQ(
-	    rt_task_spawn(&x.task, NULL, 0, 10, T_JOINABLE, intruder_body, &x),
-	    0);
+	spawn(&x.task, 10, intruder_body, &x);
 	CHECK_EQ(rt_task_join(&x.task), 0);
 	CHECK_EQ(x.release, -EPERM);
 	CHECK_EQ(x.del, -EBUSY);
@@ -230,7 +192,7 @@ TEST(delete_refused_while_used)
 	struct locker w;
 	RT_MUTEX m;
 
-	order[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	/* Locked, even by the caller: -EBUSY, as pthread_mutex_destroy. */
@@ -238,42 +200,42 @@ TEST(delete_refused_while_used)
 	locker(&w, &m, "w", 20, TM_INFINITE, NULL);
 	CHECK_EQ(rt_mutex_delete(&m), -EBUSY);
 	/* The waiter was not disturbed: it gets the mutex on release. */
-	mark("release");
+	step("release");
 	CHECK_EQ(rt_mutex_release(&m), 0);
 	CHECK_EQ(rt_task_join(&w.task), 0);
-	CHECK_STR(order, "release w:0 w-out");
+	CHECK_STR(trail, "release w:0 w-out");
 	CHECK_EQ(rt_mutex_delete(&m), 0);
 	CHECK_EQ(rt_mutex_delete(&m), -EINVAL);
 }
 
 TEST(timeouts)
 {
-	bool sim = virtual_time();
+	bool sim = on_sim();
 	struct timespec now0 = {0, 0};
 	struct locker h, w;
 	RT_SEM park;
 	RT_MUTEX m;
 	RTIME t0;
 
-	order[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	CHECK_EQ(rt_sem_create(&park, NULL, 0, S_FIFO), 0);
 	/* A task waits on main's mutex and times out. */
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	t0 = rt_timer_read();
-	locker(&w, &m, "w", 20, MSEC, NULL);
+	locker(&w, &m, "w", 20, MS, NULL);
 	CHECK_EQ(rt_task_join(&w.task), 0);
 	CHECK_EQ(w.ret, -ETIMEDOUT);
 	if (sim)
-		CHECK_EQ(w.at - t0, MSEC);
+		CHECK_EQ(w.at - t0, MS);
 	CHECK_EQ(rt_mutex_release(&m), 0);
 
 	/* main waits on a task's mutex: relative, absolute, timespec. */
 	locker(&h, &m, "h", 10, TM_INFINITE, &park);
 	t0 = rt_timer_read();
-	CHECK_EQ(rt_mutex_acquire(&m, MSEC), -ETIMEDOUT);
+	CHECK_EQ(rt_mutex_acquire(&m, MS), -ETIMEDOUT);
 	if (sim)
-		CHECK_EQ(rt_timer_read() - t0, MSEC);
+		CHECK_EQ(rt_timer_read() - t0, MS);
 	t0 = rt_timer_read();
 	CHECK_EQ(rt_mutex_acquire_until(&m, t0 + 700000), -ETIMEDOUT);
 	if (sim)
@@ -294,7 +256,7 @@ TEST(timeouts)
 	CHECK_EQ(owner_of(&m), h.task.handle);
 	CHECK_EQ(rt_sem_v(&park), 0);
 	CHECK_EQ(rt_task_join(&h.task), 0);
-	CHECK_STR(order, "w:-110 h:0 h-works h-out");
+	CHECK_STR(trail, "w:-110 h:0 h-works h-out");
 	/* Free now: the timed forms take it at once. */
 	CHECK_EQ(rt_mutex_acquire_timed(&m, &now0), 0);
 	CHECK_EQ(rt_mutex_release(&m), 0);
@@ -313,7 +275,7 @@ static void sleeper_body(void *arg)
 	struct sleeper *s = arg;
 
 	if (rt_sem_p(s->gate, TM_INFINITE) == 0)
-		mark(s->name);
+		step(s->name);
 }
 
 /*
@@ -328,7 +290,7 @@ TEST(priority_inheritance)
 	RT_TASK_INFO info;
 	RT_MUTEX m;
 
-	order[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_mutex_create(&m, "pi"), 0);
 	CHECK_EQ(rt_sem_create(&gate, NULL, 0, S_FIFO), 0);
 	CHECK_EQ(rt_sem_create(&gate2, NULL, 0, S_FIFO), 0);
@@ -343,18 +305,16 @@ TEST(priority_inheritance)
 	CHECK_EQ(owner_of(&m), low.task.handle);
 	mid.gate = &gate2;
 	mid.name = "mid";
-	CHECK_EQ(rt_task_spawn(&mid.task, NULL, 0, 20, T_JOINABLE, sleeper_body,
-			       &mid),
-		 0);
+	spawn(&mid.task, 20, sleeper_body, &mid);
 	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
 	CHECK_EQ(rt_sem_v(&gate2), 0);
 	CHECK_EQ(rt_sem_v(&gate), 0);
-	mark("unlock");
+	step("unlock");
 	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
 	CHECK_EQ(rt_task_join(&low.task), 0);
 	CHECK_EQ(rt_task_join(&high.task), 0);
 	CHECK_EQ(rt_task_join(&mid.task), 0);
-	CHECK_STR(order, "low:0 unlock low-works high:0 high-out mid low-out");
+	CHECK_STR(trail, "low:0 unlock low-works high:0 high-out mid low-out");
 	CHECK_EQ(low.prio_held, 31);
 	CHECK_EQ(low.prio_after, 11);
 	CHECK_EQ(high.prio_held, 31);
@@ -370,31 +330,31 @@ TEST(release_preempts_and_tlock_defers)
 	RT_SEM park;
 	RT_MUTEX m, other;
 
-	order[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	locker(&w, &m, "w", 40, TM_INFINITE, NULL);
-	mark("release");
+	step("release");
 	CHECK_EQ(rt_mutex_release(&m), 0);
-	mark("back");
+	step("back");
 	CHECK_EQ(rt_task_join(&w.task), 0);
-	CHECK_STR(order, "release w:0 w-out back");
+	CHECK_STR(trail, "release w:0 w-out back");
 
-	order[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	locker(&w, &m, "w", 40, TM_INFINITE, NULL);
 	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
 	CHECK_EQ(rt_mutex_release(&m), 0);
-	mark("locked");
+	step("locked");
 	/* Ownership passed to the waiter already; it runs at unlock. */
 	CHECK_EQ(owner_of(&m), w.task.handle);
 	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
-	mark("back");
+	step("back");
 	CHECK_EQ(rt_task_join(&w.task), 0);
-	CHECK_STR(order, "locked w:0 w-out back");
+	CHECK_STR(trail, "locked w:0 w-out back");
 
 	/* Under T_LOCK: a free mutex is taken, an owned one would block. */
-	order[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_sem_create(&park, NULL, 0, S_FIFO), 0);
 	CHECK_EQ(rt_mutex_create(&other, NULL), 0);
 	locker(&h, &other, "h", 10, TM_INFINITE, &park);
@@ -406,7 +366,7 @@ TEST(release_preempts_and_tlock_defers)
 	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
 	CHECK_EQ(rt_sem_v(&park), 0);
 	CHECK_EQ(rt_task_join(&h.task), 0);
-	CHECK_STR(order, "h:0 h-works h-out");
+	CHECK_STR(trail, "h:0 h-works h-out");
 	CHECK_EQ(rt_sem_delete(&park), 0);
 	CHECK_EQ(rt_mutex_delete(&other), 0);
 	CHECK_EQ(rt_mutex_delete(&m), 0);
@@ -414,27 +374,27 @@ TEST(release_preempts_and_tlock_defers)
 
 TEST(unblock_interrupts_and_deboosts)
 {
-	bool sim = virtual_time();
+	bool sim = on_sim();
 	struct locker w;
 	RT_MUTEX m;
 	RTIME t0;
 
-	order[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	CHECK_EQ(my_prio(), 0);
 	t0 = rt_timer_read();
-	locker(&w, &m, "w", 40, 5 * MSEC, NULL);
+	locker(&w, &m, "w", 40, 5 * MS, NULL);
 	CHECK_EQ(my_prio(), 41);
-	CHECK_EQ(rt_task_sleep(MSEC), 0);
+	CHECK_EQ(rt_task_sleep(MS), 0);
 	CHECK_EQ(rt_task_unblock(&w.task), 0);
 	CHECK_EQ(rt_task_join(&w.task), 0);
 	CHECK_EQ(w.ret, -EINTR);
 	if (sim)
-		CHECK_EQ(w.at - t0, MSEC);
+		CHECK_EQ(w.at - t0, MS);
 	CHECK_EQ(my_prio(), 0);
 	CHECK_EQ(owner_of(&m), rt_task_self()->handle);
-	CHECK_STR(order, "w:-4");
+	CHECK_STR(trail, "w:-4");
 	CHECK_EQ(rt_mutex_release(&m), 0);
 	CHECK_EQ(rt_mutex_delete(&m), 0);
 }
@@ -445,7 +405,7 @@ TEST(owner_deleted_passes_mutex_on)
 	RT_SEM park;
 	RT_MUTEX m;
 
-	order[0] = '\0';
+	trail[0] = '\0';
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	CHECK_EQ(rt_sem_create(&park, NULL, 0, S_FIFO), 0);
 	memset(&h, 0, sizeof(h));
@@ -457,10 +417,10 @@ TEST(owner_deleted_passes_mutex_on)
 	CHECK_EQ(rt_task_spawn(&h.task, NULL, 0, 10, 0, locker_body, &h), 0);
 	locker(&w, &m, "w", 20, TM_INFINITE, NULL);
 	CHECK_EQ(owner_of(&m), h.task.handle);
-	mark("delete");
+	step("delete");
 	CHECK_EQ(rt_task_delete(&h.task), 0);
 	CHECK_EQ(rt_task_join(&w.task), 0);
-	CHECK_STR(order, "h:0 delete w:0 w-out");
+	CHECK_STR(trail, "h:0 delete w:0 w-out");
 	CHECK_EQ(owner_of(&m), 0);
 	CHECK_EQ(rt_sem_delete(&park), 0);
 	CHECK_EQ(rt_mutex_delete(&m), 0);
@@ -476,13 +436,13 @@ static void creator_body(void *arg)
 {
 	struct creator *c = arg;
 
-	if (rt_task_sleep(MSEC) == 0)
+	if (rt_task_sleep(MS) == 0)
 		c->ret = rt_mutex_create(&c->m, "late-mx");
 }
 
 TEST(bind_waits_for_creation)
 {
-	bool sim = virtual_time();
+	bool sim = on_sim();
 	struct creator c = {.ret = 1};
 	RT_MUTEX b;
 	RTIME t0;
@@ -493,12 +453,10 @@ TEST(bind_waits_for_creation)
 	if (sim)
 		CHECK_EQ(rt_timer_read() - t0, 300000);
 	t0 = rt_timer_read();
-	CHECK_EQ(
-	    rt_task_spawn(&c.task, NULL, 0, 20, T_JOINABLE, creator_body, &c),
-	    0);
+	spawn(&c.task, 20, creator_body, &c);
 	CHECK_EQ(rt_mutex_bind(&b, "late-mx", TM_INFINITE), 0);
 	if (sim)
-		CHECK_EQ(rt_timer_read() - t0, MSEC);
+		CHECK_EQ(rt_timer_read() - t0, MS);
 	CHECK_EQ(rt_task_join(&c.task), 0);
 	CHECK_EQ(c.ret, 0);
 	CHECK_EQ(b.handle, c.m.handle);
@@ -539,9 +497,7 @@ TEST(owner_cycle_refused)
 	CHECK_EQ(rt_mutex_acquire(&m2, TM_INFINITE), 0);
 	x.first = &m1;
 	x.second = &m2;
-	CHECK_EQ(
-	    rt_task_spawn(&x.task, NULL, 0, 10, T_JOINABLE, crossing_body, &x),
-	    0);
+	spawn(&x.task, 10, crossing_body, &x);
 	/* The task holds m1 and waits for m2, which main holds. */
 	CHECK_EQ(rt_mutex_acquire(&m1, TM_INFINITE), -EDEADLK);
 	CHECK_EQ(rt_mutex_release(&m2), 0);
@@ -575,13 +531,11 @@ static void *outsider_body(void *arg)
 TEST(plain_thread)
 {
 	struct outsider o = {0};
-	pthread_t th;
 	RT_MUTEX m;
 
 	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
 	o.m = &m;
-	CHECK_EQ(pthread_create(&th, NULL, outsider_body, &o), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(outsider_body, &o);
 	CHECK_EQ(o.create, -EPERM);
 	CHECK_EQ(o.acquire, -EPERM);
 	CHECK_EQ(o.nonblock, -EPERM);

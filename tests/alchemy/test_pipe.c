@@ -15,56 +15,26 @@
  * main is the lowest task (nucleus priority 0): every task it spawns
  * runs at once, up to its first wait.
  */
-#include "harness.h"
+#include "alchemy_test.h"
 
 #include <alchemy/pipe.h>
-#include <alchemy/task.h>
-#include <fusion/fusion.h>
 #include <fusion/pipeline.h>
-#include <fusion/runtime.h>
 
 #include <limits.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#define MS 1000000ULL
-
-static char trail[256];
-
-static void step(const char *what)
-{
-	size_t len = strlen(trail);
-
-	snprintf(trail + len, sizeof(trail) - len, "%s%s", len ? " " : "",
-		 what);
-}
-
-static struct nk_instance *instance(void)
-{
-	struct nk_instance *nk;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return nk;
-}
-
-static bool on_sim(void)
-{
-	return strcmp(nk_instance_backend(instance()), "sim") == 0;
-}
 
 /* Hold / release the Linux side's delivery (root-domain handlers). */
 static int root_stall(void)
 {
-	return ipipe_stall(ipipe_root_domain(instance()), 0);
+	return ipipe_stall(ipipe_root_domain(test_runtime()), 0);
 }
 
 static void root_restore(int state)
 {
-	CHECK_EQ(ipipe_restore(ipipe_root_domain(instance()), 0, state), 0);
+	CHECK_EQ(ipipe_restore(ipipe_root_domain(test_runtime()), 0, state), 0);
 }
 
 /* A plain Linux thread reading @count messages with poll() + read(). */
@@ -129,13 +99,11 @@ static void *linux_writer_body(void *arg)
 static void linux_write(int fd, const char *const *msgs)
 {
 	struct linux_writer w = {.fd = fd};
-	pthread_t th;
 	int n;
 
 	for (n = 0; msgs[n]; n++)
 		w.msgs[n] = msgs[n];
-	CHECK_EQ(pthread_create(&th, NULL, linux_writer_body, &w), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(linux_writer_body, &w);
 	for (int i = 0; i < n; i++)
 		CHECK_EQ(w.rets[i], (ssize_t)strlen(msgs[i]));
 }
@@ -550,9 +518,7 @@ static void read_task(struct reader *r, RT_PIPE *pipe, const char *name,
 	r->timeout = timeout;
 	r->name = name;
 	r->ret = 1;
-	CHECK_EQ(
-	    rt_task_spawn(&r->task, NULL, 0, prio, T_JOINABLE, reader_body, r),
-	    0);
+	spawn(&r->task, prio, reader_body, r);
 }
 
 /*
@@ -686,7 +652,6 @@ TEST(plain_thread)
 {
 	struct foreign f = {0};
 	struct linux_reader r;
-	pthread_t th;
 	RT_PIPE p;
 	int fd;
 
@@ -694,8 +659,7 @@ TEST(plain_thread)
 	f.pipe = &p;
 	f.fd = -1;
 	linux_read_start(&r, fd, 1);
-	CHECK_EQ(pthread_create(&th, NULL, foreign_body, &f), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(foreign_body, &f);
 	linux_read_finish(&r);
 	CHECK_EQ(f.read_block, -EPERM);
 	CHECK_EQ(f.read_nonblock, -EWOULDBLOCK);
@@ -737,9 +701,7 @@ static void bind_task(struct binder *b, const char *name, RTIME timeout)
 	b->name = name;
 	b->timeout = timeout;
 	b->bound = 1;
-	CHECK_EQ(
-	    rt_task_spawn(&b->task, NULL, 0, 20, T_JOINABLE, binder_body, b),
-	    0);
+	spawn(&b->task, 20, binder_body, b);
 }
 
 TEST(bind_waits_for_creation)

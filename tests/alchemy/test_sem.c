@@ -7,35 +7,9 @@
  * main is the lowest task (nucleus priority 0): every task it spawns
  * runs at once, up to its first wait.
  */
-#include "harness.h"
+#include "alchemy_test.h"
 
 #include <alchemy/sem.h>
-#include <alchemy/task.h>
-#include <fusion/fusion.h>
-#include <fusion/runtime.h>
-
-#include <pthread.h>
-#include <stdbool.h>
-
-#define MS 1000000ULL
-
-static char trail[256];
-
-static void step(const char *what)
-{
-	size_t len = strlen(trail);
-
-	snprintf(trail + len, sizeof(trail) - len, "%s%s", len ? " " : "",
-		 what);
-}
-
-static bool on_sim(void)
-{
-	struct nk_instance *nk;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return strcmp(nk_instance_backend(nk), "sim") == 0;
-}
 
 struct pender {
 	RT_SEM *sem;
@@ -63,9 +37,7 @@ static void pend(struct pender *p, RT_SEM *sem, const char *name, int prio,
 	p->timeout = timeout;
 	p->name = name;
 	p->ret = 1;
-	CHECK_EQ(
-	    rt_task_spawn(&p->task, NULL, 0, prio, T_JOINABLE, pender_body, p),
-	    0);
+	spawn(&p->task, prio, pender_body, p);
 }
 
 static int nwaiters(RT_SEM *sem)
@@ -440,9 +412,7 @@ static void bind_task(struct binder *b, const char *name, RTIME timeout)
 	b->name = name;
 	b->timeout = timeout;
 	b->bound = b->taken = 1;
-	CHECK_EQ(
-	    rt_task_spawn(&b->task, NULL, 0, 20, T_JOINABLE, binder_body, b),
-	    0);
+	spawn(&b->task, 20, binder_body, b);
 }
 
 TEST(bind_waits_for_creation)
@@ -523,13 +493,11 @@ static void *foreign_body(void *arg)
 TEST(plain_thread)
 {
 	struct foreign f = {0};
-	pthread_t th;
 	RT_SEM s;
 
 	CHECK_EQ(rt_sem_create(&s, NULL, 0, S_FIFO), 0);
 	f.sem = &s;
-	CHECK_EQ(pthread_create(&th, NULL, foreign_body, &f), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(foreign_body, &f);
 	CHECK_EQ(f.create, -EPERM);
 	CHECK_EQ(f.p_block, -EPERM);
 	CHECK_EQ(f.p_nonblock, -EWOULDBLOCK);

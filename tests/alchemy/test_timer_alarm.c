@@ -4,25 +4,11 @@
  * exact dates, restart, stop, deletion, what a handler may and may not
  * do (it runs in timer context), and bad input.
  */
-#include "harness.h"
+#include "alchemy_test.h"
 
 #include <alchemy/alarm.h>
-#include <alchemy/task.h>
-#include <alchemy/timer.h>
-#include <fusion/fusion.h>
-
-#include <stdbool.h>
 
 #define US 1000ULL
-#define MS 1000000ULL
-
-static bool virtual_clock(void)
-{
-	struct nk_instance *nk;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return strcmp(nk_instance_backend(nk), "sim") == 0;
-}
 
 /* Dates at which handlers ran, relative to @base. */
 static RTIME base;
@@ -67,7 +53,7 @@ TEST(spin)
 	RTIME t0 = rt_timer_read();
 
 	rt_timer_spin(250 * US);
-	if (virtual_clock())
+	if (on_sim())
 		CHECK_EQ(rt_timer_read() - t0, 250 * US);
 	else
 		CHECK(rt_timer_read() - t0 >= 250 * US);
@@ -90,7 +76,7 @@ TEST(one_shot)
 	CHECK_EQ(info.active, 1);
 	CHECK_EQ(rt_task_sleep(3 * MS), 0);
 	CHECK_EQ(nr_fired, 1);
-	if (virtual_clock())
+	if (on_sim())
 		CHECK_EQ(fired_at[0], MS);
 	CHECK_EQ(rt_alarm_inquire(&a, &info), 0);
 	CHECK_EQ(info.expiries, 1);
@@ -110,7 +96,7 @@ TEST(periodic)
 	CHECK_EQ(rt_task_sleep(3 * MS), 0);
 	CHECK_EQ(rt_alarm_stop(&a), 0);
 	CHECK_EQ(rt_task_sleep(3 * MS), 0);
-	if (virtual_clock()) {
+	if (on_sim()) {
 		CHECK_EQ(nr_fired, 3);
 		CHECK_EQ(fired_at[0], MS / 2);
 		CHECK_EQ(fired_at[1], 3 * MS / 2);
@@ -138,7 +124,7 @@ TEST(restart_and_immediate)
 	/* Re-arming moves the date: once, at 0.5 + 1 ms. */
 	CHECK_EQ(rt_alarm_start(&a, MS, TM_INFINITE), 0);
 	CHECK_EQ(rt_task_sleep(2 * MS), 0);
-	if (virtual_clock()) {
+	if (on_sim()) {
 		CHECK_EQ(nr_fired, 1);
 		CHECK_EQ(fired_at[0], 3 * MS / 2);
 	} else {
@@ -150,7 +136,7 @@ TEST(restart_and_immediate)
 	CHECK_EQ(rt_alarm_start(&a, 0, TM_INFINITE), 0);
 	CHECK_EQ(rt_task_sleep(MS), 0);
 	CHECK_EQ(nr_fired, 1);
-	if (virtual_clock())
+	if (on_sim())
 		CHECK_EQ(fired_at[0], 0);
 	CHECK_EQ(rt_alarm_delete(&a), 0);
 }
@@ -220,7 +206,7 @@ TEST(handler_context)
 	CHECK_EQ(ctx_results[7], 0);
 	/* The handler stopped its own periodic alarm: one run. */
 	CHECK_EQ(nr_fired, 2);
-	if (virtual_clock()) {
+	if (on_sim()) {
 		CHECK_EQ(fired_at[0], MS);
 		CHECK_EQ(fired_at[1], MS);
 	}

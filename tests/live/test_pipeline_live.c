@@ -182,41 +182,77 @@ static void reset_counters(void)
 	writer_ok = 0;
 }
 
+static int new_eventfd(void)
+{
+	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+
+	CHECK(fd >= 0);
+	return fd;
+}
+
+/* Attaches the eventfd source @src, handled by efd_handler on the head. */
+static unsigned int attach_efd(struct ipipe_source *src)
+{
+	unsigned int irq;
+
+	CHECK_EQ(ipipe_attach_source(nk, src, 0, &irq), 0);
+	handle(ipipe_head_domain(nk), irq, efd_handler, NULL);
+	return irq;
+}
+
+/*
+ * @rounds rounds: @sender (a plain pthread) makes the source fire, the
+ * RT waiter wakes; both are joined.
+ */
+static void run_rounds(void *(*sender)(void *), long rounds)
+{
+	struct nk_thread *rt = spawn("rt", 50, rt_waiter, (void *)rounds);
+	pthread_t thread;
+
+	CHECK_EQ(pthread_create(&thread, NULL, sender, (void *)rounds), 0);
+	CHECK_EQ(nk_thread_join(rt), 0);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
+}
+
+/* Each round woke the RT waiter after one handler run; nothing more came. */
+static void check_rounds(long rounds)
+{
+	CHECK_EQ(writer_ok, 1);
+	CHECK_EQ(atomic_load(&wakes), rounds);
+	CHECK_EQ(atomic_load(&handled), rounds);
+	CHECK_EQ(rt_final_take, -ETIMEDOUT);
+}
+
+/* Removes the head handler of the source @irq, then the source. */
+static void detach(unsigned int irq)
+{
+	unhandle(ipipe_head_domain(nk), irq);
+	CHECK_EQ(ipipe_detach_source(nk, irq), 0);
+}
+
 TEST(eventfd_source_wakes_rt_thread)
 {
 	struct ipipe_source src = {.kind = IPIPE_SRC_FD};
 	struct ipipe_irq_stats st;
-	struct nk_thread *rt;
-	pthread_t writer;
 	unsigned int irq;
 
 	live_create(10);
 	reset_counters();
-	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	CHECK(efd >= 0);
-	src.fd = efd;
-	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
+	src.fd = efd = new_eventfd();
+	irq = attach_efd(&src);
 	CHECK(irq >= IPIPE_FIRST_SOURCE_IRQ && irq < IPIPE_FIRST_VIRQ);
 	CHECK_EQ(ipipe_source_fd(nk, irq), efd);
-	handle(ipipe_head_domain(nk), irq, efd_handler, NULL);
-	rt = spawn("rt", 50, rt_waiter, (void *)(long)ROUNDS);
-	CHECK_EQ(pthread_create(&writer, NULL, efd_writer, (void *)ROUNDS), 0);
-	CHECK_EQ(nk_thread_join(rt), 0);
-	CHECK_EQ(pthread_join(writer, NULL), 0);
-	CHECK_EQ(writer_ok, 1);
-	CHECK_EQ(atomic_load(&wakes), ROUNDS);
-	CHECK_EQ(atomic_load(&handled), ROUNDS);
+	run_rounds(efd_writer, ROUNDS);
+	check_rounds(ROUNDS);
 	CHECK_EQ(atomic_load(&read_total), ROUNDS);
 	CHECK_EQ(atomic_load(&in_nucleus_thread), 0);
-	CHECK_EQ(rt_final_take, -ETIMEDOUT);
 	CHECK_EQ(ipipe_irq_stats(ipipe_head_domain(nk), irq, &st), 0);
 	CHECK_EQ(st.hits, ROUNDS);
 	CHECK_EQ(st.handled, ROUNDS);
 	CHECK_EQ(st.logged, 0);
 	CHECK_EQ(st.lost, 0);
 	CHECK(st.worst_ns > 0);
-	unhandle(ipipe_head_domain(nk), irq);
-	CHECK_EQ(ipipe_detach_source(nk, irq), 0);
+	detach(irq);
 	close(efd);
 	efd = -1;
 	live_destroy();
@@ -237,7 +273,9 @@ static void *signal_sender(void *arg)
 	long rounds = (long)arg;
 
 	for (long i = 0; i < rounds; i++) {
-		if (kill(getpid(), SIGUSR1))
+		/* To this thread: ThreadSanitizer would hold a process-wide
+		 * signal back on a thread asleep in a raw futex call. */
+		if (raise(SIGUSR1))
 			return NULL;
 		if (!wait_count(&wakes, (unsigned long)i + 1))
 			return NULL;
@@ -250,8 +288,6 @@ TEST(signal_source_raises_irq)
 {
 	struct ipipe_source src = {.kind = IPIPE_SRC_SIGNAL, .signo = SIGUSR1};
 	struct sigaction before, after;
-	struct nk_thread *rt;
-	pthread_t sender;
 	unsigned int irq, again;
 
 	live_create(10);
@@ -260,16 +296,9 @@ TEST(signal_source_raises_irq)
 	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
 	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &again), -EEXIST);
 	handle(ipipe_head_domain(nk), irq, count_give, NULL);
-	rt = spawn("rt", 50, rt_waiter, (void *)100L);
-	CHECK_EQ(pthread_create(&sender, NULL, signal_sender, (void *)100L), 0);
-	CHECK_EQ(nk_thread_join(rt), 0);
-	CHECK_EQ(pthread_join(sender, NULL), 0);
-	CHECK_EQ(writer_ok, 1);
-	CHECK_EQ(atomic_load(&wakes), 100);
-	CHECK_EQ(atomic_load(&handled), 100);
-	CHECK_EQ(rt_final_take, -ETIMEDOUT);
-	unhandle(ipipe_head_domain(nk), irq);
-	CHECK_EQ(ipipe_detach_source(nk, irq), 0);
+	run_rounds(signal_sender, 100);
+	check_rounds(100);
+	detach(irq);
 	/* Detached: the signal's previous disposition is back. */
 	CHECK_EQ(sigaction(SIGUSR1, NULL, &after), 0);
 	CHECK(after.sa_handler == before.sa_handler);
@@ -317,33 +346,28 @@ TEST(root_handler_runs_in_plain_thread)
 
 static unsigned int trip[3];
 
-static void trip_head_first(unsigned int irq, void *cookie)
+/* One hop of the round trip: what it records, in and out of a thread. */
+static const struct hop {
+	const char *name, *in_thread;
+} hops[3] = {{"head1", "head1:thread"},
+	     {"root", "root:thread"},
+	     {"head3", "head3:thread"}};
+
+/* Records the hop, then raises the next one; the last wakes "rt". */
+static void trip_hop(unsigned int irq, void *cookie)
 {
+	const struct hop *h = cookie;
+
 	(void)irq;
-	(void)cookie;
-	rec(nk_thread_self(nk) ? "head1:thread" : "head1");
-	if (ipipe_trigger_irq(nk, trip[1], 0))
+	rec(nk_thread_self(nk) ? h->in_thread : h->name);
+	if (h == &hops[2])
+		nk_sem_give(&sem);
+	else if (ipipe_trigger_irq(nk, trip[h - hops + 1], 0))
 		rec("trigger-failed");
 }
 
-static void trip_root(unsigned int irq, void *cookie)
-{
-	(void)irq;
-	(void)cookie;
-	rec(nk_thread_self(nk) ? "root:thread" : "root");
-	if (ipipe_trigger_irq(nk, trip[2], 0))
-		rec("trigger-failed");
-}
-
-static void trip_head_last(unsigned int irq, void *cookie)
-{
-	(void)irq;
-	(void)cookie;
-	rec(nk_thread_self(nk) ? "head3:thread" : "head3");
-	nk_sem_give(&sem);
-}
-
-static void trip_rt(void *arg)
+/* Records "rt" once the semaphore is given. */
+static void rt_rec(void *arg)
 {
 	(void)arg;
 	if (nk_sem_take(&sem, SAFETY_NS, NK_RELATIVE) == 0)
@@ -360,12 +384,12 @@ TEST(virq_round_trip_head_root_head)
 	root = ipipe_root_domain(nk);
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(ipipe_alloc_virq(nk, &trip[i]), 0);
-	handle(head, trip[0], trip_head_first, NULL);
-	handle(root, trip[1], trip_root, NULL);
-	handle(head, trip[2], trip_head_last, NULL);
+	for (int i = 0; i < 3; i++)
+		handle(i == 1 ? root : head, trip[i], trip_hop,
+		       (void *)&hops[i]);
 	for (int round = 0; round < 20; round++) {
 		log_reset();
-		rt = spawn("rt", 50, trip_rt, NULL);
+		rt = spawn("rt", 50, rt_rec, NULL);
 		CHECK_EQ(ipipe_trigger_irq(nk, trip[0], 0), 0);
 		CHECK_EQ(nk_thread_join(rt), 0);
 		CHECK_STR(log_buf, "head1 root head3 rt");
@@ -401,13 +425,6 @@ static void rec_give(unsigned int irq, void *cookie)
 	nk_sem_give(&sem);
 }
 
-static void rt_rec(void *arg)
-{
-	(void)arg;
-	if (nk_sem_take(&sem, SAFETY_NS, NK_RELATIVE) == 0)
-		rec("rt");
-}
-
 /*
  * From a thread of the IRQ's CPU, the head handler runs before
  * ipipe_trigger_irq returns, and a more urgent thread it readies runs
@@ -437,21 +454,13 @@ TEST(trigger_runs_head_handler_before_return)
 TEST(detach_then_reattach)
 {
 	struct ipipe_source src = {.kind = IPIPE_SRC_FD};
-	struct nk_thread *rt;
-	pthread_t writer;
 	unsigned int irq, irq2;
 
 	live_create(10);
 	reset_counters();
-	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	CHECK(efd >= 0);
-	src.fd = efd;
-	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
-	handle(ipipe_head_domain(nk), irq, efd_handler, NULL);
-	rt = spawn("rt", 50, rt_waiter, (void *)3L);
-	CHECK_EQ(pthread_create(&writer, NULL, efd_writer, (void *)3L), 0);
-	CHECK_EQ(nk_thread_join(rt), 0);
-	CHECK_EQ(pthread_join(writer, NULL), 0);
+	src.fd = efd = new_eventfd();
+	irq = attach_efd(&src);
+	run_rounds(efd_writer, 3);
 	CHECK_EQ(atomic_load(&wakes), 3);
 
 	CHECK_EQ(ipipe_detach_source(nk, irq), -EBUSY);
@@ -463,19 +472,11 @@ TEST(detach_then_reattach)
 	CHECK(fcntl(efd, F_GETFD) >= 0);
 
 	reset_counters();
-	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq2), 0);
+	irq2 = attach_efd(&src);
 	CHECK_EQ(ipipe_source_fd(nk, irq2), efd);
-	handle(ipipe_head_domain(nk), irq2, efd_handler, NULL);
-	rt = spawn("rt", 50, rt_waiter, (void *)3L);
-	CHECK_EQ(pthread_create(&writer, NULL, efd_writer, (void *)3L), 0);
-	CHECK_EQ(nk_thread_join(rt), 0);
-	CHECK_EQ(pthread_join(writer, NULL), 0);
-	CHECK_EQ(writer_ok, 1);
-	CHECK_EQ(atomic_load(&wakes), 3);
-	CHECK_EQ(atomic_load(&handled), 3);
-	CHECK_EQ(rt_final_take, -ETIMEDOUT);
-	unhandle(ipipe_head_domain(nk), irq2);
-	CHECK_EQ(ipipe_detach_source(nk, irq2), 0);
+	run_rounds(efd_writer, 3);
+	check_rounds(3);
+	detach(irq2);
 	close(efd);
 	efd = -1;
 	live_destroy();
@@ -504,8 +505,7 @@ TEST(source_errors)
 	CHECK_EQ(ipipe_attach_source(nk, &fd, nk_instance_nr_cpus(nk), &irq),
 		 -EINVAL);
 	/* A failed attach leaves no number behind: the next gets the first. */
-	fd.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	CHECK(fd.fd >= 0);
+	fd.fd = new_eventfd();
 	CHECK_EQ(ipipe_attach_source(nk, &fd, 0, &irq), 0);
 	CHECK_EQ(irq, IPIPE_FIRST_SOURCE_IRQ);
 	CHECK_EQ(ipipe_detach_source(nk, irq), 0);

@@ -23,41 +23,59 @@ static struct nk_sem never;
 static struct nk_mutex held;
 static volatile int spinning;
 
-static void wait_sem(void *arg)
-{
-	(void)arg;
-	if (nk_sem_take(&never, NK_INFINITE, NK_RELATIVE) == 0)
-		_exit(20);
-}
+/*
+ * A thread of the child that blocks forever on @what; should its wait
+ * ever end, the child exits with @status instead.
+ */
+static const struct blocked {
+	const char *name;
+	int prio;
+	enum { ON_SEM, ON_MUTEX, ON_MUTEX_THEN_SEM, ASLEEP } what;
+	int status;
+	bool start;
+} blocked_threads[] = {
+    {"sem", 50, ON_SEM, 20, true},
+    {"owner", 40, ON_MUTEX_THEN_SEM, 27, true},
+    {"waiter", 45, ON_MUTEX, 28, true},
+    {"sleeper", 30, ASLEEP, 29, true},
+    {"suspended", 35, ASLEEP, 29, true},
+    {"dormant", 20, ASLEEP, 29, false},
+};
 
-static void hold_mutex(void *arg)
+static void blocked_body(void *arg)
 {
-	(void)arg;
-	if (nk_mutex_lock(&held, NK_INFINITE, NK_RELATIVE) == 0 &&
-	    nk_sem_take(&never, NK_INFINITE, NK_RELATIVE) == 0)
-		_exit(27);
-}
+	const struct blocked *b = arg;
+	int ret;
 
-static void want_mutex(void *arg)
-{
-	(void)arg;
-	if (nk_mutex_lock(&held, NK_INFINITE, NK_RELATIVE) == 0)
-		_exit(28);
-}
-
-static void sleeper(void *arg)
-{
-	(void)arg;
-	if (nk_thread_sleep(nk, NK_INFINITE, NK_RELATIVE) == 0)
-		_exit(29);
+	switch (b->what) {
+	case ON_SEM:
+		ret = nk_sem_take(&never, NK_INFINITE, NK_RELATIVE);
+		break;
+	case ON_MUTEX:
+		ret = nk_mutex_lock(&held, NK_INFINITE, NK_RELATIVE);
+		break;
+	case ON_MUTEX_THEN_SEM:
+		ret = nk_mutex_lock(&held, NK_INFINITE, NK_RELATIVE);
+		if (ret == 0)
+			ret = nk_sem_take(&never, NK_INFINITE, NK_RELATIVE);
+		break;
+	default:
+		ret = nk_thread_sleep(nk, NK_INFINITE, NK_RELATIVE);
+		break;
+	}
+	if (ret == 0)
+		_exit(b->status);
 }
 
 static void spinner(void *arg)
 {
 	(void)arg;
 	spinning = 1;
+	/* Reading the clock (no system call) keeps the loop preemptible
+	 * under ThreadSanitizer, which runs signal handlers only at the
+	 * library calls it intercepts. */
 	for (;;)
-		;
+		nk_now(nk);
 }
 
 static void exiter(void *arg)
@@ -66,14 +84,15 @@ static void exiter(void *arg)
 	exit(7);
 }
 
-static void spawn(const char *name, int prio, nk_thread_fn fn, bool start)
+static void spawn(const char *name, int prio, nk_thread_fn fn, void *arg,
+		  bool start)
 {
 	struct nk_thread_attr attr = {.name = name, .priority = prio};
 	struct nk_thread *t;
 
 	if (nk_thread_create(nk, &attr, &t))
 		_exit(21);
-	if (start && nk_thread_start(t, fn, NULL))
+	if (start && nk_thread_start(t, fn, arg))
 		_exit(22);
 	if (strcmp(name, "suspended") == 0 && nk_thread_suspend(t))
 		_exit(23);
@@ -84,24 +103,24 @@ static int child(enum ending how)
 	if (fusion_runtime(&nk) || nk_sem_init(nk, &never, "never", 0, 0, 0) ||
 	    nk_mutex_init(nk, &held, "held", NK_SYNCH_PI, 0))
 		_exit(24);
-	spawn("sem", 50, wait_sem, true);
-	spawn("owner", 40, hold_mutex, true);
-	spawn("waiter", 45, want_mutex, true);
-	spawn("sleeper", 30, sleeper, true);
-	spawn("suspended", 35, sleeper, true);
-	spawn("dormant", 20, sleeper, false);
+	for (size_t i = 0;
+	     i < sizeof(blocked_threads) / sizeof(blocked_threads[0]); i++) {
+		const struct blocked *b = &blocked_threads[i];
+
+		spawn(b->name, b->prio, blocked_body, (void *)b, b->start);
+	}
 	/* main, above the spinner, lets it run for a while: at the end it
 	 * is preempted in the middle of its loop. */
 	if (nk_thread_set_priority(nk_thread_self(nk), 10))
 		_exit(30);
-	spawn("spinner", 1, spinner, true);
+	spawn("spinner", 1, spinner, NULL, true);
 	if (nk_thread_sleep(nk, 20000000, NK_RELATIVE) || !spinning)
 		_exit(31);
 	switch (how) {
 	case RETURN_FROM_MAIN:
 		return 5;
 	case EXIT_FROM_THREAD:
-		spawn("exiter", 60, exiter, true);
+		spawn("exiter", 60, exiter, NULL, true);
 		/* exit() relaxes the exiter (its system calls): without
 		 * SCHED_FIFO, main may run meanwhile; it must not end first. */
 		if (nk_thread_sleep(nk, NK_INFINITE, NK_RELATIVE) == 0)
@@ -125,7 +144,7 @@ static int run(enum ending how)
 
 	if (pid == 0)
 		exit(child(how));
-	for (int i = 0; i < 1000; i++) {
+	for (int i = 0; i < 6000; i++) { /* a hang detector: 60 s */
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return status;
 		usleep(10000);

@@ -9,54 +9,9 @@
  * Handlers and threads append "who:irq@ns" records to a log; each test
  * compares the whole log with the exact expected sequence.
  */
-#include "harness.h"
+#include "pipeline_test.h"
 
-#include <fusion/fusion.h>
-#include <fusion/pipeline.h>
-
-#include <stdarg.h>
-#include <stdlib.h>
-#include <unistd.h>
-
-#define US 1000LL
-#define MS 1000000LL
-
-static struct nk_instance *nk;
 static struct nk_sem sem;
-
-/* --- event log --- */
-
-static char log_buf[8192];
-static size_t log_len;
-
-static void log_reset(void)
-{
-	log_len = 0;
-	log_buf[0] = '\0';
-}
-
-static void rec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Append one space-separated record. */
-static void rec(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (log_len)
-		log_buf[log_len++] = ' ';
-	va_start(ap, fmt);
-	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(log_buf) - log_len)
-		abort();
-	log_len += (size_t)n;
-}
-
-static long long now(void)
-{
-	return (long long)nk_now(nk);
-}
 
 /* Records "<cookie>:<irq>@<ns>": the cookie names the domain. */
 static void rec_irq(unsigned int irq, void *cookie)
@@ -73,48 +28,19 @@ static void rec_irq_give(unsigned int irq, void *cookie)
 
 /* --- helpers --- */
 
-/* The scenario file sim_create() removes once the instance is made. */
-static const char *unlink_on_create;
-
-static void sim_create(int main_priority)
+/* A fresh instance, main at @main_priority, running @scenario (or none). */
+static void sim_create_scenario(int main_priority, const char *scenario)
 {
 	struct nk_instance_attr attr = {.backend = "sim",
 					.main_priority = main_priority};
-	int ret;
 
-	/* A failed check left the previous test's instance behind. */
-	if (nk)
-		nk_instance_destroy(nk);
-	log_reset();
-	ret = nk_instance_create(&attr, &nk);
-	if (unlink_on_create) {
-		unsetenv("FUSION_SIM_SCENARIO");
-		unlink(unlink_on_create);
-		unlink_on_create = NULL;
-	}
-	CHECK_EQ(ret, 0);
+	sim_open(&attr, scenario);
 	CHECK_EQ(nk_sem_init(nk, &sem, "sem", 0, 0, NK_SYNCH_FIFO), 0);
 }
 
-/* An instance whose scenario is @text (written to a temporary file). */
-static void sim_create_scenario(int main_priority, const char *text)
+static void sim_create(int main_priority)
 {
-	char path[] = "/tmp/fusion-pipe-XXXXXX";
-	int fd = mkstemp(path);
-
-	CHECK(fd >= 0);
-	CHECK_EQ(write(fd, text, strlen(text)), (long long)strlen(text));
-	close(fd);
-	setenv("FUSION_SIM_SCENARIO", path, 1);
-	/* Unlinked now: the instance has read it, or failed to. */
-	unlink_on_create = path;
-	sim_create(main_priority);
-}
-
-static void sim_destroy(void)
-{
-	CHECK_EQ(nk_instance_destroy(nk), 0);
-	nk = NULL;
+	sim_create_scenario(main_priority, NULL);
 }
 
 static unsigned int virq(void)
@@ -140,9 +66,50 @@ static void handle(struct ipipe_domain *d, unsigned int irq, ipipe_handler_t fn,
 	CHECK_EQ(ipipe_virtualize_irq(d, irq, fn, (void *)name, mode), 0);
 }
 
-static void sleep_ns(nk_time_t ns)
+/* A new virtual IRQ that @d handles with @fn, @name as its cookie. */
+static unsigned int virq_to(struct ipipe_domain *d, ipipe_handler_t fn,
+			    const char *name, unsigned int mode)
 {
-	CHECK_EQ(nk_thread_sleep(nk, ns, NK_RELATIVE), 0);
+	unsigned int irq = virq();
+
+	handle(d, irq, fn, name, mode);
+	return irq;
+}
+
+/* Registers "mid", priority 100: on the head side of root. */
+static struct ipipe_domain *register_mid(void)
+{
+	struct ipipe_domain *mid = NULL;
+
+	CHECK_EQ(ipipe_register_domain(nk, "mid", 100, &mid), 0);
+	return mid;
+}
+
+/* Records "<who>@<ns>". */
+static void mark(const char *who)
+{
+	rec("%s@%lld", who, now());
+}
+
+/* Raises @irq on CPU 0. */
+static void trigger(unsigned int irq)
+{
+	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+}
+
+/* Raises @irq, records "main", then blocks 1 us so that root runs. */
+static void trigger_then_block(unsigned int irq)
+{
+	trigger(irq);
+	mark("main");
+	sleep_ns(US);
+}
+
+/* Unstalls @d on CPU 0 (replaying its log), then records "unstalled". */
+static void unstall(struct ipipe_domain *d)
+{
+	CHECK_EQ(ipipe_unstall(d, 0), 0);
+	mark("unstalled");
 }
 
 static struct nk_thread *spawn(const char *name, int prio, nk_thread_fn fn,
@@ -156,19 +123,13 @@ static struct nk_thread *spawn(const char *name, int prio, nk_thread_fn fn,
 	return thread;
 }
 
-static void nop_handler(unsigned int irq, void *cookie)
-{
-	(void)irq;
-	(void)cookie;
-}
-
 /* Takes the semaphore forever, recording each wake-up. */
 static void waiter(void *arg)
 {
 	(void)arg;
 	for (;;) {
 		CHECK_EQ(nk_sem_take(&sem, NK_INFINITE, NK_RELATIVE), 0);
-		rec("waiter@%lld", now());
+		mark("waiter");
 	}
 }
 
@@ -263,7 +224,7 @@ TEST(modes_three_domains_every_combination)
 
 		sim_create(10);
 		d[0] = ipipe_head_domain(nk);
-		CHECK_EQ(ipipe_register_domain(nk, "mid", 100, &d[1]), 0);
+		d[1] = register_mid();
 		d[2] = ipipe_root_domain(nk);
 		irq = virq();
 		for (int i = 0; i < 3; i++)
@@ -274,9 +235,7 @@ TEST(modes_three_domains_every_combination)
 				break;
 		}
 		for (long long t = 0; t < 2 * US; t += US) {
-			CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
-			rec("main@%lld", now());
-			sleep_ns(US);
+			trigger_then_block(irq);
 			for (int i = 0; i < 2; i++)
 				if (reached[i] && mode_handles(m[i]))
 					append(expect, sizeof(expect),
@@ -308,12 +267,9 @@ TEST(default_mode_passes_silently)
 	unsigned int irq;
 
 	sim_create(10);
-	CHECK_EQ(ipipe_register_domain(nk, "mid", 100, &mid), 0);
-	irq = virq();
-	handle(ipipe_root_domain(nk), irq, rec_irq, "root", IPIPE_HANDLE);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
-	rec("main@%lld", now());
-	sleep_ns(US);
+	mid = register_mid();
+	irq = virq_to(ipipe_root_domain(nk), rec_irq, "root", IPIPE_HANDLE);
+	trigger_then_block(irq);
 	CHECK_STR(log_buf, "main@0 root:512@0");
 	check_stats(ipipe_head_domain(nk), irq, 0, 0, 0, 0, 0);
 	check_stats(mid, irq, 0, 0, 0, 0, 0);
@@ -330,17 +286,14 @@ TEST(domain_below_root_runs_after_root)
 	sim_create(10);
 	/* Registered out of order: the pipeline keeps them sorted. */
 	CHECK_EQ(ipipe_register_domain(nk, "low", -5, &low), 0);
-	CHECK_EQ(ipipe_register_domain(nk, "mid", 100, &mid), 0);
-	irq = virq();
-	handle(low, irq, rec_irq, "low", IPIPE_HANDLE);
+	mid = register_mid();
+	irq = virq_to(low, rec_irq, "low", IPIPE_HANDLE);
 	handle(ipipe_root_domain(nk), irq, rec_irq, "root",
 	       IPIPE_HANDLE | IPIPE_PASS);
 	handle(mid, irq, rec_irq, "mid", IPIPE_HANDLE | IPIPE_PASS);
 	handle(ipipe_head_domain(nk), irq, rec_irq, "head",
 	       IPIPE_HANDLE | IPIPE_PASS);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
-	rec("main@%lld", now());
-	sleep_ns(US);
+	trigger_then_block(irq);
 	CHECK_STR(log_buf, "head:512@0 mid:512@0 main@0 root:512@0 low:512@0");
 	check_stats(low, irq, 1, 1, 0, 0, 0);
 	CHECK_EQ(ipipe_unregister_domain(low), 0);
@@ -375,16 +328,15 @@ TEST(head_stall_logs_and_replays_in_arrival_order)
 
 	CHECK_EQ(ipipe_stall(head, 0), 0);
 	CHECK_EQ(ipipe_test_stall(head, 0), 1);
-	CHECK_EQ(ipipe_trigger_irq(nk, w, 0), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, v, 0), 0);
+	trigger(w);
+	trigger(v);
 	CHECK_EQ(ipipe_pending(head, 0), 2);
 	CHECK_EQ(nk_consume(nk, 3 * MS), 0);
 	CHECK_EQ(ipipe_pending(head, 0), 4);
-	CHECK_EQ(ipipe_trigger_irq(nk, v, 0), 0);
+	trigger(v);
 	CHECK_EQ(ipipe_pending(head, 0), 5);
-	rec("main@%lld", now());
-	CHECK_EQ(ipipe_unstall(head, 0), 0);
-	rec("unstalled@%lld", now());
+	mark("main");
+	unstall(head);
 	CHECK_STR(log_buf, "main@3000000 head:513@3000000 head:512@3000000 "
 			   "head:64@3000000 head:65@3000000 head:512@3000000 "
 			   "unstalled@3000000");
@@ -395,8 +347,8 @@ TEST(head_stall_logs_and_replays_in_arrival_order)
 	check_stats(head, s1, 1, 1, 0, 1, 0);
 	/* Unstalled: the next arrival runs at once. */
 	log_reset();
-	CHECK_EQ(ipipe_trigger_irq(nk, v, 0), 0);
-	rec("main@%lld", now());
+	trigger(v);
+	mark("main");
 	CHECK_STR(log_buf, "head:512@3000000 main@3000000");
 	check_stats(head, v, 3, 3, 0, 2, 0);
 	sim_destroy();
@@ -416,34 +368,27 @@ TEST(lower_domain_stalls)
 	sim_create(10);
 	head = ipipe_head_domain(nk);
 	root = ipipe_root_domain(nk);
-	CHECK_EQ(ipipe_register_domain(nk, "mid", 100, &mid), 0);
-	irq = virq();
-	handle(head, irq, rec_irq, "head", IPIPE_HANDLE | IPIPE_PASS);
+	mid = register_mid();
+	irq = virq_to(head, rec_irq, "head", IPIPE_HANDLE | IPIPE_PASS);
 	handle(mid, irq, rec_irq, "mid", IPIPE_HANDLE | IPIPE_PASS);
 	handle(root, irq, rec_irq, "root", IPIPE_HANDLE);
 
 	CHECK_EQ(ipipe_stall(mid, 0), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
-	rec("main@%lld", now());
-	sleep_ns(US);
+	trigger_then_block(irq);
 	CHECK_EQ(ipipe_pending(mid, 0), 1);
 	CHECK_EQ(ipipe_pending(head, 0), 0);
 	CHECK_EQ(ipipe_pending(root, 0), 0);
-	rec("main@%lld", now());
-	CHECK_EQ(ipipe_unstall(mid, 0), 0);
-	rec("unstalled@%lld", now());
+	mark("main");
+	unstall(mid);
 	CHECK_STR(log_buf, "head:512@0 main@0 root:512@0 main@1000 "
 			   "mid:512@1000 unstalled@1000");
 	check_stats(mid, irq, 1, 1, 1, 1, 0);
 
 	log_reset();
 	CHECK_EQ(ipipe_stall(root, 0), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
-	rec("main@%lld", now());
-	sleep_ns(US);
+	trigger_then_block(irq);
 	CHECK_EQ(ipipe_pending(root, 0), 1);
-	CHECK_EQ(ipipe_unstall(root, 0), 0);
-	rec("unstalled@%lld", now());
+	unstall(root);
 	sleep_ns(US);
 	CHECK_STR(log_buf, "head:512@1000 mid:512@1000 main@1000 "
 			   "unstalled@2000 root:512@2000");
@@ -464,20 +409,19 @@ TEST(nested_stall_restore)
 
 	sim_create(10);
 	head = ipipe_head_domain(nk);
-	irq = virq();
-	handle(head, irq, rec_irq, "head", IPIPE_HANDLE);
+	irq = virq_to(head, rec_irq, "head", IPIPE_HANDLE);
 	outer = ipipe_stall(head, 0);
 	CHECK_EQ(outer, 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	trigger(irq);
 	inner = ipipe_stall(head, 0);
 	CHECK_EQ(inner, 1);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	trigger(irq);
 	CHECK_EQ(ipipe_restore(head, 0, inner), 0);
 	rec("inner-restored");
 	CHECK_EQ(ipipe_test_stall(head, 0), 1);
 	CHECK_EQ(ipipe_pending(head, 0), 2);
 	CHECK_EQ(nk_consume(nk, US), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	trigger(irq);
 	CHECK_EQ(ipipe_restore(head, 0, outer), 0);
 	rec("outer-restored");
 	CHECK_EQ(ipipe_test_stall(head, 0), 0);
@@ -496,9 +440,9 @@ TEST(nested_stall_restore)
 static void sleeper(void *arg)
 {
 	(void)arg;
-	rec("sleeper:start@%lld", now());
+	mark("sleeper:start");
 	sleep_ns(MS);
-	rec("sleeper@%lld", now());
+	mark("sleeper");
 }
 
 /*
@@ -516,9 +460,8 @@ TEST(head_stall_delays_nucleus_timer)
 	CHECK_EQ(ipipe_stall(head, 0), 0);
 	CHECK_EQ(nk_consume(nk, 3 * MS), 0);
 	CHECK_EQ(ipipe_pending(head, 0), 1);
-	rec("main@%lld", now());
-	CHECK_EQ(ipipe_unstall(head, 0), 0);
-	rec("unstalled@%lld", now());
+	mark("main");
+	unstall(head);
 	CHECK_STR(log_buf, "sleeper:start@0 main@3000000 sleeper@3000000 "
 			   "unstalled@3000000");
 	check_stats(head, IPIPE_TIMER_IRQ(0), 1, 1, 0, 1, 0);
@@ -528,10 +471,9 @@ TEST(head_stall_delays_nucleus_timer)
 	CHECK_EQ(ipipe_stall(head, 0), 0);
 	CHECK_EQ(nk_consume(nk, MS / 2), 0);
 	CHECK_EQ(ipipe_pending(head, 0), 0);
-	CHECK_EQ(ipipe_unstall(head, 0), 0);
-	rec("unstalled@%lld", now());
+	unstall(head);
 	sleep_ns(2 * MS);
-	rec("main@%lld", now());
+	mark("main");
 	CHECK_STR(log_buf, "sleeper:start@3000000 unstalled@3500000 "
 			   "sleeper@4000000 main@5500000");
 	/* The sleeper's timer at 4 ms and main's at 5.5 ms came in. */
@@ -553,11 +495,10 @@ TEST(full_log_counts_lost)
 
 	sim_create(10);
 	head = ipipe_head_domain(nk);
-	irq = virq();
-	handle(head, irq, nop_handler, NULL, IPIPE_HANDLE);
+	irq = virq_to(head, nop_handler, NULL, IPIPE_HANDLE);
 	CHECK_EQ(ipipe_stall(head, 0), 0);
 	for (int i = 0; i < 2000; i++)
-		CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+		trigger(irq);
 	kept = ipipe_pending(head, 0);
 	CHECK(kept > 0 && kept < 2000);
 	CHECK_EQ(ipipe_irq_stats(head, irq, &st), 0);
@@ -583,7 +524,7 @@ static void reentrant(unsigned int irq, void *cookie)
 	rec("start:%u", reentry_left);
 	if (reentry_left) {
 		reentry_left--;
-		CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+		trigger(irq);
 	}
 	rec("end");
 }
@@ -593,10 +534,9 @@ TEST(trigger_from_handler_does_not_nest)
 	unsigned int irq;
 
 	sim_create(10);
-	irq = virq();
-	handle(ipipe_head_domain(nk), irq, reentrant, NULL, IPIPE_HANDLE);
+	irq = virq_to(ipipe_head_domain(nk), reentrant, NULL, IPIPE_HANDLE);
 	reentry_left = 2;
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	trigger(irq);
 	rec("main");
 	CHECK_STR(log_buf, "start:2 end start:1 end start:0 end main");
 	check_stats(ipipe_head_domain(nk), irq, 3, 3, 0, 0, 0);
@@ -617,9 +557,9 @@ TEST(trigger_simulates_source_and_timer)
 	s = script("s");
 	handle(head, s, rec_irq, "head", IPIPE_HANDLE);
 	spawn("sleeper", 50, sleeper, NULL);
-	CHECK_EQ(ipipe_trigger_irq(nk, s, 0), 0);
+	trigger(s);
 	CHECK_EQ(ipipe_trigger_irq(nk, IPIPE_TIMER_IRQ(0), 0), 0);
-	rec("main@%lld", now());
+	mark("main");
 	sleep_ns(3 * MS);
 	CHECK_STR(log_buf, "sleeper:start@0 head:64@0 main@0 sleeper@1000000 "
 			   "head:64@2000000");
@@ -637,19 +577,15 @@ TEST(stall_is_per_cpu)
 	struct ipipe_domain *head;
 	unsigned int irq;
 
-	if (nk)
-		nk_instance_destroy(nk);
-	log_reset();
-	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
+	sim_open(&attr, NULL);
 	head = ipipe_head_domain(nk);
-	irq = virq();
-	handle(head, irq, rec_irq, "head", IPIPE_HANDLE);
+	irq = virq_to(head, rec_irq, "head", IPIPE_HANDLE);
 	CHECK_EQ(ipipe_stall(head, 1), 0);
 	CHECK_EQ(ipipe_test_stall(head, 0), 0);
 	CHECK_EQ(ipipe_test_stall(head, 1), 1);
 	CHECK_EQ(ipipe_trigger_irq(nk, irq, 1), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
-	rec("main@%lld", now());
+	trigger(irq);
+	mark("main");
 	CHECK_EQ(ipipe_pending(head, 0), 0);
 	CHECK_EQ(ipipe_pending(head, 1), 1);
 	CHECK_EQ(nk_consume(nk, US), 0);
@@ -672,14 +608,13 @@ TEST(unregister_removes_handlers_and_priority)
 	unsigned int irq;
 
 	sim_create(10);
-	CHECK_EQ(ipipe_register_domain(nk, "mid", 100, &mid), 0);
-	irq = virq();
-	handle(mid, irq, rec_irq, "mid", IPIPE_HANDLE);
+	mid = register_mid();
+	irq = virq_to(mid, rec_irq, "mid", IPIPE_HANDLE);
 	handle(ipipe_root_domain(nk), irq, rec_irq, "root", IPIPE_HANDLE);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	trigger(irq);
 	sleep_ns(US);
 	CHECK_EQ(ipipe_unregister_domain(mid), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	trigger(irq);
 	sleep_ns(US);
 	CHECK_STR(log_buf, "mid:512@0 root:512@1000");
 	CHECK_EQ(ipipe_register_domain(nk, "again", 100, &mid), 0);
@@ -694,12 +629,11 @@ TEST(root_waits_for_rt_threads_to_block)
 	unsigned int irq;
 
 	sim_create(10);
-	irq = virq();
-	handle(ipipe_root_domain(nk), irq, rec_irq, "root", IPIPE_HANDLE);
+	irq = virq_to(ipipe_root_domain(nk), rec_irq, "root", IPIPE_HANDLE);
 	spawn("sleeper", 50, sleeper, NULL);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	trigger(irq);
 	CHECK_EQ(nk_consume(nk, 2 * MS), 0);
-	rec("main@%lld", now());
+	mark("main");
 	sleep_ns(US);
 	CHECK_STR(log_buf, "sleeper:start@0 sleeper@1000000 main@2000000 "
 			   "root:512@2000000");
@@ -713,14 +647,14 @@ static unsigned int trip_virq[3];
 static void trip_head_first(unsigned int irq, void *cookie)
 {
 	rec_irq(irq, cookie);
-	CHECK_EQ(ipipe_trigger_irq(nk, trip_virq[1], 0), 0);
+	trigger(trip_virq[1]);
 }
 
 static void trip_root(unsigned int irq, void *cookie)
 {
 	rec_irq(irq, cookie);
 	CHECK_EQ(nk_thread_self(nk) == NULL, 1);
-	CHECK_EQ(ipipe_trigger_irq(nk, trip_virq[2], 0), 0);
+	trigger(trip_virq[2]);
 }
 
 /*
@@ -741,10 +675,10 @@ TEST(virq_round_trip_head_root_head)
 	handle(root, trip_virq[1], trip_root, "root", IPIPE_HANDLE);
 	handle(head, trip_virq[2], rec_irq_give, "head", IPIPE_HANDLE);
 	spawn("waiter", 50, waiter, NULL);
-	CHECK_EQ(ipipe_trigger_irq(nk, trip_virq[0], 0), 0);
-	rec("main@%lld", now());
+	trigger(trip_virq[0]);
+	mark("main");
 	sleep_ns(MS);
-	rec("main@%lld", now());
+	mark("main");
 	CHECK_STR(log_buf, "head:512@0 main@0 root:513@0 head:514@0 "
 			   "waiter@0 main@1000000");
 	check_stats(head, trip_virq[0], 1, 1, 0, 0, 0);
@@ -774,10 +708,10 @@ TEST(irq_during_sched_locked_section)
 	spawn("waiter", 50, waiter, NULL);
 
 	CHECK_EQ(nk_sched_lock(nk), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, v, 0), 0);
-	rec("main:locked@%lld", now());
+	trigger(v);
+	mark("main:locked");
 	CHECK_EQ(nk_sched_unlock(nk), 0);
-	rec("main:unlocked@%lld", now());
+	mark("main:unlocked");
 	CHECK_STR(log_buf, "head:512@0 main:locked@0 waiter@0 "
 			   "main:unlocked@0");
 
@@ -785,11 +719,11 @@ TEST(irq_during_sched_locked_section)
 	CHECK_EQ(nk_sched_lock(nk), 0);
 	CHECK_EQ(nk_sched_lock(nk), 0);
 	CHECK_EQ(nk_consume(nk, 2 * MS), 0);
-	rec("main:locked@%lld", now());
+	mark("main:locked");
 	CHECK_EQ(nk_sched_unlock(nk), 0);
-	rec("main:inner-unlocked@%lld", now());
+	mark("main:inner-unlocked");
 	CHECK_EQ(nk_sched_unlock(nk), 0);
-	rec("main:unlocked@%lld", now());
+	mark("main:unlocked");
 	CHECK_STR(log_buf, "head:64@1000000 main:locked@2000000 "
 			   "main:inner-unlocked@2000000 waiter@2000000 "
 			   "main:unlocked@2000000");
@@ -828,14 +762,13 @@ TEST(blocking_call_in_handler_is_eperm)
 
 	sim_create(10);
 	CHECK_EQ(nk_mutex_init(nk, &ctx_mutex, "m", 0, 0), 0);
-	CHECK_EQ(ipipe_register_domain(nk, "mid", 100, &mid), 0);
-	irq = virq();
-	handle(ipipe_head_domain(nk), irq, blocking_in_handler, "head",
-	       IPIPE_HANDLE | IPIPE_PASS);
+	mid = register_mid();
+	irq = virq_to(ipipe_head_domain(nk), blocking_in_handler, "head",
+		      IPIPE_HANDLE | IPIPE_PASS);
 	handle(mid, irq, blocking_in_handler, "mid", IPIPE_HANDLE | IPIPE_PASS);
 	handle(ipipe_root_domain(nk), irq, blocking_in_handler, "root",
 	       IPIPE_HANDLE);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
+	trigger(irq);
 	sleep_ns(US);
 	/* Each handler takes the unit the previous one gave. */
 	for (int i = 0; i < 3; i++)
@@ -865,21 +798,19 @@ TEST(trigger_preempts_caller_before_return)
 	unsigned int irq;
 
 	sim_create(10);
-	irq = virq();
-	handle(ipipe_head_domain(nk), irq, rec_irq_give, "head", IPIPE_HANDLE);
+	irq =
+	    virq_to(ipipe_head_domain(nk), rec_irq_give, "head", IPIPE_HANDLE);
 	spawn("waiter", 50, waiter, NULL);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
-	rec("main@%lld", now());
+	trigger(irq);
+	mark("main");
 	CHECK_STR(log_buf, "head:512@0 waiter@0 main@0");
 	sim_destroy();
 
 	sim_create(60);
-	irq = virq();
-	handle(ipipe_head_domain(nk), irq, rec_irq_give, "head", IPIPE_HANDLE);
+	irq =
+	    virq_to(ipipe_head_domain(nk), rec_irq_give, "head", IPIPE_HANDLE);
 	spawn("waiter", 50, waiter, NULL);
-	CHECK_EQ(ipipe_trigger_irq(nk, irq, 0), 0);
-	rec("main@%lld", now());
-	sleep_ns(US);
+	trigger_then_block(irq);
 	CHECK_STR(log_buf, "head:512@0 main@0 waiter@0");
 	sim_destroy();
 }
@@ -891,6 +822,22 @@ static union {
 	unsigned char bytes[256];
 	long long align;
 } garbage;
+
+/*
+ * A per-CPU domain call (stall, unstall, test_stall, pending) refuses no
+ * domain, the non-domain @bad, and @d on CPU 1 (on the single-CPU
+ * instance), and on CPU -1 when @negative.
+ */
+static void check_per_cpu_refused(int (*call)(struct ipipe_domain *, int),
+				  struct ipipe_domain *bad,
+				  struct ipipe_domain *d, bool negative)
+{
+	CHECK_EQ(call(NULL, 0), -EINVAL);
+	CHECK_EQ(call(bad, 0), -EINVAL);
+	if (negative)
+		CHECK_EQ(call(d, -1), -EINVAL);
+	CHECK_EQ(call(d, 1), -EINVAL);
+}
 
 TEST(bad_input_domains)
 {
@@ -937,29 +884,32 @@ TEST(bad_input_domains)
 	CHECK_EQ(ipipe_unregister_domain(other), 0);
 
 	/* Stall state and log queries. */
-	CHECK_EQ(ipipe_stall(NULL, 0), -EINVAL);
-	CHECK_EQ(ipipe_stall(bad, 0), -EINVAL);
-	CHECK_EQ(ipipe_stall(mid, -1), -EINVAL);
-	CHECK_EQ(ipipe_stall(mid, 1), -EINVAL);
-	CHECK_EQ(ipipe_unstall(NULL, 0), -EINVAL);
-	CHECK_EQ(ipipe_unstall(bad, 0), -EINVAL);
-	CHECK_EQ(ipipe_unstall(mid, 1), -EINVAL);
+	check_per_cpu_refused(ipipe_stall, bad, mid, true);
+	check_per_cpu_refused(ipipe_unstall, bad, mid, false);
 	CHECK_EQ(ipipe_restore(NULL, 0, 0), -EINVAL);
 	CHECK_EQ(ipipe_restore(bad, 0, 1), -EINVAL);
 	CHECK_EQ(ipipe_restore(mid, 1, 0), -EINVAL);
 	CHECK_EQ(ipipe_restore(mid, 0, 2), -EINVAL);
 	CHECK_EQ(ipipe_restore(mid, 0, -1), -EINVAL);
-	CHECK_EQ(ipipe_test_stall(NULL, 0), -EINVAL);
-	CHECK_EQ(ipipe_test_stall(bad, 0), -EINVAL);
-	CHECK_EQ(ipipe_test_stall(mid, -1), -EINVAL);
-	CHECK_EQ(ipipe_test_stall(mid, 1), -EINVAL);
-	CHECK_EQ(ipipe_pending(NULL, 0), -EINVAL);
-	CHECK_EQ(ipipe_pending(bad, 0), -EINVAL);
-	CHECK_EQ(ipipe_pending(mid, 1), -EINVAL);
+	check_per_cpu_refused(ipipe_test_stall, bad, mid, true);
+	check_per_cpu_refused(ipipe_pending, bad, mid, false);
 	CHECK_EQ(ipipe_test_stall(mid, 0), 0);
 	CHECK_EQ(ipipe_pending(mid, 0), 0);
 	CHECK_EQ(ipipe_unregister_domain(mid), 0);
 	sim_destroy();
+}
+
+/* @call (an instance and an IRQ number) refuses the @n numbers @irqs. */
+static void check_refused(int (*call)(struct nk_instance *, unsigned int),
+			  const unsigned int *irqs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int ret = call(nk, irqs[i]);
+
+		if (ret != -EINVAL)
+			fprintf(stderr, "IRQ %u accepted\n", irqs[i]);
+		CHECK_EQ(ret, -EINVAL);
+	}
 }
 
 TEST(bad_input_irqs)
@@ -974,7 +924,7 @@ TEST(bad_input_irqs)
 	sim_create(10);
 	head = ipipe_head_domain(nk);
 	root = ipipe_root_domain(nk);
-	CHECK_EQ(ipipe_register_domain(nk, "mid", 100, &mid), 0);
+	mid = register_mid();
 	v = virq();
 	CHECK_EQ(v, IPIPE_FIRST_VIRQ);
 
@@ -1029,12 +979,11 @@ TEST(bad_input_irqs)
 		 -EBUSY);
 	CHECK_EQ(ipipe_virtualize_irq(mid, v, rec_irq, "mid", IPIPE_HANDLE),
 		 -EBUSY);
-	w = virq();
-	handle(mid, w, rec_irq, "mid", IPIPE_HANDLE);
+	w = virq_to(mid, rec_irq, "mid", IPIPE_HANDLE);
 	CHECK_EQ(ipipe_stall(mid, 0), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, v, 0), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, w, 0), 0);
-	CHECK_EQ(ipipe_trigger_irq(nk, v, 0), 0);
+	trigger(v);
+	trigger(w);
+	trigger(v);
 	CHECK_EQ(ipipe_pending(mid, 0), 3);
 	CHECK_EQ(ipipe_unregister_domain(mid), -EBUSY);
 	CHECK_EQ(ipipe_free_virq(nk, v), -EBUSY);
@@ -1053,9 +1002,9 @@ TEST(bad_input_irqs)
 	CHECK_EQ(ipipe_alloc_virq(nk, NULL), -EINVAL);
 	CHECK_EQ(ipipe_free_virq(NULL, v), -EINVAL);
 	CHECK_EQ(ipipe_free_virq(bad_nk, v), -EINVAL);
-	CHECK_EQ(ipipe_free_virq(nk, v), -EINVAL);
-	CHECK_EQ(ipipe_free_virq(nk, IPIPE_NR_IRQS), -EINVAL);
-	CHECK_EQ(ipipe_free_virq(nk, IPIPE_TIMER_IRQ(0)), -EINVAL);
+	check_refused(ipipe_free_virq,
+		      (unsigned int[]){v, IPIPE_NR_IRQS, IPIPE_TIMER_IRQ(0)},
+		      3);
 	for (unsigned int i = IPIPE_FIRST_VIRQ; i < IPIPE_NR_IRQS; i++) {
 		CHECK_EQ(ipipe_alloc_virq(nk, &w), 0);
 		CHECK_EQ(w, i);
@@ -1068,8 +1017,7 @@ TEST(bad_input_irqs)
 		CHECK_EQ(ipipe_free_virq(nk, i), 0);
 
 	/* A freed and reallocated number starts clean: no handler, PASS. */
-	v = virq();
-	handle(root, v, rec_irq, "root", IPIPE_HANDLE);
+	v = virq_to(root, rec_irq, "root", IPIPE_HANDLE);
 	CHECK_EQ(ipipe_virtualize_irq(root, v, NULL, NULL, IPIPE_PASS), 0);
 	CHECK_EQ(ipipe_free_virq(nk, v), 0);
 	CHECK_EQ(virq(), v);
@@ -1145,17 +1093,16 @@ TEST(bad_input_irqs)
 
 	/* Source-only calls on numbers that are not sources. */
 	CHECK_EQ(ipipe_source_fd(NULL, v), -EINVAL);
-	CHECK_EQ(ipipe_source_fd(nk, v), -EINVAL);
-	CHECK_EQ(ipipe_source_fd(nk, IPIPE_NR_IRQS), -EINVAL);
-	CHECK_EQ(ipipe_source_fd(nk, IPIPE_FIRST_SOURCE_IRQ), -EINVAL);
+	check_refused(
+	    ipipe_source_fd,
+	    (unsigned int[]){v, IPIPE_NR_IRQS, IPIPE_FIRST_SOURCE_IRQ}, 3);
 	CHECK_EQ(ipipe_detach_source(NULL, v), -EINVAL);
-	CHECK_EQ(ipipe_detach_source(nk, v), -EINVAL);
-	CHECK_EQ(ipipe_detach_source(nk, IPIPE_TIMER_IRQ(0)), -EINVAL);
-	CHECK_EQ(ipipe_detach_source(nk, IPIPE_FIRST_SOURCE_IRQ), -EINVAL);
-	CHECK_EQ(ipipe_detach_source(nk, IPIPE_NR_IRQS), -EINVAL);
+	check_refused(ipipe_detach_source,
+		      (unsigned int[]){v, IPIPE_TIMER_IRQ(0),
+				       IPIPE_FIRST_SOURCE_IRQ, IPIPE_NR_IRQS},
+		      4);
 	CHECK_EQ(ipipe_lock_irq(NULL, v), -EINVAL);
-	CHECK_EQ(ipipe_lock_irq(nk, v), -EINVAL);
-	CHECK_EQ(ipipe_lock_irq(nk, IPIPE_NR_IRQS), -EINVAL);
+	check_refused(ipipe_lock_irq, (unsigned int[]){v, IPIPE_NR_IRQS}, 2);
 	CHECK_EQ(ipipe_unlock_irq(nk, v), -EINVAL);
 	CHECK_EQ(ipipe_unregister_domain(mid), 0);
 	sim_destroy();

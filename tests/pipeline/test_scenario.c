@@ -6,20 +6,11 @@
  * malformed scenario lines refused with "FILE:LINE: ..." on stderr; and
  * a whole run's FUSION_SIM_LOG byte-identical twice.
  */
-#include "harness.h"
-
-#include <fusion/fusion.h>
-#include <fusion/pipeline.h>
+#include "pipeline_test.h"
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
-#include <stdlib.h>
 #include <sys/stat.h>
-#include <unistd.h>
-
-#define US 1000LL
-#define MS 1000000LL
 
 #define MAX_DATES 8192
 
@@ -32,87 +23,14 @@ struct series {
 	nk_time_t dates[MAX_DATES];
 };
 
-static struct nk_instance *nk;
+/* Main's attributes in every test. */
+static const struct nk_instance_attr sim_attr = {.backend = "sim",
+						 .main_priority = 10};
 
-/* --- event log (for order across sources and timers) --- */
-
-static char log_buf[4096];
-static size_t log_len;
-
-static void log_reset(void)
-{
-	log_len = 0;
-	log_buf[0] = '\0';
-}
-
-static void rec(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void rec(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (log_len)
-		log_buf[log_len++] = ' ';
-	va_start(ap, fmt);
-	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(log_buf) - log_len)
-		abort();
-	log_len += (size_t)n;
-}
-
-/* --- scenario files --- */
-
-/* Writes @text to a new temporary file; its path goes to @path. */
-static void write_file(char *path, const char *text)
-{
-	int fd;
-
-	strcpy(path, "/tmp/fusion-scen-XXXXXX");
-	fd = mkstemp(path);
-	CHECK(fd >= 0);
-	CHECK_EQ(write(fd, text, strlen(text)), (long long)strlen(text));
-	close(fd);
-}
-
-/* nk_instance_create with FUSION_SIM_SCENARIO=@path (NULL: none). */
-static int create_with(const char *path, struct nk_instance **out)
-{
-	struct nk_instance_attr attr = {.backend = "sim", .main_priority = 10};
-	int ret;
-
-	if (path)
-		setenv("FUSION_SIM_SCENARIO", path, 1);
-	ret = nk_instance_create(&attr, out);
-	unsetenv("FUSION_SIM_SCENARIO");
-	return ret;
-}
-
+/* A fresh instance running the scenario @text. */
 static void sim_create(const char *text)
 {
-	char path[64];
-	int ret;
-
-	/* A failed check left the previous test's instance behind. */
-	if (nk)
-		nk_instance_destroy(nk);
-	log_reset();
-	write_file(path, text);
-	ret = create_with(path, &nk);
-	unlink(path);
-	CHECK_EQ(ret, 0);
-}
-
-static void sim_destroy(void)
-{
-	CHECK_EQ(nk_instance_destroy(nk), 0);
-	nk = NULL;
-}
-
-static void sleep_ns(nk_time_t ns)
-{
-	CHECK_EQ(nk_thread_sleep(nk, ns, NK_RELATIVE), 0);
+	sim_open(&sim_attr, text);
 }
 
 static void record_date(unsigned int irq, void *cookie)
@@ -128,7 +46,7 @@ static void record_date(unsigned int irq, void *cookie)
 static void record_name(unsigned int irq, void *cookie)
 {
 	(void)irq;
-	rec("%s@%lld", (const char *)cookie, (long long)nk_now(nk));
+	rec("%s@%lld", (const char *)cookie, now());
 }
 
 /* Attach @s->name on @inst and record its occurrences in @s. */
@@ -223,37 +141,75 @@ TEST(every_without_jitter)
 }
 
 /*
+ * Seeded sources, each beside the same one with another seed.  The
+ * first dates of the first are pinned, so that a change of generator
+ * shows.
+ */
+static const struct seeded {
+	const char *name, *other;
+	const char *text;
+	nk_time_t run_ns;
+	nk_time_t first[5];
+} seeded[] = {
+    /*
+     * Seed 7's first dates: a splitmix64 generator seeded with the seed,
+     * one draw per occurrence: nominal + draw % (2 * jitter + 1) - jitter.
+     */
+    {.name = "j",
+     .other = "k",
+     .text = "irq j every 250us jitter 20us seed 7 from 1ms until 20ms\n"
+	     "irq k every 250us jitter 20us seed 8 from 1ms until 20ms\n",
+     .run_ns = 25 * MS,
+     .first = {1010821, 1261950, 1502928, 1755358, 2015656}},
+    /*
+     * Seed 3's first dates: previous + ceil(-mean * ln(1 - u)), u the
+     * draw's top 53 bits as a fraction.
+     */
+    {.name = "p",
+     .other = "q",
+     .text = "irq p poisson mean 300us seed 3 from 2ms until 1s\n"
+	     "irq q poisson mean 300us seed 4 from 2ms until 1s\n",
+     .run_ns = 2 * 1000000000LL,
+     .first = {2036126, 2397612, 2682392, 2705090, 2778262}},
+};
+
+enum { JITTER, POISSON };
+
+/* The dates of a seeded source in two runs, and of its other seed. */
+static struct series one, two, other;
+
+/*
+ * Two runs of @c, @c->run_ns each: "one" and "other" watched in the
+ * first, "two" in the second.  The two runs see the same dates, the
+ * first ones as pinned.
+ */
+static void run_twice(const struct seeded *c)
+{
+	one.name = two.name = c->name;
+	other.name = c->other;
+	sim_create(c->text);
+	watch(nk, &one);
+	watch(nk, &other);
+	sleep_ns(c->run_ns);
+	sim_destroy();
+	sim_create(c->text);
+	watch(nk, &two);
+	sleep_ns(c->run_ns);
+	sim_destroy();
+	check_same(&one, &two);
+	check_first(&one, c->first, 5);
+}
+
+/*
  * Jitter: each occurrence within +/- jitter of its nominal date, never
  * before the previous one or `from`; the same dates from two instances;
- * another seed moves them.  The first dates of seed 7 are pinned (a
- * splitmix64 generator seeded with the seed, one draw per occurrence:
- * date = nominal + draw % (2 * jitter + 1) - jitter), so that a change
- * of generator shows.
+ * another seed moves them.
  */
 TEST(every_with_jitter_is_reproducible)
 {
-	static struct series one = {.name = "j"}, two = {.name = "j"},
-			     other = {.name = "k"};
-	static const char text[] =
-	    "irq j every 250us jitter 20us seed 7 from 1ms until 20ms\n"
-	    "irq k every 250us jitter 20us seed 8 from 1ms until 20ms\n";
-	static const nk_time_t first[] = {1010821, 1261950, 1502928, 1755358,
-					  2015656};
-	struct nk_instance *second;
 	bool differs = false;
 
-	sim_create(text);
-	watch(nk, &one);
-	watch(nk, &other);
-	sleep_ns(25 * MS);
-	sim_destroy();
-	sim_create(text);
-	second = nk;
-	watch(second, &two);
-	sleep_ns(25 * MS);
-	sim_destroy();
-
-	check_same(&one, &two);
+	run_twice(&seeded[JITTER]);
 	CHECK_EQ(one.n, (20 - 1) * 4 + 1);
 	for (unsigned long i = 0; i < one.n; i++) {
 		nk_time_t nominal = MS + (nk_time_t)i * 250 * US;
@@ -266,37 +222,17 @@ TEST(every_with_jitter_is_reproducible)
 		differs |= one.dates[i] != other.dates[i];
 	}
 	CHECK(differs);
-	check_first(&one, first, 5);
 }
 
 /*
  * Poisson: increasing dates inside the window, a mean interval near the
- * requested one over ~3300 draws, reproducible, seed-dependent.  Pinned
- * first dates: previous + ceil(-mean * ln(1 - u)), u the draw's top 53
- * bits as a fraction.
+ * requested one over ~3300 draws, reproducible, seed-dependent.
  */
 TEST(poisson_is_reproducible)
 {
-	static struct series one = {.name = "p"}, two = {.name = "p"},
-			     other = {.name = "q"};
-	static const char text[] =
-	    "irq p poisson mean 300us seed 3 from 2ms until 1s\n"
-	    "irq q poisson mean 300us seed 4 from 2ms until 1s\n";
-	static const nk_time_t first[] = {2036126, 2397612, 2682392, 2705090,
-					  2778262};
 	double mean;
 
-	sim_create(text);
-	watch(nk, &one);
-	watch(nk, &other);
-	sleep_ns(2 * 1000000000LL);
-	sim_destroy();
-	sim_create(text);
-	watch(nk, &two);
-	sleep_ns(2 * 1000000000LL);
-	sim_destroy();
-
-	check_same(&one, &two);
+	run_twice(&seeded[POISSON]);
 	CHECK(one.n > 3000 && one.n < 3600);
 	CHECK(one.n <= MAX_DATES);
 	CHECK(one.dates[0] >= 2 * MS);
@@ -307,7 +243,6 @@ TEST(poisson_is_reproducible)
 	CHECK(mean > 280 * US && mean < 320 * US);
 	CHECK(one.n != other.n ||
 	      memcmp(one.dates, other.dates, one.n * sizeof(one.dates[0])));
-	check_first(&one, first, 5);
 }
 
 struct parallel_run {
@@ -320,10 +255,9 @@ struct parallel_run {
 static void *parallel_main(void *arg)
 {
 	struct parallel_run *run = arg;
-	struct nk_instance_attr attr = {.backend = "sim", .main_priority = 10};
 	struct nk_instance *inst;
 
-	run->ret = nk_instance_create(&attr, &inst);
+	run->ret = nk_instance_create(&sim_attr, &inst);
 	if (run->ret)
 		return NULL;
 	for (int i = 0; i < 3; i++)
@@ -530,7 +464,7 @@ static int create_capture(const char *path, char *err, size_t size)
 	saved = dup(STDERR_FILENO);
 	CHECK(saved >= 0);
 	CHECK(dup2(err_fd, STDERR_FILENO) >= 0);
-	ret = create_with(path, &inst);
+	ret = create_with(&sim_attr, path, &inst);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -620,12 +554,6 @@ static void log_head(unsigned int irq, void *cookie)
 	CHECK_EQ(ipipe_trigger_irq(nk, log_virq, 0), 0);
 }
 
-static void log_root(unsigned int irq, void *cookie)
-{
-	(void)irq;
-	(void)cookie;
-}
-
 static void log_worker(void *arg)
 {
 	(void)arg;
@@ -649,8 +577,8 @@ static void logged_run(const char *scenario, const char *log_path)
 	unsetenv("FUSION_SIM_LOG");
 	CHECK_EQ(nk_sem_init(nk, &log_sem, "irqsem", 0, 0, NK_SYNCH_FIFO), 0);
 	CHECK_EQ(ipipe_alloc_virq(nk, &log_virq), 0);
-	CHECK_EQ(ipipe_virtualize_irq(ipipe_root_domain(nk), log_virq, log_root,
-				      NULL, IPIPE_HANDLE),
+	CHECK_EQ(ipipe_virtualize_irq(ipipe_root_domain(nk), log_virq,
+				      nop_handler, NULL, IPIPE_HANDLE),
 		 0);
 	for (int i = 0; i < 3; i++) {
 		struct ipipe_source src = {.kind = IPIPE_SRC_SCRIPT,

@@ -470,31 +470,79 @@ static void set_policy(struct nk_thread *thread, enum nk_policy policy,
 	CHECK_EQ(nk_thread_set_policy(thread, policy, quantum), 0);
 }
 
-/* FIFO: burn 300 ns, turn RR with a 1000 ns quantum, burn 2000 ns. */
-static void body_fifo_then_rr(void *arg)
+/*
+ * Runs A then B (both prio 10, from @a and @b) until 10000, then checks
+ * the logs.
+ */
+static void check_pair(struct spec a, struct spec b, const char *runs,
+		       const char *switches)
 {
-	(void)arg;
+	boot(100);
+	launch(a);
+	launch(b);
+	sleep_until(10000);
+	halt();
+	CHECK_STR(run_log, runs);
+	CHECK_STR(switch_log, switches);
+}
+
+/*
+ * A changes its own policy: from RR with @a_quantum (0: FIFO), it burns
+ * @before ns, switches to @policy with @quantum, burns @after ns.  B,
+ * ready behind it (RR 1000 when @b_rr, else FIFO), burns @b_work ns.
+ */
+static const struct self_switch {
+	nk_time_t a_quantum, before;
+	enum nk_policy policy;
+	nk_time_t quantum, after;
+	bool b_rr;
+	nk_time_t b_work;
+} self_switches[] = {
+    /* a_quantum, before, policy, quantum, after, b_rr, b_work */
+    {0, 300, NK_SCHED_RR, 1000, 2000, false, 500},
+    {1000, 600, NK_SCHED_RR, 300, 1000, true, 200},
+    {1000, 500, NK_SCHED_FIFO, 0, 2000, true, 500},
+};
+
+enum { FIFO_TO_RR, RR_SHORTER, RR_TO_FIFO };
+
+static void body_self_switch(void *arg)
+{
+	const struct self_switch *sw = arg;
+
 	note("%s", self_name());
-	consume(300);
-	set_policy(self(), NK_SCHED_RR, 1000);
-	consume(2000);
+	consume(sw->before);
+	set_policy(self(), sw->policy, sw->quantum);
+	consume(sw->after);
 	note("%s.end", self_name());
 }
 
+static void check_self_switch(const struct self_switch *sw, const char *runs,
+			      const char *switches)
+{
+	check_pair((struct spec){.name = "A",
+				 .prio = 10,
+				 .quantum = sw->a_quantum,
+				 .fn = body_self_switch,
+				 .arg = (void *)sw},
+		   (struct spec){.name = "B",
+				 .prio = 10,
+				 .quantum = sw->b_rr ? 1000 : 0,
+				 .fn = body_busy,
+				 .arg = ns_arg(sw->b_work)},
+		   runs, switches);
+}
+
+/*
+ * FIFO, A would run to 2300.  Its slice starts at the switch (300):
+ * rotation at 1300; back at 1800 with the fresh quantum begun at 1300,
+ * it burns its last 1000 ns alone.
+ */
 TEST(set_policy_rr_starts_quantum_at_once)
 {
-	boot(100);
-	spawn("A", 10, body_fifo_then_rr, NULL);
-	spawn("B", 10, body_busy, ns_arg(500));
-	sleep_until(10000);
-	halt();
-	/*
-	 * FIFO, A would run to 2300.  Its slice starts at the switch
-	 * (300): rotation at 1300; back at 1800 with the fresh quantum
-	 * begun at 1300, it burns its last 1000 ns alone.
-	 */
-	CHECK_STR(run_log, "A@0 B@1300 B.end@1800 A.end@2800");
-	CHECK_STR(switch_log, "A@0 B@1300 A@1800 root0@2800 main@10000");
+	check_self_switch(&self_switches[FIFO_TO_RR],
+			  "A@0 B@1300 B.end@1800 A.end@2800",
+			  "A@0 B@1300 A@1800 root0@2800 main@10000");
 }
 
 TEST(set_policy_rr_on_ready_threads_rotates_them)
@@ -515,51 +563,19 @@ TEST(set_policy_rr_on_ready_threads_rotates_them)
 			      "B@4300 C@4400 root0@4500 main@10000");
 }
 
-/* RR 1000: burn 600 ns, shorten the quantum to 300, burn 1000 ns. */
-static void body_rr_shorter(void *arg)
-{
-	(void)arg;
-	note("%s", self_name());
-	consume(600);
-	set_policy(self(), NK_SCHED_RR, 300);
-	consume(1000);
-	note("%s.end", self_name());
-}
-
+/* 600 + 300: rotation at 900 (not 1000); alone after B's end. */
 TEST(set_policy_new_quantum_restarts_slice)
 {
-	boot(100);
-	launch((struct spec){
-	    .name = "A", .prio = 10, .quantum = 1000, .fn = body_rr_shorter});
-	spawn_rr("B", 200);
-	sleep_until(10000);
-	halt();
-	/* 600 + 300: rotation at 900 (not 1000); alone after B's end. */
-	CHECK_STR(run_log, "A@0 B@900 B.end@1100 A.end@1800");
-	CHECK_STR(switch_log, "A@0 B@900 A@1100 root0@1800 main@10000");
-}
-
-/* RR: burn 500 ns, back to FIFO, burn 2000 ns. */
-static void body_rr_then_fifo(void *arg)
-{
-	(void)arg;
-	note("%s", self_name());
-	consume(500);
-	set_policy(self(), NK_SCHED_FIFO, 0);
-	consume(2000);
-	note("%s.end", self_name());
+	check_self_switch(&self_switches[RR_SHORTER],
+			  "A@0 B@900 B.end@1100 A.end@1800",
+			  "A@0 B@900 A@1100 root0@1800 main@10000");
 }
 
 TEST(set_policy_fifo_stops_rotation_of_current)
 {
-	boot(100);
-	launch((struct spec){
-	    .name = "A", .prio = 10, .quantum = 1000, .fn = body_rr_then_fifo});
-	spawn_rr("B", 500);
-	sleep_until(10000);
-	halt();
-	CHECK_STR(run_log, "A@0 A.end@2500 B@2500 B.end@3000");
-	CHECK_STR(switch_log, "A@0 B@2500 root0@3000 main@10000");
+	check_self_switch(&self_switches[RR_TO_FIFO],
+			  "A@0 A.end@2500 B@2500 B.end@3000",
+			  "A@0 B@2500 root0@3000 main@10000");
 }
 
 TEST(set_policy_fifo_stops_rotation_of_preempted)
@@ -602,17 +618,15 @@ static void body_locked_switch(void *arg)
 static void check_locked_switch(nk_time_t rr, const char *runs,
 				const char *switches)
 {
-	boot(100);
-	launch((struct spec){.name = "A",
-			     .prio = 10,
-			     .quantum = 1000,
-			     .fn = body_locked_switch,
-			     .arg = ns_arg(rr)});
-	spawn("B", 10, body_busy, ns_arg(100));
-	sleep_until(10000);
-	halt();
-	CHECK_STR(run_log, runs);
-	CHECK_STR(switch_log, switches);
+	check_pair(
+	    (struct spec){.name = "A",
+			  .prio = 10,
+			  .quantum = 1000,
+			  .fn = body_locked_switch,
+			  .arg = ns_arg(rr)},
+	    (struct spec){
+		.name = "B", .prio = 10, .fn = body_busy, .arg = ns_arg(100)},
+	    runs, switches);
 }
 
 TEST(set_policy_drops_rotation_earned_under_lock)

@@ -71,9 +71,7 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 		free(a);
 		return ret;
 	}
-	nk_lock(nk);
-	ret = alchemy_register(ALCHEMY_ALARM, name, a, &a->handle);
-	nk_unlock(nk);
+	ret = alchemy_publish(nk, ALCHEMY_ALARM, name, a, &a->handle);
 	if (ret) {
 		nk_timer_destroy(&a->timer);
 		free(a);
@@ -83,44 +81,22 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	return 0;
 }
 
-/* The alarm behind @alarm, lock taken; on error the lock is released. */
-static int alarm_get(RT_ALARM *alarm, struct nk_instance **nk,
-		     struct alchemy_alarm **out)
+static int alarm_destroy(struct nk_instance *nk, void *object)
 {
-	int ret;
+	struct alchemy_alarm *a = object;
 
-	if (alarm == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(nk);
-	if (ret)
-		return ret;
-	nk_lock(*nk);
-	ret = alchemy_lookup(ALCHEMY_ALARM, alarm->handle, (void **)out);
-	if (ret)
-		nk_unlock(*nk);
-	return ret;
+	(void)nk;
+	if (handler_depth)
+		return -EPERM;
+	nk_timer_destroy(&a->timer);
+	free(a);
+	return 0;
 }
 
 int rt_alarm_delete(RT_ALARM *alarm)
 {
-	struct nk_instance *nk;
-	struct alchemy_alarm *a;
-	int ret;
-
-	ret = alarm_get(alarm, &nk, &a);
-	if (ret)
-		return ret;
-	if (handler_depth) {
-		nk_unlock(nk);
-		return -EPERM;
-	}
-	alchemy_unregister(ALCHEMY_ALARM, a->handle);
-	nk_timer_stop_locked(&a->timer);
-	nk_unlock(nk);
-	/* Unreachable and disarmed: nobody can fire or find it now. */
-	nk_timer_destroy(&a->timer);
-	free(a);
-	return 0;
+	return alchemy_delete(ALCHEMY_ALARM, alchemy_handle(alarm),
+			      alarm_destroy);
 }
 
 int rt_alarm_start(RT_ALARM *alarm, RTIME value, RTIME interval)
@@ -131,7 +107,8 @@ int rt_alarm_start(RT_ALARM *alarm, RTIME value, RTIME interval)
 
 	if (value > (RTIME)INT64_MAX - 1 || interval > (RTIME)INT64_MAX - 1)
 		return -EINVAL;
-	ret = alarm_get(alarm, &nk, &a);
+	ret =
+	    alchemy_get(ALCHEMY_ALARM, alchemy_handle(alarm), &nk, (void **)&a);
 	if (ret)
 		return ret;
 	ret = nk_timer_start_locked(&a->timer, (nk_time_t)value,
@@ -146,7 +123,8 @@ int rt_alarm_stop(RT_ALARM *alarm)
 	struct alchemy_alarm *a;
 	int ret;
 
-	ret = alarm_get(alarm, &nk, &a);
+	ret =
+	    alchemy_get(ALCHEMY_ALARM, alchemy_handle(alarm), &nk, (void **)&a);
 	if (ret)
 		return ret;
 	nk_timer_stop_locked(&a->timer);
@@ -162,7 +140,8 @@ int rt_alarm_inquire(RT_ALARM *alarm, RT_ALARM_INFO *info)
 
 	if (info == NULL)
 		return -EINVAL;
-	ret = alarm_get(alarm, &nk, &a);
+	ret =
+	    alchemy_get(ALCHEMY_ALARM, alchemy_handle(alarm), &nk, (void **)&a);
 	if (ret)
 		return ret;
 	memset(info, 0, sizeof(*info));

@@ -10,33 +10,13 @@
  */
 #include "mutex.h"
 
-/* The Alchemy API is exported from libfusion.so (the tree builds hidden). */
-#pragma GCC visibility push(default)
 #include <alchemy/cond.h>
-#pragma GCC visibility pop
 
 #include <stdlib.h>
 
 struct alchemy_cond {
 	struct nk_synch synch;
 };
-
-static int cond_lock(RT_COND *cond, struct nk_instance **nk,
-		     struct alchemy_cond **ccb)
-{
-	int ret;
-
-	if (cond == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(nk);
-	if (ret)
-		return ret;
-	nk_lock(*nk);
-	ret = alchemy_lookup(ALCHEMY_COND, cond->handle, (void **)ccb);
-	if (ret)
-		nk_unlock(*nk);
-	return ret;
-}
 
 int rt_cond_create(RT_COND *cond, const char *name)
 {
@@ -46,45 +26,36 @@ int rt_cond_create(RT_COND *cond, const char *name)
 
 	if (cond == NULL)
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
+	ret = alchemy_enter_thread(&nk);
 	if (ret)
 		return ret;
-	if (nk_thread_self(nk) == NULL)
-		return -EPERM;
 	ccb = malloc(sizeof(*ccb));
 	if (ccb == NULL)
 		return -ENOMEM;
 	ret = nk_synch_init(nk, &ccb->synch, name, NK_SYNCH_PRIO, 0);
-	if (ret) {
-		free(ccb);
-		return ret;
-	}
-	nk_lock(nk);
-	ret = alchemy_register(ALCHEMY_COND, name, ccb, &cond->handle);
-	nk_unlock(nk);
+	if (ret == 0)
+		ret =
+		    alchemy_publish(nk, ALCHEMY_COND, name, ccb, &cond->handle);
 	if (ret)
 		free(ccb);
 	return ret;
 }
 
+static int cond_destroy(struct nk_instance *nk, void *object)
+{
+	struct alchemy_cond *ccb = object;
+
+	(void)nk;
+	if (nk_synch_nr_waiters(&ccb->synch))
+		return -EBUSY;
+	nk_synch_destroy_locked(&ccb->synch);
+	free(ccb);
+	return 0;
+}
+
 int rt_cond_delete(RT_COND *cond)
 {
-	struct alchemy_cond *ccb;
-	struct nk_instance *nk;
-	int ret;
-
-	ret = cond_lock(cond, &nk, &ccb);
-	if (ret)
-		return ret;
-	if (nk_synch_nr_waiters(&ccb->synch)) {
-		ret = -EBUSY;
-	} else {
-		alchemy_unregister(ALCHEMY_COND, cond->handle);
-		nk_synch_destroy_locked(&ccb->synch);
-		free(ccb);
-	}
-	nk_unlock(nk);
-	return ret;
+	return alchemy_delete(ALCHEMY_COND, alchemy_handle(cond), cond_destroy);
 }
 
 /* Wake one waiter (@all false) or all of them. */
@@ -94,7 +65,8 @@ static int cond_wake(RT_COND *cond, bool all)
 	struct nk_instance *nk;
 	int ret;
 
-	ret = cond_lock(cond, &nk, &ccb);
+	ret =
+	    alchemy_get(ALCHEMY_COND, alchemy_handle(cond), &nk, (void **)&ccb);
 	if (ret)
 		return ret;
 	if (all ? nk_synch_flush(&ccb->synch, NK_WAKE_OK) > 0
@@ -114,8 +86,7 @@ int rt_cond_broadcast(RT_COND *cond)
 	return cond_wake(cond, true);
 }
 
-static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, nk_time_t timeout,
-		     enum nk_tmode mode)
+static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, struct alchemy_timeout to)
 {
 	struct alchemy_mutex *mcb;
 	struct alchemy_cond *ccb;
@@ -125,16 +96,19 @@ static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, nk_time_t timeout,
 	uintptr_t handle;
 	int ret, regain;
 
+	if (to.error)
+		return to.error;
 	if (mutex == NULL)
 		return -EINVAL;
-	ret = cond_lock(cond, &nk, &ccb);
+	ret =
+	    alchemy_get(ALCHEMY_COND, alchemy_handle(cond), &nk, (void **)&ccb);
 	if (ret)
 		return ret;
 	handle = mutex->handle;
 	ret = alchemy_lookup(ALCHEMY_MUTEX, handle, (void **)&mcb);
 	if (ret)
 		goto out;
-	if (alchemy_nonblock(timeout, mode)) {
+	if (alchemy_nonblock(to)) {
 		ret = -EWOULDBLOCK;
 		goto out;
 	}
@@ -148,7 +122,7 @@ static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, nk_time_t timeout,
 	if (ret)
 		goto out;
 	/* Blocking switches to the mutex's next owner, if any. */
-	ret = nk_synch_sleep(&ccb->synch, timeout, mode);
+	ret = nk_synch_sleep(&ccb->synch, to.value, to.mode);
 	regain = alchemy_mutex_regain(handle, depth);
 	if (regain)
 		ret = regain;
@@ -160,30 +134,17 @@ out:
 int rt_cond_wait_timed(RT_COND *cond, RT_MUTEX *mutex,
 		       const struct timespec *abs_timeout)
 {
-	nk_time_t timeout;
-	enum nk_tmode mode;
-	int ret;
-
-	ret = alchemy_timespec(abs_timeout, &timeout, &mode);
-	return ret ? ret : cond_wait(cond, mutex, timeout, mode);
+	return cond_wait(cond, mutex, alchemy_timespec(abs_timeout));
 }
 
 int rt_cond_wait_until(RT_COND *cond, RT_MUTEX *mutex, RTIME abs_timeout)
 {
-	nk_time_t timeout;
-	enum nk_tmode mode;
-
-	alchemy_abs(abs_timeout, &timeout, &mode);
-	return cond_wait(cond, mutex, timeout, mode);
+	return cond_wait(cond, mutex, alchemy_abs(abs_timeout));
 }
 
 int rt_cond_wait(RT_COND *cond, RT_MUTEX *mutex, RTIME timeout)
 {
-	nk_time_t nkto;
-	enum nk_tmode mode;
-
-	alchemy_rel(timeout, &nkto, &mode);
-	return cond_wait(cond, mutex, nkto, mode);
+	return cond_wait(cond, mutex, alchemy_rel(timeout));
 }
 
 int rt_cond_inquire(RT_COND *cond, RT_COND_INFO *info)
@@ -194,7 +155,8 @@ int rt_cond_inquire(RT_COND *cond, RT_COND_INFO *info)
 
 	if (info == NULL)
 		return -EINVAL;
-	ret = cond_lock(cond, &nk, &ccb);
+	ret =
+	    alchemy_get(ALCHEMY_COND, alchemy_handle(cond), &nk, (void **)&ccb);
 	if (ret)
 		return ret;
 	alchemy_name(ALCHEMY_COND, cond->handle, info->name);
@@ -204,27 +166,10 @@ int rt_cond_inquire(RT_COND *cond, RT_COND_INFO *info)
 
 int rt_cond_bind(RT_COND *cond, const char *name, RTIME timeout)
 {
-	struct nk_instance *nk;
-	nk_time_t nkto;
-	enum nk_tmode mode;
-	int ret;
-
-	if (cond == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	alchemy_rel(timeout, &nkto, &mode);
-	nk_lock(nk);
-	ret = alchemy_bind(ALCHEMY_COND, name, &cond->handle, nkto, mode);
-	nk_unlock(nk);
-	return ret;
+	return alchemy_bind(ALCHEMY_COND, alchemy_handle(cond), name, timeout);
 }
 
 int rt_cond_unbind(RT_COND *cond)
 {
-	if (cond == NULL)
-		return -EINVAL;
-	cond->handle = 0;
-	return 0;
+	return alchemy_unbind(alchemy_handle(cond));
 }

@@ -7,7 +7,9 @@
  * so a stale, forged or never-created descriptor is refused (-EINVAL)
  * instead of being dereferenced.  Each class has its own registry (its
  * own namespace, as in Xenomai) and a wait queue for rt_*_bind().
- * Class registries and lookups are serialised by the nucleus lock.
+ * Class registries and lookups are serialised by the nucleus lock,
+ * which is recursive: a holder may call any nucleus service, so an
+ * object looked up under the lock is used under the same hold.
  */
 #ifndef ALCHEMY_INTERNAL_H
 #define ALCHEMY_INTERNAL_H
@@ -17,11 +19,14 @@
 
 #include <stdbool.h>
 
+/* Skin internals stay out of libfusion.so's interface. */
+#pragma GCC visibility push(hidden)
+
 /* Alchemy priority p runs at nucleus priority p + 1; main stays at 0. */
 #define ALCHEMY_PRIO_MIN 0
 #define ALCHEMY_PRIO_MAX 99
 #define alchemy_nk_prio(p) ((p) + 1)
-#define alchemy_prio(nkprio) ((nkprio) - 1)
+#define alchemy_prio(nkprio) ((nkprio)-1)
 
 struct alchemy_class {
 	const char *name;
@@ -50,7 +55,19 @@ enum alchemy_class_id {
  * of fusion_runtime(), -ENOMEM.
  */
 int alchemy_enter(struct nk_instance **nk);
+/*
+ * As alchemy_enter(), for the services that only tasks may call (as in
+ * Xenomai, objects are made by tasks): -EPERM for a plain pthread or
+ * a timer handler.
+ */
+int alchemy_enter_thread(struct nk_instance **nk);
 struct alchemy_class *alchemy_class(enum alchemy_class_id id);
+
+/*
+ * A descriptor's handle, NULL for a NULL descriptor: what the
+ * services below take, so that each checks the descriptor itself.
+ */
+#define alchemy_handle(desc) ((desc) ? &(desc)->handle : NULL)
 
 /*
  * Register @object under @name (NULL or "": anonymous) and store its
@@ -58,8 +75,11 @@ struct alchemy_class *alchemy_class(enum alchemy_class_id id);
  * Errors: -EEXIST (name in use in the class), -ENOMEM (class full),
  * -EINVAL (name too long).  Lock held.
  */
-int alchemy_register(enum alchemy_class_id id, const char *name,
-		     void *object, uintptr_t *handle);
+int alchemy_register(enum alchemy_class_id id, const char *name, void *object,
+		     uintptr_t *handle);
+/* As alchemy_register, taking the lock. */
+int alchemy_publish(struct nk_instance *nk, enum alchemy_class_id id,
+		    const char *name, void *object, uintptr_t *handle);
 /* Remove the entry (the object must no longer be reachable).  Lock held. */
 void alchemy_unregister(enum alchemy_class_id id, uintptr_t handle);
 /*
@@ -68,31 +88,66 @@ void alchemy_unregister(enum alchemy_class_id id, uintptr_t handle);
  */
 int alchemy_lookup(enum alchemy_class_id id, uintptr_t handle, void **object);
 /*
- * Wait until an object named @name exists in the class, then store its
- * handle.  Errors: -EINVAL (NULL or empty name), -ETIMEDOUT,
- * -EWOULDBLOCK (TM_NONBLOCK and absent), -EINTR, -EPERM (cannot wait
- * in this context).  Lock held.
+ * Enter the skin, take the nucleus lock and find the object behind
+ * *@handle (see alchemy_handle()).  Returns with the lock held on
+ * success only.  Errors: -EINVAL (NULL @handle, or as alchemy_lookup),
+ * those of alchemy_enter().
  */
-int alchemy_bind(enum alchemy_class_id id, const char *name,
-		 uintptr_t *handle, nk_time_t timeout, enum nk_tmode mode);
+int alchemy_get(enum alchemy_class_id id, const uintptr_t *handle,
+		struct nk_instance **nk, void **object);
+/*
+ * rt_*_delete(): find the object behind *@handle and let @destroy tear
+ * it down under the lock (waking its waiters with -EIDRM, freeing it),
+ * then unregister it and let the woken waiters run.  @destroy may
+ * refuse (its error is returned: the object stays).  Errors: those of
+ * alchemy_get() and @destroy.  Lock NOT held.
+ */
+int alchemy_delete(enum alchemy_class_id id, const uintptr_t *handle,
+		   int (*destroy)(struct nk_instance *nk, void *object));
+/*
+ * rt_*_bind(): wait up to @timeout (relative) until an object named
+ * @name exists in the class, then store its handle in *@handle.
+ * Errors: -EINVAL (NULL @handle, NULL or empty name), -ETIMEDOUT,
+ * -EWOULDBLOCK (TM_NONBLOCK and absent), -EINTR, -EPERM (cannot wait
+ * in this context), those of alchemy_enter().  Lock NOT held.
+ */
+int alchemy_bind(enum alchemy_class_id id, uintptr_t *handle, const char *name,
+		 RTIME timeout);
+/* rt_*_unbind(): forget the handle.  Errors: -EINVAL (NULL @handle). */
+int alchemy_unbind(uintptr_t *handle);
 /* Name of a registered object into @buf (XNOBJECT_NAME_LEN). Lock held. */
 void alchemy_name(enum alchemy_class_id id, uintptr_t handle, char *buf);
 
 /*
- * Timeouts.  alchemy_rel: a relative RTIME (TM_INFINITE, TM_NONBLOCK or
- * ns from now); alchemy_abs: an absolute RTIME (_until forms: TM_INFINITE,
- * TM_NONBLOCK or a date); alchemy_timespec: the _timed forms (NULL:
- * infinite, {0, 0}: non-blocking, else a date).  A non-blocking request
- * becomes relative 0, which every nucleus service reads as "do not
- * wait".  alchemy_timespec returns -EINVAL for a malformed timespec.
+ * Timeouts, as every blocking service of the nucleus takes them.  A
+ * non-blocking request becomes relative 0, which every nucleus service
+ * reads as "do not wait".  The plain, _until and _timed forms of a
+ * service convert their argument and call one implementation, which
+ * fails with @error first if it is set.
  */
-void alchemy_rel(RTIME timeout, nk_time_t *nkto, enum nk_tmode *mode);
-void alchemy_abs(RTIME date, nk_time_t *nkto, enum nk_tmode *mode);
-int alchemy_timespec(const struct timespec *date, nk_time_t *nkto,
-		     enum nk_tmode *mode);
-static inline bool alchemy_nonblock(nk_time_t nkto, enum nk_tmode mode)
+struct alchemy_timeout {
+	nk_time_t value; /* NK_INFINITE, ns from now or a date, per @mode */
+	enum nk_tmode mode;
+	int error; /* -EINVAL: a malformed timespec */
+};
+
+/* A relative RTIME: TM_INFINITE, TM_NONBLOCK or ns from now. */
+struct alchemy_timeout alchemy_rel(RTIME timeout);
+/* An absolute RTIME (the _until forms): TM_INFINITE, TM_NONBLOCK or a date. */
+struct alchemy_timeout alchemy_abs(RTIME date);
+/* The _timed forms: NULL: infinite, {0, 0}: non-blocking, else a date. */
+struct alchemy_timeout alchemy_timespec(const struct timespec *date);
+/*
+ * The same timeout as a date, for a service that may sleep several
+ * times and must keep one deadline across.
+ */
+struct alchemy_timeout alchemy_deadline(struct nk_instance *nk,
+					struct alchemy_timeout to);
+static inline bool alchemy_nonblock(struct alchemy_timeout to)
 {
-	return mode == NK_RELATIVE && nkto == 0;
+	return to.mode == NK_RELATIVE && to.value == 0;
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -9,30 +9,10 @@
 #include "mutex.h"
 #include "task_internal.h"
 
-/* The Alchemy API is exported from libfusion.so (the tree builds hidden). */
-#pragma GCC visibility push(default)
 #include <alchemy/mutex.h>
-#pragma GCC visibility pop
 
 #include <limits.h>
 #include <stdlib.h>
-
-static int mutex_lock(RT_MUTEX *mutex, struct nk_instance **nk,
-		      struct alchemy_mutex **mcb)
-{
-	int ret;
-
-	if (mutex == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(nk);
-	if (ret)
-		return ret;
-	nk_lock(*nk);
-	ret = alchemy_lookup(ALCHEMY_MUTEX, mutex->handle, (void **)mcb);
-	if (ret)
-		nk_unlock(*nk);
-	return ret;
-}
 
 int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 {
@@ -42,49 +22,41 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 
 	if (mutex == NULL)
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
+	ret = alchemy_enter_thread(&nk);
 	if (ret)
 		return ret;
-	if (nk_thread_self(nk) == NULL)
-		return -EPERM;
 	mcb = malloc(sizeof(*mcb));
 	if (mcb == NULL)
 		return -ENOMEM;
 	ret = nk_synch_init(nk, &mcb->synch, name, NK_SYNCH_PI, 0);
-	if (ret) {
-		free(mcb);
-		return ret;
-	}
 	mcb->depth = 0;
-	nk_lock(nk);
-	ret = alchemy_register(ALCHEMY_MUTEX, name, mcb, &mutex->handle);
-	nk_unlock(nk);
+	if (ret == 0)
+		ret = alchemy_publish(nk, ALCHEMY_MUTEX, name, mcb,
+				      &mutex->handle);
 	if (ret)
 		free(mcb);
 	return ret;
+}
+
+static int mutex_destroy(struct nk_instance *nk, void *object)
+{
+	struct alchemy_mutex *mcb = object;
+
+	(void)nk;
+	if (nk_synch_owner(&mcb->synch) || nk_synch_nr_waiters(&mcb->synch))
+		return -EBUSY;
+	nk_synch_destroy_locked(&mcb->synch);
+	free(mcb);
+	return 0;
 }
 
 int rt_mutex_delete(RT_MUTEX *mutex)
 {
-	struct alchemy_mutex *mcb;
-	struct nk_instance *nk;
-	int ret;
-
-	ret = mutex_lock(mutex, &nk, &mcb);
-	if (ret)
-		return ret;
-	if (nk_synch_owner(&mcb->synch) || nk_synch_nr_waiters(&mcb->synch)) {
-		ret = -EBUSY;
-	} else {
-		alchemy_unregister(ALCHEMY_MUTEX, mutex->handle);
-		nk_synch_destroy_locked(&mcb->synch);
-		free(mcb);
-	}
-	nk_unlock(nk);
-	return ret;
+	return alchemy_delete(ALCHEMY_MUTEX, alchemy_handle(mutex),
+			      mutex_destroy);
 }
 
-static int mutex_acquire(RT_MUTEX *mutex, nk_time_t timeout, enum nk_tmode mode)
+static int mutex_acquire(RT_MUTEX *mutex, struct alchemy_timeout to)
 {
 	struct alchemy_task *current;
 	struct alchemy_mutex *mcb;
@@ -92,16 +64,16 @@ static int mutex_acquire(RT_MUTEX *mutex, nk_time_t timeout, enum nk_tmode mode)
 	struct nk_thread *self;
 	int ret;
 
+	if (to.error)
+		return to.error;
 	if (mutex == NULL)
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
 	/* Only a task can own a mutex (this may attach main's TCB). */
-	ret = alchemy_task_current(nk, &current);
+	ret = alchemy_task_current(&nk, &current);
 	if (ret)
 		return ret;
-	ret = mutex_lock(mutex, &nk, &mcb);
+	ret = alchemy_get(ALCHEMY_MUTEX, alchemy_handle(mutex), &nk,
+			  (void **)&mcb);
 	if (ret)
 		return ret;
 	self = nk_thread_self(nk);
@@ -115,9 +87,9 @@ static int mutex_acquire(RT_MUTEX *mutex, nk_time_t timeout, enum nk_tmode mode)
 	/* A free mutex is taken even where blocking is refused (T_LOCK). */
 	ret = nk_synch_try_acquire(&mcb->synch, self);
 	if (ret == -EBUSY)
-		ret = alchemy_nonblock(timeout, mode)
+		ret = alchemy_nonblock(to)
 			  ? -EWOULDBLOCK
-			  : nk_synch_acquire(&mcb->synch, timeout, mode);
+			  : nk_synch_acquire(&mcb->synch, to.value, to.mode);
 	/* Inherited from a deleted owner: ours all the same. */
 	if (ret == NK_WAKE_OK || ret == NK_WAKE_OWNER_DEAD) {
 		mcb->depth = 1;
@@ -130,30 +102,17 @@ out:
 
 int rt_mutex_acquire_timed(RT_MUTEX *mutex, const struct timespec *abs_timeout)
 {
-	nk_time_t timeout;
-	enum nk_tmode mode;
-	int ret;
-
-	ret = alchemy_timespec(abs_timeout, &timeout, &mode);
-	return ret ? ret : mutex_acquire(mutex, timeout, mode);
+	return mutex_acquire(mutex, alchemy_timespec(abs_timeout));
 }
 
 int rt_mutex_acquire_until(RT_MUTEX *mutex, RTIME abs_timeout)
 {
-	nk_time_t timeout;
-	enum nk_tmode mode;
-
-	alchemy_abs(abs_timeout, &timeout, &mode);
-	return mutex_acquire(mutex, timeout, mode);
+	return mutex_acquire(mutex, alchemy_abs(abs_timeout));
 }
 
 int rt_mutex_acquire(RT_MUTEX *mutex, RTIME timeout)
 {
-	nk_time_t nkto;
-	enum nk_tmode mode;
-
-	alchemy_rel(timeout, &nkto, &mode);
-	return mutex_acquire(mutex, nkto, mode);
+	return mutex_acquire(mutex, alchemy_rel(timeout));
 }
 
 int rt_mutex_release(RT_MUTEX *mutex)
@@ -163,7 +122,8 @@ int rt_mutex_release(RT_MUTEX *mutex)
 	struct nk_thread *owner;
 	int ret;
 
-	ret = mutex_lock(mutex, &nk, &mcb);
+	ret = alchemy_get(ALCHEMY_MUTEX, alchemy_handle(mutex), &nk,
+			  (void **)&mcb);
 	if (ret)
 		return ret;
 	owner = nk_synch_owner(&mcb->synch);
@@ -187,7 +147,8 @@ int rt_mutex_inquire(RT_MUTEX *mutex, RT_MUTEX_INFO *info)
 
 	if (info == NULL)
 		return -EINVAL;
-	ret = mutex_lock(mutex, &nk, &mcb);
+	ret = alchemy_get(ALCHEMY_MUTEX, alchemy_handle(mutex), &nk,
+			  (void **)&mcb);
 	if (ret)
 		return ret;
 	info->owner = NO_ALCHEMY_TASK;
@@ -202,29 +163,13 @@ int rt_mutex_inquire(RT_MUTEX *mutex, RT_MUTEX_INFO *info)
 
 int rt_mutex_bind(RT_MUTEX *mutex, const char *name, RTIME timeout)
 {
-	struct nk_instance *nk;
-	nk_time_t nkto;
-	enum nk_tmode mode;
-	int ret;
-
-	if (mutex == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	alchemy_rel(timeout, &nkto, &mode);
-	nk_lock(nk);
-	ret = alchemy_bind(ALCHEMY_MUTEX, name, &mutex->handle, nkto, mode);
-	nk_unlock(nk);
-	return ret;
+	return alchemy_bind(ALCHEMY_MUTEX, alchemy_handle(mutex), name,
+			    timeout);
 }
 
 int rt_mutex_unbind(RT_MUTEX *mutex)
 {
-	if (mutex == NULL)
-		return -EINVAL;
-	mutex->handle = 0;
-	return 0;
+	return alchemy_unbind(alchemy_handle(mutex));
 }
 
 int alchemy_mutex_giveup(struct alchemy_mutex *mcb, struct nk_thread *self,

@@ -7,6 +7,8 @@
 
 #include "internal.h"
 
+#pragma GCC visibility push(hidden)
+
 struct alchemy_mutex {
 	struct nk_synch synch; /* NK_SYNCH_PI: owner, PI, priority queue */
 	unsigned int depth;    /* the owner's nesting */
@@ -26,5 +28,7 @@ int alchemy_mutex_giveup(struct alchemy_mutex *mcb, struct nk_thread *self,
  * mutex was deleted meanwhile).  Lock held.
  */
 int alchemy_mutex_regain(uintptr_t handle, unsigned int depth);
+
+#pragma GCC visibility pop
 
 #endif

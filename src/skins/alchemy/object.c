@@ -1,15 +1,18 @@
-/* Alchemy object classes: registration, lookup, binding by name. */
+/*
+ * Alchemy object classes: registration, lookup, deletion, binding by
+ * name; and the conversion of Alchemy timeouts.
+ */
 #include "internal.h"
 
 #include <pthread.h>
 #include <string.h>
 
 static const char *const class_names[ALCHEMY_NR_CLASSES] = {
-	[ALCHEMY_TASK] = "task",   [ALCHEMY_SEM] = "sem",
-	[ALCHEMY_MUTEX] = "mutex", [ALCHEMY_COND] = "cond",
-	[ALCHEMY_EVENT] = "event", [ALCHEMY_QUEUE] = "queue",
-	[ALCHEMY_BUFFER] = "buffer", [ALCHEMY_HEAP] = "heap",
-	[ALCHEMY_ALARM] = "alarm", [ALCHEMY_PIPE] = "pipe",
+    [ALCHEMY_TASK] = "task",	 [ALCHEMY_SEM] = "sem",
+    [ALCHEMY_MUTEX] = "mutex",	 [ALCHEMY_COND] = "cond",
+    [ALCHEMY_EVENT] = "event",	 [ALCHEMY_QUEUE] = "queue",
+    [ALCHEMY_BUFFER] = "buffer", [ALCHEMY_HEAP] = "heap",
+    [ALCHEMY_ALARM] = "alarm",	 [ALCHEMY_PIPE] = "pipe",
 };
 
 static struct alchemy_class classes[ALCHEMY_NR_CLASSES];
@@ -39,13 +42,22 @@ int alchemy_enter(struct nk_instance **nk)
 	return skin_error;
 }
 
+int alchemy_enter_thread(struct nk_instance **nk)
+{
+	int ret = alchemy_enter(nk);
+
+	if (ret == 0 && nk_thread_self(*nk) == NULL)
+		ret = -EPERM;
+	return ret;
+}
+
 struct alchemy_class *alchemy_class(enum alchemy_class_id id)
 {
 	return &classes[id];
 }
 
-int alchemy_register(enum alchemy_class_id id, const char *name,
-		     void *object, uintptr_t *handle)
+int alchemy_register(enum alchemy_class_id id, const char *name, void *object,
+		     uintptr_t *handle)
 {
 	struct alchemy_class *c = &classes[id];
 	nk_handle_t h;
@@ -62,6 +74,17 @@ int alchemy_register(enum alchemy_class_id id, const char *name,
 	if (name && nk_synch_flush(&c->binders, NK_WAKE_OK) > 0)
 		nk_sched_run(skin_nk);
 	return 0;
+}
+
+int alchemy_publish(struct nk_instance *nk, enum alchemy_class_id id,
+		    const char *name, void *object, uintptr_t *handle)
+{
+	int ret;
+
+	nk_lock(nk);
+	ret = alchemy_register(id, name, object, handle);
+	nk_unlock(nk);
+	return ret;
 }
 
 void alchemy_unregister(enum alchemy_class_id id, uintptr_t handle)
@@ -82,8 +105,46 @@ int alchemy_lookup(enum alchemy_class_id id, uintptr_t handle, void **object)
 	return 0;
 }
 
-int alchemy_bind(enum alchemy_class_id id, const char *name,
-		 uintptr_t *handle, nk_time_t timeout, enum nk_tmode mode)
+int alchemy_get(enum alchemy_class_id id, const uintptr_t *handle,
+		struct nk_instance **nk, void **object)
+{
+	int ret;
+
+	if (handle == NULL)
+		return -EINVAL;
+	ret = alchemy_enter(nk);
+	if (ret)
+		return ret;
+	nk_lock(*nk);
+	ret = alchemy_lookup(id, *handle, object);
+	if (ret)
+		nk_unlock(*nk);
+	return ret;
+}
+
+int alchemy_delete(enum alchemy_class_id id, const uintptr_t *handle,
+		   int (*destroy)(struct nk_instance *nk, void *object))
+{
+	struct nk_instance *nk;
+	void *object;
+	int ret;
+
+	ret = alchemy_get(id, handle, &nk, &object);
+	if (ret)
+		return ret;
+	/* Nobody runs before the unlock: the order does not matter. */
+	ret = destroy(nk, object);
+	if (ret == 0) {
+		alchemy_unregister(id, *handle);
+		nk_sched_run(nk);
+	}
+	nk_unlock(nk);
+	return ret;
+}
+
+/* Wait until @name exists in the class.  Lock held. */
+static int bind_wait(enum alchemy_class_id id, const char *name,
+		     uintptr_t *handle, struct alchemy_timeout to)
 {
 	struct alchemy_class *c = &classes[id];
 	nk_handle_t h;
@@ -92,21 +153,43 @@ int alchemy_bind(enum alchemy_class_id id, const char *name,
 	if (name == NULL || name[0] == '\0' || strlen(name) >= NK_NAME_MAX)
 		return -EINVAL;
 	/* Every creation wakes the binders; keep one deadline across. */
-	if (mode == NK_RELATIVE && timeout != NK_INFINITE && timeout > 0) {
-		timeout += nk_now(skin_nk);
-		mode = NK_ABSOLUTE;
-	}
+	to = alchemy_deadline(skin_nk, to);
 	for (;;) {
 		if (nk_registry_find(&c->reg, name, &h) == 0) {
 			*handle = (uintptr_t)c->type << 32 | h;
 			return 0;
 		}
-		if (alchemy_nonblock(timeout, mode))
+		if (alchemy_nonblock(to))
 			return -EWOULDBLOCK;
-		ret = nk_synch_sleep(&c->binders, timeout, mode);
+		ret = nk_synch_sleep(&c->binders, to.value, to.mode);
 		if (ret)
 			return ret;
 	}
+}
+
+int alchemy_bind(enum alchemy_class_id id, uintptr_t *handle, const char *name,
+		 RTIME timeout)
+{
+	struct nk_instance *nk;
+	int ret;
+
+	if (handle == NULL)
+		return -EINVAL;
+	ret = alchemy_enter(&nk);
+	if (ret)
+		return ret;
+	nk_lock(nk);
+	ret = bind_wait(id, name, handle, alchemy_rel(timeout));
+	nk_unlock(nk);
+	return ret;
+}
+
+int alchemy_unbind(uintptr_t *handle)
+{
+	if (handle == NULL)
+		return -EINVAL;
+	*handle = 0;
+	return 0;
 }
 
 void alchemy_name(enum alchemy_class_id id, uintptr_t handle, char *buf)
@@ -116,46 +199,60 @@ void alchemy_name(enum alchemy_class_id id, uintptr_t handle, char *buf)
 		buf[0] = '\0';
 }
 
-void alchemy_rel(RTIME timeout, nk_time_t *nkto, enum nk_tmode *mode)
+struct alchemy_timeout alchemy_rel(RTIME timeout)
 {
-	*mode = NK_RELATIVE;
+	struct alchemy_timeout to = {.mode = NK_RELATIVE};
+
 	if (timeout == TM_INFINITE)
-		*nkto = NK_INFINITE;
+		to.value = NK_INFINITE;
 	else if (timeout == TM_NONBLOCK)
-		*nkto = 0;
+		to.value = 0;
 	else
-		*nkto = timeout > (RTIME)INT64_MAX - 1 ? NK_INFINITE
-						       : (nk_time_t)timeout;
+		to.value = timeout > (RTIME)INT64_MAX - 1 ? NK_INFINITE
+							  : (nk_time_t)timeout;
+	return to;
 }
 
-void alchemy_abs(RTIME date, nk_time_t *nkto, enum nk_tmode *mode)
+struct alchemy_timeout alchemy_abs(RTIME date)
 {
-	if (date == TM_INFINITE || date == TM_NONBLOCK) {
-		alchemy_rel(date, nkto, mode);
-		return;
-	}
-	*mode = NK_ABSOLUTE;
-	*nkto = date > (RTIME)INT64_MAX - 1 ? NK_INFINITE : (nk_time_t)date;
+	struct alchemy_timeout to = {.mode = NK_ABSOLUTE};
+
+	if (date == TM_INFINITE || date == TM_NONBLOCK)
+		return alchemy_rel(date);
+	to.value = date > (RTIME)INT64_MAX - 1 ? NK_INFINITE : (nk_time_t)date;
+	return to;
 }
 
-int alchemy_timespec(const struct timespec *date, nk_time_t *nkto,
-		     enum nk_tmode *mode)
+struct alchemy_timeout alchemy_timespec(const struct timespec *date)
 {
-	if (date == NULL) {
-		alchemy_rel(TM_INFINITE, nkto, mode);
-		return 0;
-	}
+	struct alchemy_timeout to = {.mode = NK_ABSOLUTE};
+
+	if (date == NULL)
+		return alchemy_rel(TM_INFINITE);
 	if (date->tv_sec < 0 || date->tv_nsec < 0 ||
-	    date->tv_nsec >= 1000000000L)
-		return -EINVAL;
-	if (date->tv_sec == 0 && date->tv_nsec == 0) {
-		alchemy_rel(TM_NONBLOCK, nkto, mode);
-		return 0;
+	    date->tv_nsec >= 1000000000L) {
+		to.error = -EINVAL;
+		return to;
 	}
-	*mode = NK_ABSOLUTE;
+	if (date->tv_sec == 0 && date->tv_nsec == 0)
+		return alchemy_rel(TM_NONBLOCK);
 	if (date->tv_sec > (INT64_MAX - date->tv_nsec) / 1000000000LL)
-		*nkto = NK_INFINITE;
+		to.value = NK_INFINITE;
 	else
-		*nkto = (nk_time_t)date->tv_sec * 1000000000LL + date->tv_nsec;
-	return 0;
+		to.value =
+		    (nk_time_t)date->tv_sec * 1000000000LL + date->tv_nsec;
+	return to;
+}
+
+struct alchemy_timeout alchemy_deadline(struct nk_instance *nk,
+					struct alchemy_timeout to)
+{
+	nk_time_t now;
+
+	if (to.mode != NK_RELATIVE || to.value == NK_INFINITE || to.value <= 0)
+		return to;
+	now = nk_now(nk);
+	to.value = to.value > NK_INFINITE - now ? NK_INFINITE : to.value + now;
+	to.mode = NK_ABSOLUTE;
+	return to;
 }

@@ -2,18 +2,16 @@
  * Alchemy message pipes over nucleus pipes (fusion/pipe.h), plus the
  * table of minors that stands for Xenomai's /dev/rtpN devices.
  *
- * The nucleus pipe services take the nucleus lock themselves and it is
- * not recursive, so they are called after nk_unlock() with the nucleus
- * pipe read under the lock, as task.c does with nucleus threads; the
- * nucleus pipe wakes its own readers with -EIDRM on deletion, and they
- * return without touching the pipe or the control block again.
+ * The nucleus pipe services are called with the nucleus lock held (it
+ * is recursive), so that the pipe cannot be deleted between its lookup
+ * and its use; a reader blocked in nk_pipe_recv() releases the lock
+ * while it waits, and the nucleus pipe wakes it with -EIDRM on
+ * deletion: it returns without touching the pipe or the control block
+ * again.
  */
 #include "internal.h"
 
-/* The Alchemy API is exported from libfusion.so (the tree builds hidden). */
-#pragma GCC visibility push(default)
 #include <alchemy/pipe.h>
-#pragma GCC visibility pop
 
 #include <fusion/pipe.h>
 
@@ -40,37 +38,6 @@ static unsigned long pipe_serial;
 /* The instance, once a pipe was created: fusion_pipe_open() must not
  * start the runtime from whatever thread calls it first. */
 static struct nk_instance *pipe_nk;
-
-/*
- * The nucleus pipe behind @pipe, read under the lock.  It stays valid
- * until someone deletes the pipe: the caller uses it at once.  With
- * @flags, a send is on its way: record whether it streams, and turn a
- * stream that follows a write into a message of its own.
- */
-static int pipe_get(RT_PIPE *pipe, struct nk_pipe **np, unsigned int *flags)
-{
-	struct nk_instance *nk;
-	struct alchemy_pipe *p;
-	int ret;
-
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	nk_lock(nk);
-	ret = alchemy_lookup(ALCHEMY_PIPE, pipe->handle, (void **)&p);
-	if (ret == 0) {
-		*np = p->np;
-		if (flags) {
-			bool stream = (*flags & NK_PIPE_STREAM) != 0;
-
-			if (stream && !p->streaming)
-				*flags &= ~NK_PIPE_STREAM;
-			p->streaming = stream;
-		}
-	}
-	nk_unlock(nk);
-	return ret;
-}
 
 /* Reserve @minor (P_MINOR_AUTO: the first free one) for @p.  Lock held. */
 static int minor_reserve(struct alchemy_pipe *p, int minor)
@@ -147,94 +114,84 @@ int rt_pipe_delete(RT_PIPE *pipe)
 {
 	struct nk_instance *nk;
 	struct alchemy_pipe *p;
-	struct nk_pipe *np = NULL;
-	int ret;
-
-	if (pipe == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	nk_lock(nk);
-	ret = alchemy_lookup(ALCHEMY_PIPE, pipe->handle, (void **)&p);
-	if (ret == 0) {
-		alchemy_unregister(ALCHEMY_PIPE, pipe->handle);
-		minors[p->minor] = NULL;
-		np = p->np;
-		free(p);
-	}
-	nk_unlock(nk);
-	/* Unreachable now: readers wake (-EIDRM), Linux reads end of file. */
-	return ret ? ret : nk_pipe_delete(np);
-}
-
-static ssize_t pipe_read(RT_PIPE *pipe, void *buf, size_t size,
-			 nk_time_t timeout, enum nk_tmode mode)
-{
 	struct nk_pipe *np;
 	int ret;
 
-	if (pipe == NULL || (buf == NULL && size))
+	ret = alchemy_get(ALCHEMY_PIPE, alchemy_handle(pipe), &nk, (void **)&p);
+	if (ret)
+		return ret;
+	alchemy_unregister(ALCHEMY_PIPE, pipe->handle);
+	minors[p->minor] = NULL;
+	np = p->np;
+	free(p);
+	nk_unlock(nk);
+	/* Unreachable now: readers wake (-EIDRM), Linux reads end of file. */
+	return nk_pipe_delete(np);
+}
+
+static ssize_t pipe_read(RT_PIPE *pipe, void *buf, size_t size,
+			 struct alchemy_timeout to)
+{
+	struct nk_instance *nk;
+	struct alchemy_pipe *p;
+	ssize_t ret;
+
+	if (to.error)
+		return to.error;
+	if (buf == NULL && size)
 		return -EINVAL;
-	ret = pipe_get(pipe, &np, NULL);
+	ret = alchemy_get(ALCHEMY_PIPE, alchemy_handle(pipe), &nk, (void **)&p);
 	if (ret)
 		return ret;
 	/* Documented: a zero size returns at once, taking nothing. */
-	if (size == 0)
-		return 0;
-	return nk_pipe_recv(np, buf, size, timeout, mode);
+	if (size)
+		ret = nk_pipe_recv(p->np, buf, size, to.value, to.mode);
+	nk_unlock(nk);
+	return ret;
 }
 
 ssize_t rt_pipe_read_timed(RT_PIPE *pipe, void *buf, size_t size,
 			   const struct timespec *abs_timeout)
 {
-	nk_time_t timeout;
-	enum nk_tmode mode;
-	int ret;
-
-	ret = alchemy_timespec(abs_timeout, &timeout, &mode);
-	return ret ? ret : pipe_read(pipe, buf, size, timeout, mode);
+	return pipe_read(pipe, buf, size, alchemy_timespec(abs_timeout));
 }
 
 ssize_t rt_pipe_read_until(RT_PIPE *pipe, void *buf, size_t size,
 			   RTIME abs_timeout)
 {
-	nk_time_t timeout;
-	enum nk_tmode mode;
-
-	alchemy_abs(abs_timeout, &timeout, &mode);
-	return pipe_read(pipe, buf, size, timeout, mode);
+	return pipe_read(pipe, buf, size, alchemy_abs(abs_timeout));
 }
 
 ssize_t rt_pipe_read(RT_PIPE *pipe, void *buf, size_t size, RTIME timeout)
 {
-	nk_time_t nkto;
-	enum nk_tmode mode;
-
-	alchemy_rel(timeout, &nkto, &mode);
-	return pipe_read(pipe, buf, size, nkto, mode);
+	return pipe_read(pipe, buf, size, alchemy_rel(timeout));
 }
 
 static ssize_t pipe_send(RT_PIPE *pipe, const void *buf, size_t size,
 			 unsigned int flags)
 {
-	unsigned int asked = flags, write = 0;
-	struct nk_pipe *np;
+	bool stream = (flags & NK_PIPE_STREAM) != 0;
+	struct nk_instance *nk;
+	struct alchemy_pipe *p;
 	ssize_t ret;
 
-	if (pipe == NULL || (buf == NULL && size))
+	if (buf == NULL && size)
 		return -EINVAL;
-	ret = pipe_get(pipe, &np, size ? &flags : NULL);
+	ret = alchemy_get(ALCHEMY_PIPE, alchemy_handle(pipe), &nk, (void **)&p);
 	if (ret)
 		return ret;
 	/* Documented: nothing to send, no empty message either. */
 	if (size == 0)
-		return 0;
-	ret = nk_pipe_send(np, buf, size, flags);
+		goto out;
+	/* A stream extends only a stream, never a write's message. */
+	if (stream && !p->streaming)
+		flags &= ~NK_PIPE_STREAM;
+	ret = nk_pipe_send(p->np, buf, size, flags);
 	/* A stream that failed to start its message left a write's last:
 	 * the next stream must not extend it, as after a write. */
-	if (ret < 0 && asked != flags)
-		pipe_get(pipe, &np, &write);
+	p->streaming = stream && (ret >= 0 || p->streaming);
+out:
+	nk_unlock(nk);
 	return ret;
 }
 
@@ -253,29 +210,12 @@ ssize_t rt_pipe_stream(RT_PIPE *pipe, const void *buf, size_t size)
 
 int rt_pipe_bind(RT_PIPE *pipe, const char *name, RTIME timeout)
 {
-	struct nk_instance *nk;
-	nk_time_t nkto;
-	enum nk_tmode mode;
-	int ret;
-
-	if (pipe == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	alchemy_rel(timeout, &nkto, &mode);
-	nk_lock(nk);
-	ret = alchemy_bind(ALCHEMY_PIPE, name, &pipe->handle, nkto, mode);
-	nk_unlock(nk);
-	return ret;
+	return alchemy_bind(ALCHEMY_PIPE, alchemy_handle(pipe), name, timeout);
 }
 
 int rt_pipe_unbind(RT_PIPE *pipe)
 {
-	if (pipe == NULL)
-		return -EINVAL;
-	pipe->handle = 0;
-	return 0;
+	return alchemy_unbind(alchemy_handle(pipe));
 }
 
 /* The pipe on @minor, if ready, as its Linux fd and serial.  Lock held. */

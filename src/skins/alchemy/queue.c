@@ -10,19 +10,14 @@
  * the payload is copied into their buffer, by the sender when it finds
  * them waiting (then the message needs no pool space at all).
  *
- * Each waiting receiver sleeps alone on the private synch of a record
- * linked on the queue in service order (arrival, or priority then
- * arrival with Q_PRIO).  The sender fills the record of the receiver
- * it wakes, so the hand-over is atomic under the nucleus lock.
- * Records belong to the queue, never to a waiter's stack: a task
- * deleted while it waits leaves its record behind (its synch has no
- * sleeper any more, and senders skip it) until the queue is deleted.
- * Records are made with the queue and recycled: only a queue with more
- * simultaneous waiters than it was made for allocates in a wait.
+ * Each waiting receiver has a record (wait.h) in service order
+ * (arrival, or priority then arrival with Q_PRIO).  The sender fills
+ * the record of the receiver it wakes, so the hand-over is atomic under
+ * the nucleus lock.
  */
-#include <alchemy/queue.h>
+#include "wait.h"
 
-#include "internal.h"
+#include <alchemy/queue.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +40,8 @@ _Static_assert(sizeof(struct queue_msg) % NK_HEAP_ALIGN == 0,
  */
 #define QUEUE_BLOCK_OVERHEAD 64
 
-/* Wait records made with the queue, enough for most uses. */
-#define QUEUE_SPARE_RECORDS 4
-
-struct queue_wait {
-	struct nk_list link;   /* queue's waiters (service order) or spare */
-	struct nk_synch synch; /* the receiver sleeps here, alone */
-	int prio;	       /* its priority when it started waiting */
+/* What a receiver asks for, and gets. */
+struct queue_req {
 	bool reader;	       /* rt_queue_read: copy into buf */
 	void *buf;	       /* reader's buffer */
 	size_t bufsz;	       /* and its size */
@@ -59,9 +49,14 @@ struct queue_wait {
 	ssize_t result;	       /* out: size received or bytes copied */
 };
 
+struct queue_wait {
+	struct alchemy_wait wait;
+	struct queue_req req;
+};
+
 struct alchemy_queue {
-	struct nk_list waiters; /* struct queue_wait, next served first */
-	struct nk_list spare;	/* records free for the next waits */
+	struct alchemy_waitable wa; /* first: see wait.h */
+	struct nk_list waiters;	    /* struct queue_wait, service order */
 	struct nk_heap heap;
 	void *pool;
 	struct nk_list msgs; /* queued messages, head first */
@@ -69,7 +64,6 @@ struct alchemy_queue {
 	size_t qlimit;
 	size_t poolsize;
 	int mode;
-	char name[XNOBJECT_NAME_LEN];
 };
 
 static void *msg_payload(struct queue_msg *msg)
@@ -99,37 +93,10 @@ static size_t pool_bytes(size_t poolsize, size_t qlimit)
 	return qlimit * per_msg + QUEUE_BLOCK_OVERHEAD;
 }
 
-/*
- * A record for one more waiter.  Allocated where a mode switch does no
- * harm (creation), or, past the records made there, by the waiter
- * itself: malloc may enter Linux and relax it.
- */
-static struct queue_wait *record_alloc(struct nk_instance *nk, const char *name)
+/* Free what creation allocated.  Lock held or not. */
+static void queue_release(struct nk_instance *nk, struct alchemy_queue *q)
 {
-	struct queue_wait *w = malloc(sizeof(*w));
-
-	if (w && nk_synch_init(nk, &w->synch, name, NK_SYNCH_FIFO, 0)) {
-		free(w);
-		w = NULL;
-	}
-	return w;
-}
-
-/* Free a list of records; sleepers wake with -EIDRM.  Lock held. */
-static void records_free(struct nk_list *list)
-{
-	while (!nk_list_empty(list)) {
-		struct queue_wait *w =
-		    nk_list_first_entry(list, struct queue_wait, link);
-
-		nk_list_del(&w->link);
-		nk_synch_destroy_locked(&w->synch);
-		free(w);
-	}
-}
-
-static void queue_free(struct alchemy_queue *q)
-{
+	alchemy_wait_drop(nk, &q->wa.spare);
 	free(q->pool);
 	free(q);
 }
@@ -146,86 +113,48 @@ int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
 		return -EINVAL;
 	if (name && strlen(name) >= XNOBJECT_NAME_LEN)
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
+	ret = alchemy_enter_thread(&nk);
 	if (ret)
 		return ret;
-	/* As Xenomai: objects are made by tasks, not foreign threads. */
-	if (nk_thread_self(nk) == NULL)
-		return -EPERM;
 	bytes = pool_bytes(poolsize, qlimit);
 	if (bytes == 0)
 		return -ENOMEM;
 	q = calloc(1, sizeof(*q));
 	if (q == NULL)
 		return -ENOMEM;
-	q->pool = malloc(bytes);
-	if (q->pool == NULL || nk_heap_init(&q->heap, q->pool, bytes)) {
-		queue_free(q);
-		return -ENOMEM;
-	}
 	nk_list_init(&q->waiters);
-	nk_list_init(&q->spare);
 	nk_list_init(&q->msgs);
 	q->qlimit = qlimit;
 	q->poolsize = poolsize;
 	q->mode = mode;
-	strcpy(q->name, name && name[0] ? name : "queue");
-	for (int i = 0; i < QUEUE_SPARE_RECORDS; i++) {
-		struct queue_wait *w = record_alloc(nk, q->name);
-
-		if (w == NULL) {
-			ret = -ENOMEM;
-			break;
-		}
-		nk_list_add_before(&w->link, &q->spare);
-	}
-
-	nk_lock(nk);
+	ret = alchemy_waitable_init(nk, &q->wa, ALCHEMY_QUEUE, name,
+				    sizeof(struct queue_wait));
+	q->pool = malloc(bytes);
+	if (ret == 0 &&
+	    (q->pool == NULL || nk_heap_init(&q->heap, q->pool, bytes)))
+		ret = -ENOMEM;
 	if (ret == 0)
-		ret = alchemy_register(ALCHEMY_QUEUE, name, q, &queue->handle);
+		ret =
+		    alchemy_publish(nk, ALCHEMY_QUEUE, name, q, &queue->handle);
 	if (ret)
-		records_free(&q->spare);
-	nk_unlock(nk);
-	if (ret)
-		queue_free(q);
+		queue_release(nk, q);
 	return ret;
 }
 
-/* Enter the skin, lock, and find the queue; on error, unlocked. */
-static int queue_get(RT_QUEUE *queue, struct nk_instance **nk,
-		     struct alchemy_queue **q)
+static int queue_destroy(struct nk_instance *nk, void *object)
 {
-	int ret;
+	struct alchemy_queue *q = object;
 
-	if (queue == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(nk);
-	if (ret)
-		return ret;
-	nk_lock(*nk);
-	ret = alchemy_lookup(ALCHEMY_QUEUE, queue->handle, (void **)q);
-	if (ret)
-		nk_unlock(*nk);
-	return ret;
+	alchemy_wait_drop(nk, &q->waiters);
+	nk_heap_destroy(&q->heap);
+	queue_release(nk, q);
+	return 0;
 }
 
 int rt_queue_delete(RT_QUEUE *queue)
 {
-	struct nk_instance *nk;
-	struct alchemy_queue *q;
-	int ret;
-
-	ret = queue_get(queue, &nk, &q);
-	if (ret)
-		return ret;
-	alchemy_unregister(ALCHEMY_QUEUE, queue->handle);
-	records_free(&q->waiters);
-	records_free(&q->spare);
-	nk_heap_destroy(&q->heap);
-	queue_free(q);
-	nk_sched_run(nk);
-	nk_unlock(nk);
-	return 0;
+	return alchemy_delete(ALCHEMY_QUEUE, alchemy_handle(queue),
+			      queue_destroy);
 }
 
 static struct queue_msg *msg_alloc(struct alchemy_queue *q, size_t size)
@@ -276,7 +205,7 @@ void *rt_queue_alloc(RT_QUEUE *queue, size_t size)
 	struct alchemy_queue *q;
 	struct queue_msg *msg;
 
-	if (queue_get(queue, &nk, &q))
+	if (alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q))
 		return NULL;
 	msg = msg_alloc(q, size);
 	if (msg)
@@ -294,7 +223,8 @@ int rt_queue_free(RT_QUEUE *queue, void *buf)
 
 	if (buf == NULL)
 		return -EINVAL;
-	ret = queue_get(queue, &nk, &q);
+	ret =
+	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
 	if (ret)
 		return ret;
 	msg = msg_of(q, buf, NULL);
@@ -309,47 +239,38 @@ int rt_queue_free(RT_QUEUE *queue, void *buf)
 	return ret;
 }
 
-static bool waiting(struct queue_wait *w)
+/* Whether every receiver asleep is a reader (rt_queue_read). */
+static bool readers_only(struct alchemy_queue *q)
 {
-	return nk_synch_nr_waiters(&w->synch) > 0;
-}
-
-/* Receivers actually asleep (records of deleted tasks do not count). */
-static unsigned int nr_waiting(struct alchemy_queue *q, bool *readers_only)
-{
-	unsigned int n = 0;
 	struct nk_list *pos;
 
-	*readers_only = true;
 	nk_list_for_each(pos, &q->waiters)
 	{
 		struct queue_wait *w =
-		    nk_list_entry(pos, struct queue_wait, link);
+		    nk_list_entry(pos, struct queue_wait, wait.link);
 
-		if (waiting(w)) {
-			n++;
-			*readers_only = *readers_only && w->reader;
-		}
+		if (alchemy_wait_asleep(&w->wait) && !w->req.reader)
+			return false;
 	}
-	return n;
+	return true;
 }
 
 /*
- * Give a message (@size bytes at @data, in @msg if not NULL) to @w: a
+ * Give a message (@size bytes at @data, in @msg if not NULL) to @req: a
  * copy for a reader, a reference for a receiver.
  */
-static ssize_t hand_over(struct queue_wait *w, struct queue_msg *msg,
+static ssize_t hand_over(struct queue_req *req, struct queue_msg *msg,
 			 const void *data, size_t size)
 {
-	if (w->reader) {
-		if (size > w->bufsz)
-			size = w->bufsz;
+	if (req->reader) {
+		if (size > req->bufsz)
+			size = req->bufsz;
 		if (size)
-			memcpy(w->buf, data, size);
+			memcpy(req->buf, data, size);
 		return (ssize_t)size;
 	}
 	msg->refcount++;
-	w->msg = msg;
+	req->msg = msg;
 	return (ssize_t)size;
 }
 
@@ -360,19 +281,19 @@ static ssize_t hand_over(struct queue_wait *w, struct queue_msg *msg,
 static int deliver(struct alchemy_queue *q, struct queue_msg *msg,
 		   const void *data, size_t size, int mode)
 {
-	struct nk_list *pos, *tmp;
+	struct nk_list *pos;
 	int n = 0;
 
-	nk_list_for_each_safe(pos, tmp, &q->waiters)
+	nk_list_for_each(pos, &q->waiters)
 	{
 		struct queue_wait *w =
-		    nk_list_entry(pos, struct queue_wait, link);
+		    nk_list_entry(pos, struct queue_wait, wait.link);
 
-		/* No sleeper: timed out (it unlinks itself) or deleted. */
-		if (nk_synch_wakeup_one(&w->synch) == NULL)
+		/* Served already, timed out, unblocked, or its task gone. */
+		if (!alchemy_wait_asleep(&w->wait))
 			continue;
-		nk_list_del(&w->link);
-		w->result = hand_over(w, msg, data, size);
+		w->req.result = hand_over(&w->req, msg, data, size);
+		nk_synch_wakeup_one(&w->wait.synch);
 		n++;
 		if (!(mode & Q_BROADCAST))
 			break;
@@ -413,13 +334,13 @@ int rt_queue_send(RT_QUEUE *queue, const void *buf, size_t size, int mode)
 	struct nk_instance *nk;
 	struct alchemy_queue *q;
 	struct queue_msg *msg;
-	bool readers_only;
 	size_t capacity;
 	int ret;
 
 	if (buf == NULL || (mode & ~(Q_URGENT | Q_BROADCAST)) != 0)
 		return -EINVAL;
-	ret = queue_get(queue, &nk, &q);
+	ret =
+	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
 	if (ret)
 		return ret;
 	msg = msg_of(q, buf, &capacity);
@@ -428,7 +349,7 @@ int rt_queue_send(RT_QUEUE *queue, const void *buf, size_t size, int mode)
 	    size > capacity) {
 		ret = -EINVAL;
 	} else if (!(mode & Q_BROADCAST) && queue_full(q) &&
-		   nr_waiting(q, &readers_only) == 0) {
+		   alchemy_wait_count(&q->waiters) == 0) {
 		ret = -ENOMEM;
 	} else {
 		msg->refcount--;
@@ -444,17 +365,17 @@ int rt_queue_write(RT_QUEUE *queue, const void *buf, size_t size, int mode)
 	struct queue_msg *msg = NULL;
 	struct nk_instance *nk;
 	struct alchemy_queue *q;
-	unsigned int nwaiters;
-	bool readers_only;
+	int nwaiters;
 	int ret;
 
 	if ((buf == NULL && size > 0) ||
 	    (mode & ~(Q_URGENT | Q_BROADCAST)) != 0)
 		return -EINVAL;
-	ret = queue_get(queue, &nk, &q);
+	ret =
+	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
 	if (ret)
 		return ret;
-	nwaiters = nr_waiting(q, &readers_only);
+	nwaiters = alchemy_wait_count(&q->waiters);
 	if (nwaiters == 0 && (mode & Q_BROADCAST)) {
 		ret = 0; /* nobody to broadcast to: nothing to keep */
 		goto out;
@@ -464,7 +385,7 @@ int rt_queue_write(RT_QUEUE *queue, const void *buf, size_t size, int mode)
 		goto out;
 	}
 	/* Readers get a copy straight from @buf; receivers need a block. */
-	if (nwaiters == 0 || !readers_only) {
+	if (nwaiters == 0 || !readers_only(q)) {
 		msg = msg_alloc(q, size);
 		if (msg == NULL) {
 			ret = -ENOMEM;
@@ -480,7 +401,7 @@ out:
 }
 
 /* Take the head message for @req (the caller, who did not wait). */
-static ssize_t take_queued(struct alchemy_queue *q, struct queue_wait *req)
+static ssize_t take_queued(struct alchemy_queue *q, struct queue_req *req)
 {
 	struct queue_msg *msg =
 	    nk_list_first_entry(&q->msgs, struct queue_msg, link);
@@ -494,116 +415,63 @@ static ssize_t take_queued(struct alchemy_queue *q, struct queue_wait *req)
 	return ret;
 }
 
-static void wait_enqueue(struct alchemy_queue *q, struct queue_wait *w)
-{
-	struct nk_list *pos;
-
-	if (q->mode & Q_PRIO) {
-		nk_list_for_each(pos, &q->waiters)
-		{
-			if (nk_list_entry(pos, struct queue_wait, link)->prio <
-			    w->prio) {
-				nk_list_add_before(&w->link, pos);
-				return;
-			}
-		}
-	}
-	nk_list_add_before(&w->link, &q->waiters);
-}
-
-/*
- * Sleep on a spare record until a sender serves it.  Lock held, on
- * return too.  The queue may be gone when we run again: deleted (the
- * record went with it, unless a sender had taken it off the list:
- * then it is ours to free).
- */
-static ssize_t queue_block(struct nk_instance *nk, uintptr_t handle,
-			   struct alchemy_queue *q, struct queue_wait *req,
-			   nk_time_t timeout, enum nk_tmode tmode)
-{
-	struct queue_wait *w =
-	    nk_list_first_entry(&q->spare, struct queue_wait, link);
-	void *again;
-	int ret;
-
-	nk_list_del(&w->link);
-	w->reader = req->reader;
-	w->buf = req->buf;
-	w->bufsz = req->bufsz;
-	w->msg = NULL;
-	w->prio = nk_thread_effective_priority(nk_thread_self(nk));
-	wait_enqueue(q, w);
-	ret = nk_synch_sleep(&w->synch, timeout, tmode);
-	if (alchemy_lookup(ALCHEMY_QUEUE, handle, &again) || again != q) {
-		if (ret)
-			return ret;
-		nk_synch_destroy_locked(&w->synch);
-		free(w);
-		return -EIDRM;
-	}
-	if (ret == 0) {
-		req->msg = w->msg;
-		req->result = w->result;
-	} else {
-		nk_list_del(&w->link);
-	}
-	nk_list_add_before(&w->link, &q->spare);
-	return ret ? ret : req->result;
-}
-
 /* The common body of every receive and read form. */
-static ssize_t queue_take(RT_QUEUE *queue, struct queue_wait *req,
-			  nk_time_t timeout, enum nk_tmode tmode)
+static ssize_t queue_take(RT_QUEUE *queue, struct queue_req *req,
+			  struct alchemy_timeout to)
 {
-	struct queue_wait *fresh = NULL;
-	char name[XNOBJECT_NAME_LEN];
-	struct nk_instance *nk;
 	struct alchemy_queue *q;
+	struct alchemy_wait *aw;
+	struct queue_wait *w;
+	struct nk_instance *nk;
 	ssize_t ret;
 
+	ret =
+	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
+	if (ret)
+		return ret;
 	for (;;) {
-		ret = queue_get(queue, &nk, &q);
-		if (ret)
-			break;
-		if (fresh)
-			nk_list_add_before(&fresh->link, &q->spare);
-		fresh = NULL;
 		if (!nk_list_empty(&q->msgs)) {
 			ret = take_queued(q, req);
-		} else if (alchemy_nonblock(timeout, tmode)) {
+			break;
+		}
+		if (alchemy_nonblock(to)) {
 			ret = -EWOULDBLOCK;
-		} else if (!nk_list_empty(&q->spare)) {
-			ret = queue_block(nk, queue->handle, q, req, timeout,
-					  tmode);
-		} else {
-			/* Allocate outside the lock, then start over. */
-			strcpy(name, q->name);
-			nk_unlock(nk);
-			fresh = record_alloc(nk, name);
-			if (fresh == NULL)
-				return -ENOMEM;
+			break;
+		}
+		aw = alchemy_wait_queue(nk, &q->wa, &q->waiters,
+					q->mode & Q_PRIO);
+		if (aw == NULL) {
+			ret = alchemy_wait_restock(
+			    ALCHEMY_QUEUE, &queue->handle, &nk, (void **)&q);
+			if (ret)
+				return ret;
 			continue;
 		}
-		nk_unlock(nk);
+		w = nk_container_of(aw, struct queue_wait, wait);
+		w->req = *req;
+		ret =
+		    alchemy_wait_sleep(ALCHEMY_QUEUE, queue->handle, q, aw, to);
+		if (ret == 0) {
+			*req = w->req;
+			ret = req->result;
+		}
 		break;
 	}
-	/* The queue went away while we allocated. */
-	if (fresh) {
-		nk_synch_destroy(&fresh->synch);
-		free(fresh);
-	}
+	nk_unlock(nk);
 	return ret;
 }
 
-static ssize_t queue_receive(RT_QUEUE *queue, void **bufp, nk_time_t timeout,
-			     enum nk_tmode tmode)
+static ssize_t queue_receive(RT_QUEUE *queue, void **bufp,
+			     struct alchemy_timeout to)
 {
-	struct queue_wait req = {.reader = false};
+	struct queue_req req = {.reader = false};
 	ssize_t ret;
 
+	if (to.error)
+		return to.error;
 	if (bufp == NULL)
 		return -EINVAL;
-	ret = queue_take(queue, &req, timeout, tmode);
+	ret = queue_take(queue, &req, to);
 	if (ret >= 0)
 		*bufp = msg_payload(req.msg);
 	return ret;
@@ -612,48 +480,36 @@ static ssize_t queue_receive(RT_QUEUE *queue, void **bufp, nk_time_t timeout,
 ssize_t rt_queue_receive_timed(RT_QUEUE *queue, void **bufp,
 			       const struct timespec *abs_timeout)
 {
-	enum nk_tmode tmode;
-	nk_time_t timeout;
-	int ret;
-
-	ret = alchemy_timespec(abs_timeout, &timeout, &tmode);
-	if (ret)
-		return ret;
-	return queue_receive(queue, bufp, timeout, tmode);
+	return queue_receive(queue, bufp, alchemy_timespec(abs_timeout));
 }
 
 ssize_t rt_queue_receive_until(RT_QUEUE *queue, void **bufp, RTIME timeout)
 {
-	enum nk_tmode tmode;
-	nk_time_t nkto;
-
-	alchemy_abs(timeout, &nkto, &tmode);
-	return queue_receive(queue, bufp, nkto, tmode);
+	return queue_receive(queue, bufp, alchemy_abs(timeout));
 }
 
 ssize_t rt_queue_receive(RT_QUEUE *queue, void **bufp, RTIME timeout)
 {
-	enum nk_tmode tmode;
-	nk_time_t nkto;
-
-	alchemy_rel(timeout, &nkto, &tmode);
-	return queue_receive(queue, bufp, nkto, tmode);
+	return queue_receive(queue, bufp, alchemy_rel(timeout));
 }
 
 static ssize_t queue_read(RT_QUEUE *queue, void *buf, size_t size,
-			  nk_time_t timeout, enum nk_tmode tmode)
+			  struct alchemy_timeout to)
 {
-	struct queue_wait req = {.reader = true, .buf = buf, .bufsz = size};
+	struct queue_req req = {.reader = true, .buf = buf, .bufsz = size};
 	struct nk_instance *nk;
 	struct alchemy_queue *q;
 	int ret;
 
+	if (to.error)
+		return to.error;
 	if (buf == NULL && size > 0)
 		return -EINVAL;
 	if (size > 0)
-		return queue_take(queue, &req, timeout, tmode);
+		return queue_take(queue, &req, to);
 	/* As Xenomai: an empty read consumes nothing. */
-	ret = queue_get(queue, &nk, &q);
+	ret =
+	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
 	if (ret == 0)
 		nk_unlock(nk);
 	return ret;
@@ -662,33 +518,18 @@ static ssize_t queue_read(RT_QUEUE *queue, void *buf, size_t size,
 ssize_t rt_queue_read_timed(RT_QUEUE *queue, void *buf, size_t size,
 			    const struct timespec *abs_timeout)
 {
-	enum nk_tmode tmode;
-	nk_time_t timeout;
-	int ret;
-
-	ret = alchemy_timespec(abs_timeout, &timeout, &tmode);
-	if (ret)
-		return ret;
-	return queue_read(queue, buf, size, timeout, tmode);
+	return queue_read(queue, buf, size, alchemy_timespec(abs_timeout));
 }
 
 ssize_t rt_queue_read_until(RT_QUEUE *queue, void *buf, size_t size,
 			    RTIME timeout)
 {
-	enum nk_tmode tmode;
-	nk_time_t nkto;
-
-	alchemy_abs(timeout, &nkto, &tmode);
-	return queue_read(queue, buf, size, nkto, tmode);
+	return queue_read(queue, buf, size, alchemy_abs(timeout));
 }
 
 ssize_t rt_queue_read(RT_QUEUE *queue, void *buf, size_t size, RTIME timeout)
 {
-	enum nk_tmode tmode;
-	nk_time_t nkto;
-
-	alchemy_rel(timeout, &nkto, &tmode);
-	return queue_read(queue, buf, size, nkto, tmode);
+	return queue_read(queue, buf, size, alchemy_rel(timeout));
 }
 
 int rt_queue_flush(RT_QUEUE *queue)
@@ -697,7 +538,8 @@ int rt_queue_flush(RT_QUEUE *queue)
 	struct alchemy_queue *q;
 	int ret;
 
-	ret = queue_get(queue, &nk, &q);
+	ret =
+	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
 	if (ret)
 		return ret;
 	ret = (int)q->mcount;
@@ -719,16 +561,16 @@ int rt_queue_inquire(RT_QUEUE *queue, RT_QUEUE_INFO *info)
 	struct nk_heap_stats stats;
 	struct nk_instance *nk;
 	struct alchemy_queue *q;
-	bool readers_only;
 	int ret;
 
 	if (info == NULL)
 		return -EINVAL;
-	ret = queue_get(queue, &nk, &q);
+	ret =
+	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
 	if (ret)
 		return ret;
 	nk_heap_stats(&q->heap, &stats);
-	info->nwaiters = (int)nr_waiting(q, &readers_only);
+	info->nwaiters = alchemy_wait_count(&q->waiters);
 	info->nmessages = (int)q->mcount;
 	info->mode = q->mode;
 	info->qlimit = q->qlimit;
@@ -741,27 +583,11 @@ int rt_queue_inquire(RT_QUEUE *queue, RT_QUEUE_INFO *info)
 
 int rt_queue_bind(RT_QUEUE *queue, const char *name, RTIME timeout)
 {
-	struct nk_instance *nk;
-	enum nk_tmode tmode;
-	nk_time_t nkto;
-	int ret;
-
-	if (queue == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	alchemy_rel(timeout, &nkto, &tmode);
-	nk_lock(nk);
-	ret = alchemy_bind(ALCHEMY_QUEUE, name, &queue->handle, nkto, tmode);
-	nk_unlock(nk);
-	return ret;
+	return alchemy_bind(ALCHEMY_QUEUE, alchemy_handle(queue), name,
+			    timeout);
 }
 
 int rt_queue_unbind(RT_QUEUE *queue)
 {
-	if (queue == NULL)
-		return -EINVAL;
-	queue->handle = 0;
-	return 0;
+	return alchemy_unbind(alchemy_handle(queue));
 }

@@ -6,10 +6,7 @@
  */
 #include "internal.h"
 
-/* The Alchemy API is exported from libfusion.so (the tree builds hidden). */
-#pragma GCC visibility push(default)
 #include <alchemy/sem.h>
-#pragma GCC visibility pop
 
 #include <stdlib.h>
 
@@ -18,27 +15,6 @@ struct alchemy_sem {
 	unsigned long count;
 	bool pulse;
 };
-
-/*
- * Enter the skin, take the nucleus lock and find @sem's control block.
- * On success the lock is held; on error it is not.
- */
-static int sem_lock(RT_SEM *sem, struct nk_instance **nk,
-		    struct alchemy_sem **scb)
-{
-	int ret;
-
-	if (sem == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(nk);
-	if (ret)
-		return ret;
-	nk_lock(*nk);
-	ret = alchemy_lookup(ALCHEMY_SEM, sem->handle, (void **)scb);
-	if (ret)
-		nk_unlock(*nk);
-	return ret;
-}
 
 int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 {
@@ -49,65 +25,57 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	if (sem == NULL || (mode & ~(S_PRIO | S_PULSE)) ||
 	    ((mode & S_PULSE) && icount > 0))
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
+	ret = alchemy_enter_thread(&nk);
 	if (ret)
 		return ret;
-	/* Creation belongs to tasks (Xenomai: xthread-only). */
-	if (nk_thread_self(nk) == NULL)
-		return -EPERM;
 	scb = malloc(sizeof(*scb));
 	if (scb == NULL)
 		return -ENOMEM;
 	ret = nk_synch_init(nk, &scb->synch, name,
 			    (mode & S_PRIO) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO, 0);
-	if (ret) {
-		free(scb);
-		return ret;
-	}
 	scb->count = icount;
 	scb->pulse = (mode & S_PULSE) != 0;
 	/* Registration may run a binder at once: the object is ready. */
-	nk_lock(nk);
-	ret = alchemy_register(ALCHEMY_SEM, name, scb, &sem->handle);
-	nk_unlock(nk);
+	if (ret == 0)
+		ret = alchemy_publish(nk, ALCHEMY_SEM, name, scb, &sem->handle);
 	if (ret)
 		free(scb);
 	return ret;
 }
 
-int rt_sem_delete(RT_SEM *sem)
+static int sem_destroy(struct nk_instance *nk, void *object)
 {
-	struct nk_instance *nk;
-	struct alchemy_sem *scb;
-	int ret;
+	struct alchemy_sem *scb = object;
 
-	ret = sem_lock(sem, &nk, &scb);
-	if (ret)
-		return ret;
-	alchemy_unregister(ALCHEMY_SEM, sem->handle);
+	(void)nk;
 	nk_synch_destroy_locked(&scb->synch);
 	free(scb);
-	nk_sched_run(nk);
-	nk_unlock(nk);
 	return 0;
 }
 
-static int sem_p(RT_SEM *sem, nk_time_t timeout, enum nk_tmode mode)
+int rt_sem_delete(RT_SEM *sem)
+{
+	return alchemy_delete(ALCHEMY_SEM, alchemy_handle(sem), sem_destroy);
+}
+
+static int sem_p(RT_SEM *sem, struct alchemy_timeout to)
 {
 	struct nk_instance *nk;
 	struct alchemy_sem *scb;
 	int ret;
 
-	ret = sem_lock(sem, &nk, &scb);
+	if (to.error)
+		return to.error;
+	ret = alchemy_get(ALCHEMY_SEM, alchemy_handle(sem), &nk, (void **)&scb);
 	if (ret)
 		return ret;
 	if (scb->count > 0) {
 		scb->count--;
-	} else if (alchemy_nonblock(timeout, mode)) {
+	} else if (alchemy_nonblock(to)) {
 		ret = -EWOULDBLOCK;
 	} else {
 		/* 0: a V gave us its unit; -EIDRM: scb is freed. */
-		ret = nk_synch_sleep(&scb->synch, timeout, mode);
+		ret = nk_synch_sleep(&scb->synch, to.value, to.mode);
 	}
 	nk_unlock(nk);
 	return ret;
@@ -115,63 +83,50 @@ static int sem_p(RT_SEM *sem, nk_time_t timeout, enum nk_tmode mode)
 
 int rt_sem_p_timed(RT_SEM *sem, const struct timespec *abs_timeout)
 {
-	nk_time_t timeout;
-	enum nk_tmode mode;
-	int ret;
-
-	ret = alchemy_timespec(abs_timeout, &timeout, &mode);
-	return ret ? ret : sem_p(sem, timeout, mode);
+	return sem_p(sem, alchemy_timespec(abs_timeout));
 }
 
 int rt_sem_p_until(RT_SEM *sem, RTIME abs_timeout)
 {
-	nk_time_t timeout;
-	enum nk_tmode mode;
-
-	alchemy_abs(abs_timeout, &timeout, &mode);
-	return sem_p(sem, timeout, mode);
+	return sem_p(sem, alchemy_abs(abs_timeout));
 }
 
 int rt_sem_p(RT_SEM *sem, RTIME timeout)
 {
-	nk_time_t nkto;
-	enum nk_tmode mode;
+	return sem_p(sem, alchemy_rel(timeout));
+}
 
-	alchemy_rel(timeout, &nkto, &mode);
-	return sem_p(sem, nkto, mode);
+/* rt_sem_v (@all false) and rt_sem_broadcast. */
+static int sem_post(RT_SEM *sem, bool all)
+{
+	struct nk_instance *nk;
+	struct alchemy_sem *scb;
+	int ret;
+
+	ret = alchemy_get(ALCHEMY_SEM, alchemy_handle(sem), &nk, (void **)&scb);
+	if (ret)
+		return ret;
+	if (all) {
+		scb->count = 0;
+		if (nk_synch_flush(&scb->synch, NK_WAKE_OK) > 0)
+			nk_sched_run(nk);
+	} else if (nk_synch_wakeup_one(&scb->synch)) {
+		nk_sched_run(nk);
+	} else if (!scb->pulse) {
+		scb->count++;
+	}
+	nk_unlock(nk);
+	return 0;
 }
 
 int rt_sem_v(RT_SEM *sem)
 {
-	struct nk_instance *nk;
-	struct alchemy_sem *scb;
-	int ret;
-
-	ret = sem_lock(sem, &nk, &scb);
-	if (ret)
-		return ret;
-	if (nk_synch_wakeup_one(&scb->synch))
-		nk_sched_run(nk);
-	else if (!scb->pulse)
-		scb->count++;
-	nk_unlock(nk);
-	return 0;
+	return sem_post(sem, false);
 }
 
 int rt_sem_broadcast(RT_SEM *sem)
 {
-	struct nk_instance *nk;
-	struct alchemy_sem *scb;
-	int ret;
-
-	ret = sem_lock(sem, &nk, &scb);
-	if (ret)
-		return ret;
-	scb->count = 0;
-	if (nk_synch_flush(&scb->synch, NK_WAKE_OK) > 0)
-		nk_sched_run(nk);
-	nk_unlock(nk);
-	return 0;
+	return sem_post(sem, true);
 }
 
 int rt_sem_inquire(RT_SEM *sem, RT_SEM_INFO *info)
@@ -182,7 +137,7 @@ int rt_sem_inquire(RT_SEM *sem, RT_SEM_INFO *info)
 
 	if (info == NULL)
 		return -EINVAL;
-	ret = sem_lock(sem, &nk, &scb);
+	ret = alchemy_get(ALCHEMY_SEM, alchemy_handle(sem), &nk, (void **)&scb);
 	if (ret)
 		return ret;
 	info->count = scb->count;
@@ -194,27 +149,10 @@ int rt_sem_inquire(RT_SEM *sem, RT_SEM_INFO *info)
 
 int rt_sem_bind(RT_SEM *sem, const char *name, RTIME timeout)
 {
-	struct nk_instance *nk;
-	nk_time_t nkto;
-	enum nk_tmode mode;
-	int ret;
-
-	if (sem == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	alchemy_rel(timeout, &nkto, &mode);
-	nk_lock(nk);
-	ret = alchemy_bind(ALCHEMY_SEM, name, &sem->handle, nkto, mode);
-	nk_unlock(nk);
-	return ret;
+	return alchemy_bind(ALCHEMY_SEM, alchemy_handle(sem), name, timeout);
 }
 
 int rt_sem_unbind(RT_SEM *sem)
 {
-	if (sem == NULL)
-		return -EINVAL;
-	sem->handle = 0;
-	return 0;
+	return alchemy_unbind(alchemy_handle(sem));
 }

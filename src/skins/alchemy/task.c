@@ -8,9 +8,9 @@
  * joinable pthread would be.  Nucleus threads that never went through
  * rt_task_create() (main, a shadowed pthread) get a TCB on first use.
  *
- * The nucleus lock is not recursive and nk_thread_* services take it
- * themselves, so they are called after nk_unlock() with the thread
- * pointer read under the lock.
+ * The nk_thread_* services are called with the nucleus lock held (it is
+ * recursive) on a thread looked up under it: a task cannot end, and its
+ * thread be freed, between the lookup and the call.
  */
 #include "task_internal.h"
 
@@ -71,12 +71,18 @@ static int task_publish(struct alchemy_task *t, const char *name)
 	return 0;
 }
 
-int alchemy_task_current(struct nk_instance *nk, struct alchemy_task **out)
+int alchemy_task_current(struct nk_instance **nkp, struct alchemy_task **out)
 {
-	struct nk_thread *self = nk_thread_self(nk);
+	struct nk_thread *self;
+	struct nk_instance *nk;
 	struct alchemy_task *t;
 	int ret;
 
+	ret = alchemy_enter(nkp);
+	if (ret)
+		return ret;
+	nk = *nkp;
+	self = nk_thread_self(nk);
 	if (self == NULL)
 		return -EPERM;
 	if (nk_thread_ext(self)) {
@@ -117,10 +123,11 @@ int alchemy_task_lookup(RT_TASK *task, struct alchemy_task **out)
 }
 
 /*
- * @task or, when NULL, the caller (attached first if need be; -EPERM
- * outside a task).  Returns with the lock held on success only.
+ * Enter the skin and find @task or, when NULL, the caller (attached
+ * first if need be; -EPERM outside a task).  Returns with the lock held
+ * on success only.
  */
-static int task_get(struct nk_instance *nk, RT_TASK *task,
+static int task_get(RT_TASK *task, struct nk_instance **nk,
 		    struct alchemy_task **out)
 {
 	int ret;
@@ -129,18 +136,21 @@ static int task_get(struct nk_instance *nk, RT_TASK *task,
 		ret = alchemy_task_current(nk, out);
 		if (ret)
 			return ret;
-		nk_lock(nk);
+		nk_lock(*nk);
 		/* Deleted meanwhile from another CPU: we are about to end. */
-		if (task_of(nk_thread_self(nk)) != *out) {
-			nk_unlock(nk);
+		if (task_of(nk_thread_self(*nk)) != *out) {
+			nk_unlock(*nk);
 			return -EPERM;
 		}
 		return 0;
 	}
-	nk_lock(nk);
+	ret = alchemy_enter(nk);
+	if (ret)
+		return ret;
+	nk_lock(*nk);
 	ret = alchemy_task_lookup(task, out);
 	if (ret)
-		nk_unlock(nk);
+		nk_unlock(*nk);
 	return ret;
 }
 
@@ -229,7 +239,6 @@ int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
 int rt_task_start(RT_TASK *task, void (*entry)(void *arg), void *arg)
 {
 	struct nk_instance *nk;
-	struct nk_thread *thread;
 	struct alchemy_task *t;
 	int ret;
 
@@ -240,18 +249,14 @@ int rt_task_start(RT_TASK *task, void (*entry)(void *arg), void *arg)
 		return ret;
 	nk_lock(nk);
 	ret = alchemy_task_lookup(task, &t);
+	/* Starting a started task is a no-op, as in Xenomai. */
 	if (ret == 0 && !t->started) {
 		t->started = true;
 		t->entry = entry;
 		t->arg = arg;
-		thread = t->thread;
-	} else {
-		/* Starting a started task is a no-op, as in Xenomai. */
-		thread = NULL;
+		ret = nk_thread_start(t->thread, task_trampoline, NULL);
 	}
 	nk_unlock(nk);
-	if (thread)
-		ret = nk_thread_start(thread, task_trampoline, NULL);
 	return ret;
 }
 
@@ -300,33 +305,28 @@ static void task_trampoline(void *unused)
 int rt_task_delete(RT_TASK *task)
 {
 	struct nk_instance *nk;
-	struct nk_thread *thread, *self;
+	struct nk_thread *thread;
 	struct alchemy_task *t;
 	int ret;
 
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	ret = task_get(nk, task, &t);
+	ret = task_get(task, &nk, &t);
 	if (ret)
 		return ret;
 	thread = t->thread;
-	self = nk_thread_self(nk);
 	task_finalize(t);
-	nk_unlock(nk);
 	/* On self: does not return. */
 	ret = nk_thread_delete(thread);
-	if (thread == self)
-		return ret;
-	/*
-	 * -ESRCH: it ended by itself meanwhile, which is what we asked;
-	 * the nucleus did not reschedule then, and joiners or senders
-	 * woken by task_finalize() may outrank the caller.
-	 */
-	nk_lock(nk);
-	nk_sched_run(nk);
+	if (thread != nk_thread_self(nk)) {
+		/*
+		 * Joiners or senders woken by task_finalize() may outrank
+		 * the caller, and the nucleus did not reschedule if the
+		 * thread was ending by itself already (-ESRCH).
+		 */
+		nk_sched_run(nk);
+		ret = 0;
+	}
 	nk_unlock(nk);
-	return 0;
+	return ret;
 }
 
 /* A joinable task that ended, by its (stale) descriptor.  Lock held. */
@@ -353,10 +353,7 @@ int rt_task_join(RT_TASK *task)
 
 	if (task == NULL)
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	ret = alchemy_task_current(nk, &self);
+	ret = alchemy_task_current(&nk, &self);
 	if (ret)
 		return ret;
 	nk_lock(nk);
@@ -401,7 +398,7 @@ int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode)
 		return ret;
 	self = nk_thread_self(nk);
 	if (self) {
-		ret = alchemy_task_current(nk, &t);
+		ret = alchemy_task_current(&nk, &t);
 		if (ret)
 			return ret == -EPERM ? -EBUSY : ret;
 		nk_lock(nk);
@@ -456,25 +453,16 @@ int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode)
 
 int rt_task_sleep_until(RTIME date)
 {
+	struct alchemy_timeout to = alchemy_abs(date);
 	struct nk_instance *nk;
-	nk_time_t to;
-	enum nk_tmode tmode;
 	int ret;
 
-	ret = alchemy_enter(&nk);
+	ret = alchemy_enter_thread(&nk);
 	if (ret)
 		return ret;
-	if (nk_thread_self(nk) == NULL)
-		return -EPERM;
-	if (date == TM_INFINITE) {
-		to = NK_INFINITE;
-		tmode = NK_RELATIVE;
-	} else {
-		alchemy_abs(date, &to, &tmode);
-		if (tmode == NK_ABSOLUTE && to <= nk_now(nk))
-			return -ETIMEDOUT;
-	}
-	return nk_thread_sleep(nk, to, tmode);
+	if (to.mode == NK_ABSOLUTE && to.value <= nk_now(nk))
+		return -ETIMEDOUT;
+	return nk_thread_sleep(nk, to.value, to.mode);
 }
 
 int rt_task_sleep(RTIME delay)
@@ -482,13 +470,9 @@ int rt_task_sleep(RTIME delay)
 	struct nk_instance *nk;
 	int ret;
 
-	ret = alchemy_enter(&nk);
-	if (ret)
+	ret = alchemy_enter_thread(&nk);
+	if (ret || delay == 0)
 		return ret;
-	if (nk_thread_self(nk) == NULL)
-		return -EPERM;
-	if (delay == 0)
-		return 0;
 	return nk_thread_sleep(
 	    nk, delay > (RTIME)INT64_MAX - 1 ? NK_INFINITE : (nk_time_t)delay,
 	    NK_RELATIVE);
@@ -499,7 +483,7 @@ RT_TASK *rt_task_self(void)
 	struct nk_instance *nk;
 	struct alchemy_task *t;
 
-	if (alchemy_enter(&nk) || alchemy_task_current(nk, &t))
+	if (alchemy_task_current(&nk, &t))
 		return NULL;
 	return &t->self;
 }
@@ -549,74 +533,85 @@ int rt_task_yield(void)
 	return ret ? ret : nk_thread_yield(nk);
 }
 
+/* What rt_task_unblock() and its kind ask of a task's thread. */
+enum task_op {
+	TASK_UNBLOCK,
+	TASK_SUSPEND,
+	TASK_RESUME,
+	TASK_PRIORITY,
+	TASK_SLICE,
+};
+
 /*
- * Look up @task (NULL: the caller, or -EPERM) and return its thread;
- * the lock is released.
+ * Apply @op (with @arg: a priority, a quantum) to the thread of @task
+ * (NULL: the caller, or -EPERM), under the lock.
  */
-static int task_thread(RT_TASK *task, struct nk_thread **thread)
+static int task_control(RT_TASK *task, enum task_op op, RTIME arg)
 {
 	struct nk_instance *nk;
+	struct nk_thread *thread;
 	struct alchemy_task *t;
 	int ret;
 
-	ret = alchemy_enter(&nk);
-	if (ret == 0)
-		ret = task_get(nk, task, &t);
+	ret = task_get(task, &nk, &t);
 	if (ret)
 		return ret;
-	*thread = t->thread;
+	thread = t->thread;
+	switch (op) {
+	case TASK_UNBLOCK:
+		ret = nk_thread_unblock(thread);
+		/* Not waiting: nothing to do, as in Xenomai. */
+		if (ret == -EAGAIN)
+			ret = 0;
+		break;
+	case TASK_SUSPEND:
+		ret = nk_thread_suspend(thread);
+		break;
+	case TASK_RESUME:
+		ret = nk_thread_resume(thread);
+		/* Not suspended: a no-op, as in Xenomai. */
+		if (ret == -EPERM)
+			ret = 0;
+		break;
+	case TASK_PRIORITY:
+		ret = nk_thread_set_priority(thread, alchemy_nk_prio((int)arg));
+		break;
+	case TASK_SLICE:
+		/* The descriptor is checked first, then the quantum. */
+		ret = arg > (RTIME)INT64_MAX
+			  ? -EINVAL
+			  : nk_thread_set_policy(
+				thread, arg ? NK_SCHED_RR : NK_SCHED_FIFO,
+				(nk_time_t)arg);
+		break;
+	}
 	nk_unlock(nk);
-	return 0;
+	/* A thread that ended by itself (a shadowed pthread): no-op. */
+	return ret == -ESRCH ? 0 : ret;
 }
 
 int rt_task_unblock(RT_TASK *task)
 {
-	struct nk_thread *thread;
-	int ret;
-
 	if (task == NULL)
 		return -EINVAL;
-	ret = task_thread(task, &thread);
-	if (ret == 0)
-		ret = nk_thread_unblock(thread);
-	/* Not waiting: nothing to do, as in Xenomai. */
-	return ret == -EAGAIN || ret == -ESRCH ? 0 : ret;
+	return task_control(task, TASK_UNBLOCK, 0);
 }
 
 int rt_task_suspend(RT_TASK *task)
 {
-	struct nk_thread *thread;
-	int ret;
-
-	ret = task_thread(task, &thread);
-	if (ret == 0)
-		ret = nk_thread_suspend(thread);
-	return ret == -ESRCH ? 0 : ret;
+	return task_control(task, TASK_SUSPEND, 0);
 }
 
 int rt_task_resume(RT_TASK *task)
 {
-	struct nk_thread *thread;
-	int ret;
-
-	ret = task_thread(task, &thread);
-	if (ret == 0)
-		ret = nk_thread_resume(thread);
-	/* Not suspended (or just ended): a no-op, as in Xenomai. */
-	return ret == -EPERM || ret == -ESRCH ? 0 : ret;
+	return task_control(task, TASK_RESUME, 0);
 }
 
 int rt_task_set_priority(RT_TASK *task, int prio)
 {
-	struct nk_thread *thread;
-	int ret;
-
 	if (prio < ALCHEMY_PRIO_MIN || prio > ALCHEMY_PRIO_MAX)
 		return -EINVAL;
-	ret = task_thread(task, &thread);
-	if (ret == 0)
-		ret = nk_thread_set_priority(thread, alchemy_nk_prio(prio));
-	return ret == -ESRCH ? 0 : ret;
+	return task_control(task, TASK_PRIORITY, (RTIME)prio);
 }
 
 /*
@@ -634,7 +629,7 @@ int rt_task_set_periodic(RT_TASK *task, RTIME idate, RTIME period)
 	ret = alchemy_enter(&nk);
 	if (ret)
 		return ret;
-	if (alchemy_task_current(nk, &self))
+	if (alchemy_task_current(&nk, &self))
 		return -EINVAL;
 	if (task) {
 		nk_lock(nk);
@@ -666,11 +661,9 @@ int rt_task_wait_period(unsigned long *overruns_r)
 	unsigned long overruns = 0;
 	int ret;
 
-	ret = alchemy_enter(&nk);
+	ret = alchemy_enter_thread(&nk);
 	if (ret)
 		return ret;
-	if (nk_thread_self(nk) == NULL)
-		return -EPERM;
 	ret = nk_thread_wait_period(nk, &overruns);
 	/* Written on success and overrun only, as documented. */
 	if (overruns_r && (ret == 0 || ret == -ETIMEDOUT))
@@ -686,18 +679,7 @@ int rt_task_wait_period(unsigned long *overruns_r)
  */
 int rt_task_slice(RT_TASK *task, RTIME quantum)
 {
-	struct nk_thread *thread;
-	int ret;
-
-	ret = task_thread(task, &thread);
-	if (ret)
-		return ret;
-	if (quantum > (RTIME)INT64_MAX)
-		return -EINVAL;
-	ret = nk_thread_set_policy(
-	    thread, quantum ? NK_SCHED_RR : NK_SCHED_FIFO, (nk_time_t)quantum);
-	/* It ended meanwhile: nothing left to change, as for priorities. */
-	return ret == -ESRCH ? 0 : ret;
+	return task_control(task, TASK_SLICE, quantum);
 }
 
 /*
@@ -707,49 +689,40 @@ int rt_task_slice(RT_TASK *task, RTIME quantum)
  */
 int rt_task_set_affinity(RT_TASK *task, const cpu_set_t *cpus)
 {
-	struct nk_thread *thread;
+	struct nk_instance *nk;
+	struct alchemy_task *t;
 	int ret, cpu;
 
 	if (cpus == NULL)
 		return -EINVAL;
-	ret = task_thread(task, &thread);
+	ret = task_get(task, &nk, &t);
 	if (ret)
 		return ret == -EPERM ? -EINVAL : ret;
-	cpu = nk_thread_cpu(thread);
+	cpu = nk_thread_cpu(t->thread);
+	nk_unlock(nk);
 	if (cpu < 0 || !CPU_ISSET((size_t)cpu, cpus))
 		return -EINVAL;
 	return 0;
 }
 
-int rt_task_inquire(RT_TASK *task, RT_TASK_INFO *info)
+/* Lock held. */
+static void task_info(struct nk_instance *nk, struct alchemy_task *t,
+		      RT_TASK_INFO *info)
 {
-	struct nk_instance *nk;
+	struct nk_thread *thread = t->thread;
 	struct nk_thread_stats stats;
-	struct nk_thread *thread;
-	struct alchemy_task *t;
-	int ret, prio;
+	int prio, depth;
 
-	ret = alchemy_enter(&nk);
-	if (ret == 0)
-		ret = task_get(nk, task, &t);
-	if (ret)
-		return ret;
-	thread = t->thread;
-	if (info) {
-		memset(info, 0, sizeof(*info));
-		alchemy_name(ALCHEMY_TASK, t->handle, info->name);
-		if (info->name[0] == '\0')
-			snprintf(info->name, sizeof(info->name), "%s",
-				 nk_thread_name(thread));
-		/* Main runs below every Alchemy priority: report 0. */
-		prio = alchemy_prio(nk_thread_priority(thread));
-		info->prio = prio < ALCHEMY_PRIO_MIN ? ALCHEMY_PRIO_MIN : prio;
-		info->stat.cpu = nk_thread_cpu(thread);
-		info->stat.status = nk_thread_state(thread);
-	}
-	nk_unlock(nk);
-	if (info == NULL)
-		return 0;
+	memset(info, 0, sizeof(*info));
+	alchemy_name(ALCHEMY_TASK, t->handle, info->name);
+	if (info->name[0] == '\0')
+		snprintf(info->name, sizeof(info->name), "%s",
+			 nk_thread_name(thread));
+	/* Main runs below every Alchemy priority: report 0. */
+	prio = alchemy_prio(nk_thread_priority(thread));
+	info->prio = prio < ALCHEMY_PRIO_MIN ? ALCHEMY_PRIO_MIN : prio;
+	info->stat.cpu = nk_thread_cpu(thread);
+	info->stat.status = nk_thread_state(thread);
 	if (nk_thread_stats(thread, &stats) == 0) {
 		info->stat.xtime = (RTIME)stats.exec_time;
 		info->stat.csw = stats.switches;
@@ -757,29 +730,34 @@ int rt_task_inquire(RT_TASK *task, RT_TASK_INFO *info)
 	}
 	/* The lock depth of another thread is not exposed by the nucleus. */
 	if (thread == nk_thread_self(nk)) {
-		ret = nk_sched_locked(nk);
-		info->stat.schedlock = ret > 0 ? ret : 0;
+		depth = nk_sched_locked(nk);
+		info->stat.schedlock = depth > 0 ? depth : 0;
 	}
+}
+
+int rt_task_inquire(RT_TASK *task, RT_TASK_INFO *info)
+{
+	struct nk_instance *nk;
+	struct alchemy_task *t;
+	int ret;
+
+	ret = task_get(task, &nk, &t);
+	if (ret)
+		return ret;
+	if (info)
+		task_info(nk, t, info);
+	nk_unlock(nk);
 	return 0;
 }
 
 int rt_task_bind(RT_TASK *task, const char *name, RTIME timeout)
 {
-	struct nk_instance *nk;
-	nk_time_t to;
-	enum nk_tmode mode;
 	uintptr_t handle;
 	int ret;
 
 	if (task == NULL)
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
-	alchemy_rel(timeout, &to, &mode);
-	nk_lock(nk);
-	ret = alchemy_bind(ALCHEMY_TASK, name, &handle, to, mode);
-	nk_unlock(nk);
+	ret = alchemy_bind(ALCHEMY_TASK, &handle, name, timeout);
 	if (ret == 0) {
 		task->handle = handle;
 		task->thread = 0;

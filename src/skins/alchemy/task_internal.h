@@ -13,6 +13,8 @@
 
 #include <alchemy/task.h>
 
+#pragma GCC visibility push(hidden)
+
 #define ALCHEMY_TASK_MAGIC 0x414c5441u /* ALTA */
 
 struct alchemy_msg;
@@ -41,12 +43,13 @@ struct alchemy_task {
 };
 
 /*
- * The caller's TCB, attached on first use to a nucleus thread that has
- * none (main, a thread of another skin's making has its own ext and is
- * refused).  Errors: -EPERM (not a nucleus thread: plain pthread or
- * timer handler), -ENOMEM.  Lock NOT held (it may allocate).
+ * Enter the skin (*@nk) and find the caller's TCB, attached on first
+ * use to a nucleus thread that has none (main; a thread of another
+ * skin's making has its own ext and is refused).  Errors: -EPERM (not
+ * a nucleus thread: plain pthread or timer handler), -ENOMEM, those of
+ * alchemy_enter().  Lock NOT held (it may allocate).
  */
-int alchemy_task_current(struct nk_instance *nk, struct alchemy_task **out);
+int alchemy_task_current(struct nk_instance **nk, struct alchemy_task **out);
 /* The TCB behind a live descriptor: -EINVAL otherwise.  Lock held. */
 int alchemy_task_lookup(RT_TASK *task, struct alchemy_task **out);
 /* Prepare / tear down the message-passing part of a TCB (task_msg.c). */
@@ -57,5 +60,7 @@ void alchemy_task_msg_flush(struct alchemy_task *t);
 void alchemy_task_msg_cancel(struct alchemy_task *t);
 /* Lock held. */
 void alchemy_task_msg_destroy(struct alchemy_task *t);
+
+#pragma GCC visibility pop
 
 #endif

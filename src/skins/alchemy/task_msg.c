@@ -70,51 +70,41 @@ void alchemy_task_msg_cancel(struct alchemy_task *t)
 	}
 }
 
-/* Relative timeouts become dates: a receive may sleep several times. */
-static void msg_deadline(struct nk_instance *nk, nk_time_t *to,
-			 enum nk_tmode *mode)
-{
-	if (*mode == NK_RELATIVE && *to != NK_INFINITE && *to > 0) {
-		*to += nk_now(nk);
-		*mode = NK_ABSOLUTE;
-	}
-}
-
 static bool mcb_bad(const RT_TASK_MCB *mcb)
 {
 	return mcb->size < 0 || (mcb->size > 0 && mcb->data == NULL);
 }
 
 static ssize_t task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
-			 nk_time_t to, enum nk_tmode mode)
+			 struct alchemy_timeout to)
 {
 	struct alchemy_msg msg = {.mcb_s = mcb_s, .mcb_r = mcb_r};
 	struct nk_instance *nk;
 	struct alchemy_task *self, *t;
 	ssize_t ret;
 
+	if (to.error)
+		return to.error;
 	if (task == NULL || mcb_s == NULL || mcb_bad(mcb_s) ||
 	    (mcb_r && mcb_bad(mcb_r)))
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret == 0)
-		ret = alchemy_task_current(nk, &self);
+	ret = alchemy_task_current(&nk, &self);
 	if (ret)
 		return ret;
 	/* Refuse before queueing anything: the wait could not happen. */
-	if (nk_sched_locked(nk) > 0 && !alchemy_nonblock(to, mode))
+	if (nk_sched_locked(nk) > 0 && !alchemy_nonblock(to))
 		return -EPERM;
 	nk_lock(nk);
 	ret = alchemy_task_lookup(task, &t);
 	if (ret)
 		goto out;
-	if (alchemy_nonblock(to, mode)) {
+	if (alchemy_nonblock(to)) {
 		/* Only a waiting receiver takes it; then wait for the reply. */
 		if (nk_synch_nr_waiters(&t->msg_recv) == 0) {
 			ret = -EWOULDBLOCK;
 			goto out;
 		}
-		to = NK_INFINITE;
+		to.value = NK_INFINITE;
 	}
 	if (++t->flowgen <= 0)
 		t->flowgen = 1;
@@ -125,7 +115,7 @@ static ssize_t task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
 	nk_list_add_before(&msg.link, &t->msg_pending);
 	self->msg_out = &msg;
 	nk_synch_wakeup_one(&t->msg_recv);
-	ret = nk_synch_sleep(&self->msg_reply, to, mode);
+	ret = nk_synch_sleep(&self->msg_reply, to.value, to.mode);
 	/* After -EIDRM the receiver is gone; msg was unlinked for us. */
 	self->msg_out = NULL;
 	msg_unlink(&msg);
@@ -140,32 +130,19 @@ ssize_t rt_task_send_timed(RT_TASK *task, RT_TASK_MCB *mcb_s,
 			   RT_TASK_MCB *mcb_r,
 			   const struct timespec *abs_timeout)
 {
-	nk_time_t to;
-	enum nk_tmode mode;
-
-	if (alchemy_timespec(abs_timeout, &to, &mode))
-		return -EINVAL;
-	return task_send(task, mcb_s, mcb_r, to, mode);
+	return task_send(task, mcb_s, mcb_r, alchemy_timespec(abs_timeout));
 }
 
 ssize_t rt_task_send_until(RT_TASK *task, RT_TASK_MCB *mcb_s,
 			   RT_TASK_MCB *mcb_r, RTIME timeout)
 {
-	nk_time_t to;
-	enum nk_tmode mode;
-
-	alchemy_abs(timeout, &to, &mode);
-	return task_send(task, mcb_s, mcb_r, to, mode);
+	return task_send(task, mcb_s, mcb_r, alchemy_abs(timeout));
 }
 
 ssize_t rt_task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
 		     RTIME timeout)
 {
-	nk_time_t to;
-	enum nk_tmode mode;
-
-	alchemy_rel(timeout, &to, &mode);
-	return task_send(task, mcb_s, mcb_r, to, mode);
+	return task_send(task, mcb_s, mcb_r, alchemy_rel(timeout));
 }
 
 /* The most urgent pending request, the oldest among equals.  Lock held. */
@@ -189,28 +166,29 @@ static struct alchemy_msg *msg_first(struct alchemy_task *t)
 	return best;
 }
 
-static int task_receive(RT_TASK_MCB *mcb_r, nk_time_t to, enum nk_tmode mode)
+static int task_receive(RT_TASK_MCB *mcb_r, struct alchemy_timeout to)
 {
 	struct nk_instance *nk;
 	struct alchemy_task *self;
 	struct alchemy_msg *msg;
 	int ret;
 
+	if (to.error)
+		return to.error;
 	if (mcb_r == NULL || mcb_bad(mcb_r))
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret == 0)
-		ret = alchemy_task_current(nk, &self);
+	ret = alchemy_task_current(&nk, &self);
 	if (ret)
 		return ret;
 	nk_lock(nk);
-	msg_deadline(nk, &to, &mode);
+	/* A receive may sleep several times: keep one deadline across. */
+	to = alchemy_deadline(nk, to);
 	while ((msg = msg_first(self)) == NULL) {
-		if (alchemy_nonblock(to, mode)) {
+		if (alchemy_nonblock(to)) {
 			ret = -EWOULDBLOCK;
 			goto out;
 		}
-		ret = nk_synch_sleep(&self->msg_recv, to, mode);
+		ret = nk_synch_sleep(&self->msg_recv, to.value, to.mode);
 		if (ret)
 			goto out;
 	}
@@ -234,30 +212,17 @@ out:
 int rt_task_receive_timed(RT_TASK_MCB *mcb_r,
 			  const struct timespec *abs_timeout)
 {
-	nk_time_t to;
-	enum nk_tmode mode;
-
-	if (alchemy_timespec(abs_timeout, &to, &mode))
-		return -EINVAL;
-	return task_receive(mcb_r, to, mode);
+	return task_receive(mcb_r, alchemy_timespec(abs_timeout));
 }
 
 int rt_task_receive_until(RT_TASK_MCB *mcb_r, RTIME timeout)
 {
-	nk_time_t to;
-	enum nk_tmode mode;
-
-	alchemy_abs(timeout, &to, &mode);
-	return task_receive(mcb_r, to, mode);
+	return task_receive(mcb_r, alchemy_abs(timeout));
 }
 
 int rt_task_receive(RT_TASK_MCB *mcb_r, RTIME timeout)
 {
-	nk_time_t to;
-	enum nk_tmode mode;
-
-	alchemy_rel(timeout, &to, &mode);
-	return task_receive(mcb_r, to, mode);
+	return task_receive(mcb_r, alchemy_rel(timeout));
 }
 
 int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s)
@@ -269,9 +234,7 @@ int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s)
 	ssize_t size;
 	int ret;
 
-	ret = alchemy_enter(&nk);
-	if (ret == 0)
-		ret = alchemy_task_current(nk, &self);
+	ret = alchemy_task_current(&nk, &self);
 	if (ret)
 		return ret;
 	if (flowid <= 0 || (mcb_s && mcb_bad(mcb_s)))

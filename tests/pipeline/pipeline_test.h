@@ -1,0 +1,127 @@
+/*
+ * Scaffolding shared by the pipeline tests on the sim backend: a
+ * space-separated event log, and instances made from an inline scenario
+ * text (FUSION_SIM_SCENARIO pointing at a temporary file).
+ */
+#ifndef FUSION_PIPELINE_TEST_H
+#define FUSION_PIPELINE_TEST_H
+
+#include "harness.h"
+
+#include <fusion/fusion.h>
+#include <fusion/pipeline.h>
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define US 1000LL
+#define MS 1000000LL
+
+/* --- event log --- */
+
+static char log_buf[8192];
+static size_t log_len;
+
+static inline void log_reset(void)
+{
+	log_len = 0;
+	log_buf[0] = '\0';
+}
+
+static inline void rec(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* Append one space-separated record. */
+static inline void rec(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (log_len)
+		log_buf[log_len++] = ' ';
+	va_start(ap, fmt);
+	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(log_buf) - log_len)
+		abort();
+	log_len += (size_t)n;
+}
+
+/* --- instances --- */
+
+static struct nk_instance *nk;
+
+static inline long long now(void)
+{
+	return (long long)nk_now(nk);
+}
+
+/* An IRQ handler that does nothing. */
+static inline void nop_handler(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+}
+
+/* Writes @text to a new temporary file; its path (64 bytes) to @path. */
+static inline void write_file(char *path, const char *text)
+{
+	int fd;
+
+	strcpy(path, "/tmp/fusion-scen-XXXXXX");
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, text, strlen(text)), (long long)strlen(text));
+	close(fd);
+}
+
+/* nk_instance_create with FUSION_SIM_SCENARIO=@path (NULL: none). */
+static inline int create_with(const struct nk_instance_attr *attr,
+			      const char *path, struct nk_instance **out)
+{
+	int ret;
+
+	if (path)
+		setenv("FUSION_SIM_SCENARIO", path, 1);
+	ret = nk_instance_create(attr, out);
+	if (path)
+		unsetenv("FUSION_SIM_SCENARIO");
+	return ret;
+}
+
+/*
+ * Makes nk, on sim, from @attr and the scenario @text (NULL: none), with
+ * an empty log.  The scenario file is gone once the instance has read it.
+ */
+static inline void sim_open(const struct nk_instance_attr *attr,
+			    const char *text)
+{
+	char path[64];
+	int ret;
+
+	/* A failed check left the previous test's instance behind. */
+	if (nk)
+		nk_instance_destroy(nk);
+	nk = NULL;
+	log_reset();
+	if (text)
+		write_file(path, text);
+	ret = create_with(attr, text ? path : NULL, &nk);
+	if (text)
+		unlink(path);
+	CHECK_EQ(ret, 0);
+}
+
+static inline void sim_destroy(void)
+{
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+	nk = NULL;
+}
+
+static inline void sleep_ns(nk_time_t ns)
+{
+	CHECK_EQ(nk_thread_sleep(nk, ns, NK_RELATIVE), 0);
+}
+
+#endif
