@@ -114,6 +114,64 @@ static inline void spawn(RT_TASK *task, int prio, void (*body)(void *arg),
 	CHECK_EQ(rt_task_spawn(task, NULL, 0, prio, T_JOINABLE, body, arg), 0);
 }
 
+/*
+ * A task that binds a descriptor by name, then, once bound, uses it once:
+ * each class passes its own bind and use (a read, an allocation, a
+ * take), which may note their own steps.  @when dates the bind's return.
+ */
+struct binder {
+	int (*bind)(void *desc, const char *name, RTIME timeout);
+	ssize_t (*use)(struct binder *b);
+	void *desc;
+	const char *name;
+	RTIME timeout;
+	int bound;
+	ssize_t got;
+	RTIME when;
+	char buf[8];
+	void *block;
+	RT_TASK task;
+};
+
+static inline void binder_body(void *arg)
+{
+	struct binder *b = arg;
+
+	b->bound = b->bind(b->desc, b->name, b->timeout);
+	b->when = rt_timer_read();
+	step("bound");
+	if (b->bound == 0)
+		b->got = b->use(b);
+}
+
+/* Spawn @b at priority 20 to bind @name, waiting up to @timeout. */
+static inline void binder_start(struct binder *b, const char *name,
+				RTIME timeout)
+{
+	b->name = name;
+	b->timeout = timeout;
+	b->bound = 1;
+	b->got = 1;
+	spawn(&b->task, 20, binder_body, b);
+}
+
+/*
+ * Binding @name before anybody created it: a non-blocking try fails at
+ * once, a timed one when @timeout has elapsed (exactly, on sim).
+ */
+static inline void
+check_bind_absent(int (*bind)(void *desc, const char *name, RTIME timeout),
+		  void *desc, const char *name, RTIME timeout)
+{
+	RTIME t0;
+
+	CHECK_EQ(bind(desc, name, TM_NONBLOCK), -EWOULDBLOCK);
+	t0 = rt_timer_read();
+	CHECK_EQ(bind(desc, name, timeout), -ETIMEDOUT);
+	if (on_sim())
+		CHECK_EQ(rt_timer_read() - t0, timeout);
+}
+
 /* Run @body(@arg) in a plain pthread (not a task) and wait for it. */
 static inline void run_plain_thread(void *(*body)(void *arg), void *arg)
 {

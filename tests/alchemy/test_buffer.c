@@ -675,47 +675,35 @@ TEST(deleted_tasks_leave_it_usable)
 	CHECK_EQ(rt_buffer_delete(&bf), 0);
 }
 
-struct binder {
-	RT_BUFFER bf;
-	int bound;
-	ssize_t got;
-	char buf[8];
-	RT_TASK task;
-};
-
-static void binder_body(void *arg)
+static int bind_buffer(void *desc, const char *name, RTIME timeout)
 {
-	struct binder *b = arg;
+	return rt_buffer_bind(desc, name, timeout);
+}
 
-	b->bound = rt_buffer_bind(&b->bf, "later", TM_INFINITE);
-	step("bound");
-	if (b->bound == 0) {
-		b->got = rt_buffer_read(&b->bf, b->buf, 5, TM_INFINITE);
-		step("got");
-	}
+static ssize_t read_bound(struct binder *b)
+{
+	ssize_t got = rt_buffer_read(b->desc, b->buf, 5, TM_INFINITE);
+
+	step("got");
+	return got;
 }
 
 TEST(bind_waits_for_creation)
 {
-	bool sim = on_sim();
-	struct binder b = {0};
-	RT_BUFFER bf, mine;
-	RTIME t0;
+	RT_BUFFER bf, mine, bound;
+	struct binder b = {
+	    .bind = bind_buffer, .use = read_bound, .desc = &bound};
 
 	trail[0] = '\0';
-	CHECK_EQ(rt_buffer_bind(&mine, "later", TM_NONBLOCK), -EWOULDBLOCK);
-	t0 = rt_timer_read();
-	CHECK_EQ(rt_buffer_bind(&mine, "later", 500000), -ETIMEDOUT);
-	if (sim)
-		CHECK_EQ(rt_timer_read() - t0, 500000);
-	spawn(&b.task, 20, binder_body, &b);
+	check_bind_absent(bind_buffer, &mine, "later", 500000);
+	binder_start(&b, "later", TM_INFINITE);
 	step("create");
 	CHECK_EQ(rt_buffer_create(&bf, "later", 8, B_FIFO), 0);
 	step("created");
 	CHECK_EQ(rt_buffer_write(&bf, "ping", 5, TM_INFINITE), 5);
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_EQ(b.bound, 0);
-	CHECK_EQ(b.bf.handle, bf.handle);
+	CHECK_EQ(bound.handle, bf.handle);
 	CHECK_EQ(b.got, 5);
 	CHECK_STR(b.buf, "ping");
 	CHECK_STR(trail, "create bound created got");

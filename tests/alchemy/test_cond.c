@@ -77,6 +77,19 @@ static void finish_waiter(struct waiter *w, int ret)
 	CHECK(w->owned);
 }
 
+/* An anonymous condition variable and the mutex that goes with it. */
+static void pair_create(RT_COND *c, RT_MUTEX *m)
+{
+	CHECK_EQ(rt_cond_create(c, NULL), 0);
+	CHECK_EQ(rt_mutex_create(m, NULL), 0);
+}
+
+static void pair_delete(RT_COND *c, RT_MUTEX *m)
+{
+	CHECK_EQ(rt_cond_delete(c), 0);
+	CHECK_EQ(rt_mutex_delete(m), 0);
+}
+
 TEST(create_errors)
 {
 	RT_COND a, b;
@@ -135,8 +148,7 @@ TEST(bad_descriptors)
 	/* None of these gave the mutex up. */
 	CHECK_EQ(holder(&m), me());
 	CHECK_EQ(rt_mutex_release(&m), 0);
-	CHECK_EQ(rt_cond_delete(&c), 0);
-	CHECK_EQ(rt_mutex_delete(&m), 0);
+	pair_delete(&c, &m);
 }
 
 TEST(mutex_rules)
@@ -145,8 +157,7 @@ TEST(mutex_rules)
 	RT_COND c;
 	RT_MUTEX m;
 
-	CHECK_EQ(rt_cond_create(&c, NULL), 0);
-	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	pair_create(&c, &m);
 	/* Waiting requires owning the mutex. */
 	CHECK_EQ(rt_cond_wait(&c, &m, TM_INFINITE), -EPERM);
 	CHECK_EQ(rt_cond_wait(&c, &m, MS), -EPERM);
@@ -173,8 +184,7 @@ TEST(mutex_rules)
 	/* Nobody waiting: signal and broadcast are no-ops. */
 	CHECK_EQ(rt_cond_signal(&c), 0);
 	CHECK_EQ(rt_cond_broadcast(&c), 0);
-	CHECK_EQ(rt_cond_delete(&c), 0);
-	CHECK_EQ(rt_mutex_delete(&m), 0);
+	pair_delete(&c, &m);
 }
 
 TEST(wait_releases_then_reacquires)
@@ -184,8 +194,7 @@ TEST(wait_releases_then_reacquires)
 	RT_MUTEX m;
 
 	trail[0] = '\0';
-	CHECK_EQ(rt_cond_create(&c, NULL), 0);
-	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	pair_create(&c, &m);
 	start_waiter(&w, &c, &m, "w", 20, TM_INFINITE);
 	/* The waiter sleeps on the condition: the mutex is free. */
 	CHECK_EQ(holder(&m), 0);
@@ -200,8 +209,7 @@ TEST(wait_releases_then_reacquires)
 	finish_waiter(&w, 0);
 	CHECK_EQ(my_prio(), 0);
 	CHECK_STR(trail, "signal release w:0 back");
-	CHECK_EQ(rt_cond_delete(&c), 0);
-	CHECK_EQ(rt_mutex_delete(&m), 0);
+	pair_delete(&c, &m);
 }
 
 /* Waiters of priority 10, 30, 20 (in that arrival order). */
@@ -218,8 +226,7 @@ TEST(priority_order)
 	RT_COND c;
 	RT_MUTEX m;
 
-	CHECK_EQ(rt_cond_create(&c, NULL), 0);
-	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	pair_create(&c, &m);
 	/* One signal, one waiter: the most urgent first. */
 	trail[0] = '\0';
 	three_waiters(w, &c, &m);
@@ -243,8 +250,7 @@ TEST(priority_order)
 	CHECK_STR(trail, "bcast w30:0 w20:0 w10:0");
 	for (int i = 0; i < 3; i++)
 		finish_waiter(&w[i], 0);
-	CHECK_EQ(rt_cond_delete(&c), 0);
-	CHECK_EQ(rt_mutex_delete(&m), 0);
+	pair_delete(&c, &m);
 }
 
 TEST(signal_preempts_and_tlock_defers)
@@ -253,8 +259,7 @@ TEST(signal_preempts_and_tlock_defers)
 	RT_COND c;
 	RT_MUTEX m;
 
-	CHECK_EQ(rt_cond_create(&c, NULL), 0);
-	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	pair_create(&c, &m);
 	trail[0] = '\0';
 	start_waiter(&w, &c, &m, "w", 40, TM_INFINITE);
 	outcome("signal", 1);
@@ -273,8 +278,7 @@ TEST(signal_preempts_and_tlock_defers)
 	outcome("back", 1);
 	finish_waiter(&w, 0);
 	CHECK_STR(trail, "signal locked w:0 back");
-	CHECK_EQ(rt_cond_delete(&c), 0);
-	CHECK_EQ(rt_mutex_delete(&m), 0);
+	pair_delete(&c, &m);
 }
 
 TEST(timeouts)
@@ -286,8 +290,7 @@ TEST(timeouts)
 	RT_MUTEX m;
 	RTIME t0;
 
-	CHECK_EQ(rt_cond_create(&c, NULL), 0);
-	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	pair_create(&c, &m);
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	t0 = rt_timer_read();
 	CHECK_EQ(rt_cond_wait(&c, &m, MS), -ETIMEDOUT);
@@ -324,8 +327,7 @@ TEST(timeouts)
 	if (sim)
 		CHECK_EQ(w.at - t0, 2 * MS);
 	CHECK_STR(trail, "release w:-110");
-	CHECK_EQ(rt_cond_delete(&c), 0);
-	CHECK_EQ(rt_mutex_delete(&m), 0);
+	pair_delete(&c, &m);
 }
 
 TEST(unblock_interrupts)
@@ -336,8 +338,7 @@ TEST(unblock_interrupts)
 	RT_MUTEX m;
 	RTIME t0;
 
-	CHECK_EQ(rt_cond_create(&c, NULL), 0);
-	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	pair_create(&c, &m);
 	trail[0] = '\0';
 	t0 = rt_timer_read();
 	start_waiter(&w, &c, &m, "w", 20, TM_INFINITE);
@@ -358,8 +359,7 @@ TEST(unblock_interrupts)
 	CHECK_EQ(rt_mutex_release(&m), 0);
 	finish_waiter(&w, -EINTR);
 	CHECK_STR(trail, "w:-4 release w:-4");
-	CHECK_EQ(rt_cond_delete(&c), 0);
-	CHECK_EQ(rt_mutex_delete(&m), 0);
+	pair_delete(&c, &m);
 }
 
 TEST(delete_refused_while_waited)
@@ -473,8 +473,7 @@ TEST(plain_thread)
 	RT_COND c;
 	RT_MUTEX m;
 
-	CHECK_EQ(rt_cond_create(&c, NULL), 0);
-	CHECK_EQ(rt_mutex_create(&m, NULL), 0);
+	pair_create(&c, &m);
 	s.c = &c;
 	s.m = &m;
 	run_plain_thread(stranger_body, &s);

@@ -529,45 +529,34 @@ TEST(races_and_deleted_tasks)
 	CHECK_EQ(rt_heap_delete(&heap), 0);
 }
 
-struct binder {
-	RT_HEAP heap;
-	int bound, got;
-	void *block;
-	RT_TASK task;
-};
-
-static void binder_body(void *arg)
+static int bind_heap(void *desc, const char *name, RTIME timeout)
 {
-	struct binder *b = arg;
+	return rt_heap_bind(desc, name, timeout);
+}
 
-	b->bound = rt_heap_bind(&b->heap, "later", TM_INFINITE);
-	step("bound");
-	if (b->bound == 0)
-		b->got = rt_heap_alloc(&b->heap, 0, TM_INFINITE, &b->block);
+/* A single-block heap: size 0 asks for the whole of it. */
+static ssize_t alloc_bound(struct binder *b)
+{
+	return rt_heap_alloc(b->desc, 0, TM_INFINITE, &b->block);
 }
 
 TEST(bind_waits_for_creation)
 {
-	bool sim = on_sim();
-	struct binder b = {0};
-	RT_HEAP heap, mine;
+	RT_HEAP heap, mine, bound;
+	struct binder b = {
+	    .bind = bind_heap, .use = alloc_bound, .desc = &bound};
 	void *p = NULL;
-	RTIME t0;
 
 	trail[0] = '\0';
-	CHECK_EQ(rt_heap_bind(&mine, "later", TM_NONBLOCK), -EWOULDBLOCK);
-	t0 = rt_timer_read();
-	CHECK_EQ(rt_heap_bind(&mine, "later", 500000), -ETIMEDOUT);
-	if (sim)
-		CHECK_EQ(rt_timer_read() - t0, 500000);
-	spawn(&b.task, 20, binder_body, &b);
+	check_bind_absent(bind_heap, &mine, "later", 500000);
+	binder_start(&b, "later", TM_INFINITE);
 	step("create");
 	CHECK_EQ(rt_heap_create(&heap, "later", 128, H_SINGLE), 0);
 	step("created");
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_STR(trail, "create bound created");
 	CHECK_EQ(b.bound, 0);
-	CHECK_EQ(b.heap.handle, heap.handle);
+	CHECK_EQ(bound.handle, heap.handle);
 	/* A single-block heap shared through its name. */
 	CHECK_EQ(b.got, 0);
 	CHECK_EQ(rt_heap_alloc(&heap, 128, TM_NONBLOCK, &p), 0);

@@ -674,54 +674,31 @@ TEST(plain_thread)
 	CHECK_EQ(close(fd), 0);
 }
 
-struct binder {
-	const char *name;
-	RTIME timeout;
-	RT_PIPE pipe;
-	int bound;
-	ssize_t wrote;
-	RTIME when;
-	RT_TASK task;
-};
-
-static void binder_body(void *arg)
+static int bind_pipe(void *desc, const char *name, RTIME timeout)
 {
-	struct binder *b = arg;
-
-	b->bound = rt_pipe_bind(&b->pipe, b->name, b->timeout);
-	b->when = rt_timer_read();
-	step("bound");
-	if (b->bound == 0)
-		b->wrote = rt_pipe_write(&b->pipe, "bound", 5, P_NORMAL);
+	return rt_pipe_bind(desc, name, timeout);
 }
 
-static void bind_task(struct binder *b, const char *name, RTIME timeout)
+static ssize_t write_bound(struct binder *b)
 {
-	memset(b, 0, sizeof(*b));
-	b->name = name;
-	b->timeout = timeout;
-	b->bound = 1;
-	spawn(&b->task, 20, binder_body, b);
+	return rt_pipe_write(b->desc, "bound", 5, P_NORMAL);
 }
 
 TEST(bind_waits_for_creation)
 {
 	bool sim = on_sim();
 	struct linux_reader r;
-	struct binder b;
-	RT_PIPE p, mine;
+	RT_PIPE p, mine, bound;
+	struct binder b = {
+	    .bind = bind_pipe, .use = write_bound, .desc = &bound};
 	RTIME t0;
 	int fd;
 
 	trail[0] = '\0';
-	CHECK_EQ(rt_pipe_bind(&mine, "later", TM_NONBLOCK), -EWOULDBLOCK);
-	t0 = rt_timer_read();
-	CHECK_EQ(rt_pipe_bind(&mine, "later", 500000), -ETIMEDOUT);
-	if (sim)
-		CHECK_EQ(rt_timer_read() - t0, 500000);
+	check_bind_absent(bind_pipe, &mine, "later", 500000);
 
 	t0 = rt_timer_read();
-	bind_task(&b, "later", TM_INFINITE);
+	binder_start(&b, "later", TM_INFINITE);
 	CHECK_EQ(rt_task_sleep(MS), 0);
 	step("create");
 	/* The binder (more urgent) returns before the creation does. */
@@ -729,8 +706,8 @@ TEST(bind_waits_for_creation)
 	step("created");
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_EQ(b.bound, 0);
-	CHECK_EQ(b.wrote, 5);
-	CHECK_EQ(b.pipe.handle, p.handle);
+	CHECK_EQ(b.got, 5);
+	CHECK_EQ(bound.handle, p.handle);
 	if (sim)
 		CHECK_EQ(b.when - t0, MS);
 	CHECK_STR(trail, "create bound created");
@@ -749,7 +726,7 @@ TEST(bind_waits_for_creation)
 
 	/* A bind wait is broken by rt_task_unblock. */
 	trail[0] = '\0';
-	bind_task(&b, "never", TM_INFINITE);
+	binder_start(&b, "never", TM_INFINITE);
 	CHECK_EQ(rt_task_unblock(&b.task), 0);
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_EQ(b.bound, -EINTR);

@@ -758,48 +758,34 @@ TEST(waiter_races_and_deleted_tasks)
 	CHECK_EQ(rt_queue_delete(&q), 0);
 }
 
-struct binder {
-	const char *name;
-	RTIME timeout;
-	RT_QUEUE q;
-	int bound;
-	ssize_t got;
-	char buf[8];
-	RT_TASK task;
-};
-
-static void binder_body(void *arg)
+static int bind_queue(void *desc, const char *name, RTIME timeout)
 {
-	struct binder *b = arg;
+	return rt_queue_bind(desc, name, timeout);
+}
 
-	b->bound = rt_queue_bind(&b->q, b->name, b->timeout);
-	step("bound");
-	if (b->bound == 0) {
-		b->got =
-		    rt_queue_read(&b->q, b->buf, sizeof(b->buf), TM_INFINITE);
-		step("got");
-	}
+static ssize_t read_bound(struct binder *b)
+{
+	ssize_t got =
+	    rt_queue_read(b->desc, b->buf, sizeof(b->buf), TM_INFINITE);
+
+	step("got");
+	return got;
 }
 
 TEST(bind_waits_for_creation)
 {
-	bool sim = on_sim();
-	struct binder b = {.name = "later", .timeout = TM_INFINITE};
-	RT_QUEUE q, mine;
-	RTIME t0;
+	RT_QUEUE q, mine, bound;
+	struct binder b = {
+	    .bind = bind_queue, .use = read_bound, .desc = &bound};
 
 	trail[0] = '\0';
-	CHECK_EQ(rt_queue_bind(&mine, "later", TM_NONBLOCK), -EWOULDBLOCK);
-	t0 = rt_timer_read();
-	CHECK_EQ(rt_queue_bind(&mine, "later", 500000), -ETIMEDOUT);
-	if (sim)
-		CHECK_EQ(rt_timer_read() - t0, 500000);
+	check_bind_absent(bind_queue, &mine, "later", 500000);
 
-	spawn(&b.task, 20, binder_body, &b);
+	binder_start(&b, "later", TM_INFINITE);
 	step("create");
 	CHECK_EQ(rt_queue_create(&q, "later", 256, Q_UNLIMITED, Q_FIFO), 0);
 	step("created");
-	CHECK_EQ(b.q.handle, q.handle);
+	CHECK_EQ(bound.handle, q.handle);
 	CHECK_EQ(rt_queue_write(&q, "ping", 5, Q_NORMAL), 1);
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_EQ(b.bound, 0);

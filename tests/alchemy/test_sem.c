@@ -385,52 +385,31 @@ TEST(broadcast)
 	CHECK_EQ(rt_sem_delete(&s), 0);
 }
 
-struct binder {
-	const char *name;
-	RTIME timeout;
-	RT_SEM sem;
-	int bound, taken;
-	RTIME when;
-	RT_TASK task;
-};
-
-static void binder_body(void *arg)
+static int bind_sem(void *desc, const char *name, RTIME timeout)
 {
-	struct binder *b = arg;
-
-	b->bound = rt_sem_bind(&b->sem, b->name, b->timeout);
-	b->when = rt_timer_read();
-	step("bound");
-	if (b->bound == 0) {
-		b->taken = rt_sem_p(&b->sem, TM_INFINITE);
-		step("taken");
-	}
+	return rt_sem_bind(desc, name, timeout);
 }
 
-static void bind_task(struct binder *b, const char *name, RTIME timeout)
+static ssize_t take_bound(struct binder *b)
 {
-	b->name = name;
-	b->timeout = timeout;
-	b->bound = b->taken = 1;
-	spawn(&b->task, 20, binder_body, b);
+	int taken = rt_sem_p(b->desc, TM_INFINITE);
+
+	step("taken");
+	return taken;
 }
 
 TEST(bind_waits_for_creation)
 {
 	bool sim = on_sim();
-	struct binder b;
-	RT_SEM s, mine;
+	RT_SEM s, mine, bound;
+	struct binder b = {.bind = bind_sem, .use = take_bound, .desc = &bound};
 	RTIME t0;
 
 	trail[0] = '\0';
-	CHECK_EQ(rt_sem_bind(&mine, "later", TM_NONBLOCK), -EWOULDBLOCK);
-	t0 = rt_timer_read();
-	CHECK_EQ(rt_sem_bind(&mine, "later", 500000), -ETIMEDOUT);
-	if (sim)
-		CHECK_EQ(rt_timer_read() - t0, 500000);
+	check_bind_absent(bind_sem, &mine, "later", 500000);
 
 	t0 = rt_timer_read();
-	bind_task(&b, "later", TM_INFINITE);
+	binder_start(&b, "later", TM_INFINITE);
 	CHECK_EQ(rt_task_sleep(MS), 0);
 	step("create");
 	/* The binder (more urgent) returns before the creation does. */
@@ -439,8 +418,8 @@ TEST(bind_waits_for_creation)
 	CHECK_EQ(rt_sem_v(&s), 0);
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_EQ(b.bound, 0);
-	CHECK_EQ(b.taken, 0);
-	CHECK_EQ(b.sem.handle, s.handle);
+	CHECK_EQ(b.got, 0);
+	CHECK_EQ(bound.handle, s.handle);
 	if (sim)
 		CHECK_EQ(b.when - t0, MS);
 	CHECK_STR(trail, "create bound created taken");
@@ -455,12 +434,12 @@ TEST(bind_waits_for_creation)
 
 	/* A bind wait is broken by rt_task_unblock, and times out exactly. */
 	trail[0] = '\0';
-	bind_task(&b, "never", TM_INFINITE);
+	binder_start(&b, "never", TM_INFINITE);
 	CHECK_EQ(rt_task_unblock(&b.task), 0);
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_EQ(b.bound, -EINTR);
 	t0 = rt_timer_read();
-	bind_task(&b, "never", 2 * MS);
+	binder_start(&b, "never", 2 * MS);
 	CHECK_EQ(rt_task_join(&b.task), 0);
 	CHECK_EQ(b.bound, -ETIMEDOUT);
 	if (sim)

@@ -46,6 +46,19 @@ static int buffer_destroy(struct nk_instance *nk, void *object)
 	return 0;
 }
 
+static void buffer_release(struct nk_instance *nk, void *object)
+{
+	buffer_destroy(nk, object);
+}
+
+static int buffer_alloc_data(void *object)
+{
+	struct alchemy_buffer *b = object;
+
+	b->data = malloc(b->bufsz);
+	return b->data ? 0 : -ENOMEM;
+}
+
 int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode)
 {
 	struct alchemy_buffer *b;
@@ -54,28 +67,16 @@ int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode)
 
 	if (bf == NULL || bufsz == 0 || (mode & ~B_PRIO) != 0)
 		return -EINVAL;
-	if (name && strlen(name) >= XNOBJECT_NAME_LEN)
-		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_waitable_alloc(name, sizeof(*b), &nk, (void **)&b);
 	if (ret)
 		return ret;
-	b = calloc(1, sizeof(*b));
-	if (b == NULL)
-		return -ENOMEM;
 	nk_list_init(&b->readers);
 	nk_list_init(&b->writers);
 	b->bufsz = bufsz;
 	b->mode = mode;
-	ret = alchemy_waitable_init(nk, &b->wa, ALCHEMY_BUFFER, name,
-				    sizeof(struct buffer_wait));
-	b->data = malloc(bufsz);
-	if (ret == 0 && b->data == NULL)
-		ret = -ENOMEM;
-	if (ret == 0)
-		ret = alchemy_publish(nk, ALCHEMY_BUFFER, name, b, &bf->handle);
-	if (ret)
-		buffer_destroy(nk, b);
-	return ret;
+	return alchemy_waitable_create(
+	    nk, ALCHEMY_BUFFER, name, sizeof(struct buffer_wait), b,
+	    buffer_alloc_data, buffer_release, &bf->handle);
 }
 
 int rt_buffer_delete(RT_BUFFER *bf)

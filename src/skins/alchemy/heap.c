@@ -63,11 +63,24 @@ static int heap_setup(struct alchemy_heap *h, size_t bytes)
 }
 
 /* Free what creation allocated.  Lock held or not. */
-static void heap_release(struct nk_instance *nk, struct alchemy_heap *h)
+static void heap_release(struct nk_instance *nk, void *object)
 {
+	struct alchemy_heap *h = object;
+
 	alchemy_wait_drop(nk, &h->wa.spare);
 	free(h->pool);
 	free(h);
+}
+
+/* Allocate the pool, with room for the block headers. */
+static int heap_alloc_pool(void *object)
+{
+	struct alchemy_heap *h = object;
+
+	h->pool = malloc(h->heapsize + HEAP_SLACK);
+	if (h->pool == NULL || heap_setup(h, h->heapsize + HEAP_SLACK))
+		return -ENOMEM;
+	return 0;
 }
 
 int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
@@ -79,28 +92,15 @@ int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
 	if (heap == NULL || heapsize == 0 || heapsize >= HEAP_MAX_SIZE ||
 	    (mode & ~(H_PRIO | H_SINGLE)) != 0)
 		return -EINVAL;
-	if (name && strlen(name) >= XNOBJECT_NAME_LEN)
-		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_waitable_alloc(name, sizeof(*h), &nk, (void **)&h);
 	if (ret)
 		return ret;
-	h = calloc(1, sizeof(*h));
-	if (h == NULL)
-		return -ENOMEM;
 	nk_list_init(&h->waiters);
 	h->heapsize = heapsize;
 	h->mode = mode;
-	ret = alchemy_waitable_init(nk, &h->wa, ALCHEMY_HEAP, name,
-				    sizeof(struct heap_wait));
-	h->pool = malloc(heapsize + HEAP_SLACK);
-	if (ret == 0 &&
-	    (h->pool == NULL || heap_setup(h, heapsize + HEAP_SLACK)))
-		ret = -ENOMEM;
-	if (ret == 0)
-		ret = alchemy_publish(nk, ALCHEMY_HEAP, name, h, &heap->handle);
-	if (ret)
-		heap_release(nk, h);
-	return ret;
+	return alchemy_waitable_create(
+	    nk, ALCHEMY_HEAP, name, sizeof(struct heap_wait), h,
+	    heap_alloc_pool, heap_release, &heap->handle);
 }
 
 static int heap_destroy(struct nk_instance *nk, void *object)

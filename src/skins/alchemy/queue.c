@@ -94,11 +94,25 @@ static size_t pool_bytes(size_t poolsize, size_t qlimit)
 }
 
 /* Free what creation allocated.  Lock held or not. */
-static void queue_release(struct nk_instance *nk, struct alchemy_queue *q)
+static void queue_release(struct nk_instance *nk, void *object)
 {
+	struct alchemy_queue *q = object;
+
 	alchemy_wait_drop(nk, &q->wa.spare);
 	free(q->pool);
 	free(q);
+}
+
+static int queue_alloc_pool(void *object)
+{
+	struct alchemy_queue *q = object;
+	size_t bytes = pool_bytes(q->poolsize, q->qlimit);
+
+	/* bytes 0: a pool the process cannot have. */
+	q->pool = bytes ? malloc(bytes) : NULL;
+	if (q->pool == NULL || nk_heap_init(&q->heap, q->pool, bytes))
+		return -ENOMEM;
+	return 0;
 }
 
 int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
@@ -106,39 +120,21 @@ int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
 {
 	struct nk_instance *nk;
 	struct alchemy_queue *q;
-	size_t bytes;
 	int ret;
 
 	if (queue == NULL || poolsize == 0 || (mode & ~Q_PRIO) != 0)
 		return -EINVAL;
-	if (name && strlen(name) >= XNOBJECT_NAME_LEN)
-		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_waitable_alloc(name, sizeof(*q), &nk, (void **)&q);
 	if (ret)
 		return ret;
-	bytes = pool_bytes(poolsize, qlimit);
-	if (bytes == 0)
-		return -ENOMEM;
-	q = calloc(1, sizeof(*q));
-	if (q == NULL)
-		return -ENOMEM;
 	nk_list_init(&q->waiters);
 	nk_list_init(&q->msgs);
 	q->qlimit = qlimit;
 	q->poolsize = poolsize;
 	q->mode = mode;
-	ret = alchemy_waitable_init(nk, &q->wa, ALCHEMY_QUEUE, name,
-				    sizeof(struct queue_wait));
-	q->pool = malloc(bytes);
-	if (ret == 0 &&
-	    (q->pool == NULL || nk_heap_init(&q->heap, q->pool, bytes)))
-		ret = -ENOMEM;
-	if (ret == 0)
-		ret =
-		    alchemy_publish(nk, ALCHEMY_QUEUE, name, q, &queue->handle);
-	if (ret)
-		queue_release(nk, q);
-	return ret;
+	return alchemy_waitable_create(
+	    nk, ALCHEMY_QUEUE, name, sizeof(struct queue_wait), q,
+	    queue_alloc_pool, queue_release, &queue->handle);
 }
 
 static int queue_destroy(struct nk_instance *nk, void *object)

@@ -302,33 +302,6 @@ static void task_trampoline(void *unused)
 	nk_unlock(nk);
 }
 
-int rt_task_delete(RT_TASK *task)
-{
-	struct nk_instance *nk;
-	struct nk_thread *thread;
-	struct alchemy_task *t;
-	int ret;
-
-	ret = task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	thread = t->thread;
-	task_finalize(t);
-	/* On self: does not return. */
-	ret = nk_thread_delete(thread);
-	if (thread != nk_thread_self(nk)) {
-		/*
-		 * Joiners or senders woken by task_finalize() may outrank
-		 * the caller, and the nucleus did not reschedule if the
-		 * thread was ending by itself already (-ESRCH).
-		 */
-		nk_sched_run(nk);
-		ret = 0;
-	}
-	nk_unlock(nk);
-	return ret;
-}
-
 /* A joinable task that ended, by its (stale) descriptor.  Lock held. */
 static struct alchemy_task *task_zombie(RT_TASK *task)
 {
@@ -540,6 +513,7 @@ enum task_op {
 	TASK_RESUME,
 	TASK_PRIORITY,
 	TASK_SLICE,
+	TASK_DELETE,
 };
 
 /*
@@ -584,10 +558,30 @@ static int task_control(RT_TASK *task, enum task_op op, RTIME arg)
 				thread, arg ? NK_SCHED_RR : NK_SCHED_FIFO,
 				(nk_time_t)arg);
 		break;
+	case TASK_DELETE:
+		task_finalize(t);
+		/* On self: does not return. */
+		ret = nk_thread_delete(thread);
+		if (thread != nk_thread_self(nk)) {
+			/*
+			 * Joiners or senders woken by task_finalize() may
+			 * outrank the caller, and the nucleus did not
+			 * reschedule if the thread was ending by itself
+			 * already (-ESRCH).
+			 */
+			nk_sched_run(nk);
+			ret = 0;
+		}
+		break;
 	}
 	nk_unlock(nk);
 	/* A thread that ended by itself (a shadowed pthread): no-op. */
 	return ret == -ESRCH ? 0 : ret;
+}
+
+int rt_task_delete(RT_TASK *task)
+{
+	return task_control(task, TASK_DELETE, 0);
 }
 
 int rt_task_unblock(RT_TASK *task)

@@ -37,6 +37,36 @@ int alchemy_waitable_init(struct nk_instance *nk, struct alchemy_waitable *wa,
 	return 0;
 }
 
+int alchemy_waitable_alloc(const char *name, size_t size,
+			   struct nk_instance **nk, void **object)
+{
+	int ret;
+
+	if (name && strlen(name) >= XNOBJECT_NAME_LEN)
+		return -EINVAL;
+	ret = alchemy_enter_thread(nk);
+	if (ret)
+		return ret;
+	*object = calloc(1, size);
+	return *object ? 0 : -ENOMEM;
+}
+
+int alchemy_waitable_create(
+    struct nk_instance *nk, enum alchemy_class_id id, const char *name,
+    size_t record, void *object, int (*setup)(void *object),
+    void (*release)(struct nk_instance *nk, void *object), uintptr_t *handle)
+{
+	int ret = alchemy_waitable_init(nk, object, id, name, record);
+
+	if (ret == 0)
+		ret = setup(object);
+	if (ret == 0)
+		ret = alchemy_publish(nk, id, name, object, handle);
+	if (ret)
+		release(nk, object);
+	return ret;
+}
+
 void alchemy_wait_drop(struct nk_instance *nk, struct nk_list *list)
 {
 	nk_lock(nk);

@@ -51,6 +51,25 @@ int alchemy_waitable_init(struct nk_instance *nk, struct alchemy_waitable *wa,
 			  enum alchemy_class_id id, const char *name,
 			  size_t size);
 /*
+ * The start of creating such an object: refuse too long a @name
+ * (-EINVAL), enter the runtime from a task (-EPERM from anything else)
+ * and allocate a zeroed control block of @size bytes into *@object
+ * (-ENOMEM).  Lock NOT held.
+ */
+int alchemy_waitable_alloc(const char *name, size_t size,
+			   struct nk_instance **nk, void **object);
+/*
+ * The end of it: prepare the waitable at the head of @object for
+ * records of @record bytes, let @setup allocate and lay out the rest,
+ * then publish @object under @name into *@handle.  On any error,
+ * @release frees all of it, whatever was allocated so far.  Lock NOT
+ * held.
+ */
+int alchemy_waitable_create(
+    struct nk_instance *nk, enum alchemy_class_id id, const char *name,
+    size_t record, void *object, int (*setup)(void *object),
+    void (*release)(struct nk_instance *nk, void *object), uintptr_t *handle);
+/*
  * Free the records of @list; their sleepers wake with -EIDRM (the
  * caller reschedules).  Lock held or not (it is recursive).
  */
