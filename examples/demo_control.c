@@ -119,8 +119,8 @@ static void print_reports(unsigned int irq, void *cookie)
 static int start(const char *name, int prio, nk_thread_fn fn,
 		 struct nk_thread **out)
 {
-	struct nk_thread_attr attr = {.name = name, .priority = prio,
-				      .flags = NK_THREAD_JOINABLE};
+	struct nk_thread_attr attr = {
+	    .name = name, .priority = prio, .flags = NK_THREAD_JOINABLE};
 	int ret = nk_thread_create(nk, &attr, out);
 
 	return ret ? ret : nk_thread_start(*out, fn, NULL);

@@ -40,8 +40,8 @@
 #define IPIPE_ROOT_PRIORITY 0
 
 /* Per-domain IRQ modes. */
-#define IPIPE_HANDLE 0x1 /* run the domain's handler */
-#define IPIPE_PASS 0x2   /* offer the IRQ to the next domain */
+#define IPIPE_HANDLE 0x1  /* run the domain's handler */
+#define IPIPE_PASS 0x2	  /* offer the IRQ to the next domain */
 #define IPIPE_DISCARD 0x0 /* neither: the IRQ stops here, unhandled */
 
 struct ipipe_domain;
@@ -49,13 +49,13 @@ struct ipipe_domain;
 typedef void (*ipipe_handler_t)(unsigned int irq, void *cookie);
 
 struct ipipe_irq_stats {
-	unsigned long hits;       /* arrivals offered to the domain */
-	unsigned long handled;    /* handler runs */
+	unsigned long hits;	  /* arrivals offered to the domain */
+	unsigned long handled;	  /* handler runs */
 	unsigned long propagated; /* passed to the next domain */
-	unsigned long logged;     /* arrivals while the domain was stalled */
+	unsigned long logged;	  /* arrivals while the domain was stalled */
 	unsigned long discarded;
-	unsigned long lost;       /* the pending log was full */
-	nk_time_t worst_ns;       /* longest handler run (backend clock) */
+	unsigned long lost; /* the pending log was full */
+	nk_time_t worst_ns; /* longest handler run (backend clock) */
 };
 
 /* The built-in domains of @nk (NULL on a bad instance). */
@@ -123,9 +123,9 @@ nk_export int ipipe_irq_stats(struct ipipe_domain *domain, unsigned int irq,
 
 /* Interrupt sources: what raises a source IRQ. */
 enum ipipe_source_kind {
-	IPIPE_SRC_FD,     /* fd: readable (eventfd, socket, pipe) */
-	IPIPE_SRC_UIO,    /* path: /dev/uioN (read count, write 1 to unmask) */
-	IPIPE_SRC_GPIO,   /* path: /dev/gpiochipN, line, edges */
+	IPIPE_SRC_FD,	  /* fd: readable (eventfd, socket, pipe) */
+	IPIPE_SRC_UIO,	  /* path: /dev/uioN (read count, write 1 to unmask) */
+	IPIPE_SRC_GPIO,	  /* path: /dev/gpiochipN, line, edges */
 	IPIPE_SRC_SIGNAL, /* signo */
 	IPIPE_SRC_SCRIPT, /* name: a scripted source of the sim scenario */
 };

@@ -37,15 +37,15 @@ struct nk_pipe {
 	unsigned int src_irq;
 	bool has_source;
 	bool src_locked; /* the pool was full: the source waits for room */
-	bool flushing;   /* root context is sending a message */
-	bool dead;       /* deleted while flushing: the flusher frees it */
+	bool flushing;	 /* root context is sending a message */
+	bool dead;	 /* deleted while flushing: the flusher frees it */
 	/* Linux's socket was full: flush again later, backing off. */
 	struct nk_timer retry;
 	nk_time_t retry_delay;
 };
 
-#define PIPE_RETRY_MIN 1000000LL   /* 1 ms */
-#define PIPE_RETRY_MAX 64000000LL  /* 64 ms */
+#define PIPE_RETRY_MIN 1000000LL  /* 1 ms */
+#define PIPE_RETRY_MAX 64000000LL /* 64 ms */
 
 static bool pipe_valid(const struct nk_pipe *pipe)
 {
@@ -88,8 +88,8 @@ static void pipe_flush(unsigned int irq, void *cookie)
 	(void)irq;
 	nk_lock_held(nk);
 	while (!pipe->dead && !nk_list_empty(&pipe->out)) {
-		struct pipe_msg *msg = nk_list_first_entry(
-			&pipe->out, struct pipe_msg, link);
+		struct pipe_msg *msg =
+		    nk_list_first_entry(&pipe->out, struct pipe_msg, link);
 		ssize_t n;
 
 		nk_list_del(&msg->link);
@@ -149,12 +149,12 @@ static bool pipe_pull(struct nk_pipe *pipe)
 		if (msg == NULL)
 			return false;
 		msg->size = (size_t)nk->be->chan_recv(
-			nk->be_priv, pipe->fd_nucleus, msg->data, (size_t)n,
-			false);
+		    nk->be_priv, pipe->fd_nucleus, msg->data, (size_t)n, false);
 		nk_list_add_before(&msg->link, &pipe->in);
 		nk_synch_wakeup_one(&pipe->readers);
 		if (n == 0)
-			return true; /* Linux closed its end: an empty message */
+			return true; /* Linux closed its end: an empty message
+				      */
 	}
 }
 
@@ -196,8 +196,8 @@ static void pipe_unwire(struct nk_pipe *pipe)
 	struct nk_instance *nk = pipe->nk;
 
 	if (pipe->has_source) {
-		ipipe_virtualize_irq(ipipe_head_domain(nk), pipe->src_irq,
-				     NULL, NULL, IPIPE_PASS);
+		ipipe_virtualize_irq(ipipe_head_domain(nk), pipe->src_irq, NULL,
+				     NULL, IPIPE_PASS);
 		ipipe_detach_source(nk, pipe->src_irq);
 	}
 	if (pipe->virq) {
@@ -231,7 +231,8 @@ int nk_pipe_create(struct nk_instance *nk, const char *name, size_t poolsize,
 	if (ret == 0)
 		ret = nk_synch_init(nk, &pipe->readers, name, NK_SYNCH_PRIO, 0);
 	if (ret == 0)
-		ret = nk_timer_init(nk, &pipe->retry, name, 0, pipe_retry, pipe);
+		ret =
+		    nk_timer_init(nk, &pipe->retry, name, 0, pipe_retry, pipe);
 	pipe->retry_delay = PIPE_RETRY_MIN;
 	if (ret == 0)
 		ret = nk->be->chan_open(nk->be_priv, fds);
@@ -286,8 +287,8 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 	nk = pipe->nk;
 	nk_lock_held(nk);
 	last = nk_list_empty(&pipe->out)
-		       ? NULL
-		       : nk_container_of(pipe->out.prev, struct pipe_msg, link);
+		   ? NULL
+		   : nk_container_of(pipe->out.prev, struct pipe_msg, link);
 	if ((flags & NK_PIPE_STREAM) && last) {
 		size_t room;
 
@@ -362,7 +363,8 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 		if (!pipe->has_source)
 			pipe_pull(pipe);
 		ret = pipe_take(pipe, buf, size);
-		if (ret != -EWOULDBLOCK || (mode == NK_RELATIVE && timeout <= 0))
+		if (ret != -EWOULDBLOCK ||
+		    (mode == NK_RELATIVE && timeout <= 0))
 			break;
 		wake = nk_synch_sleep(&pipe->readers, timeout, mode);
 		if (wake == NK_WAKE_DELETED) {

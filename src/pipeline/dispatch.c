@@ -44,7 +44,7 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 	nk_list_for_each(pos, &pipe->domains)
 	{
 		struct ipipe_domain *d =
-			nk_container_of(pos, struct ipipe_domain, link);
+		    nk_container_of(pos, struct ipipe_domain, link);
 		struct ipipe_entry *e = &d->irqs[irq];
 
 		if (e->handler == NULL && e->mode == IPIPE_PASS)
@@ -57,7 +57,7 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 				pipe->inflight[irq]++;
 				if (d->root_side)
 					pipe->nk->be->root_post(
-						pipe->nk->be_priv);
+					    pipe->nk->be_priv);
 			} else {
 				e->stats.lost++;
 			}
@@ -119,7 +119,7 @@ static struct ipipe_domain *next_pending(struct ipipe *pipe, bool root_side,
 	nk_list_for_each(pos, &pipe->domains)
 	{
 		struct ipipe_domain *d =
-			nk_container_of(pos, struct ipipe_domain, link);
+		    nk_container_of(pos, struct ipipe_domain, link);
 
 		if (d->root_side != root_side)
 			continue;

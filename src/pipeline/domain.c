@@ -56,7 +56,7 @@ static void domain_insert(struct ipipe *pipe, struct ipipe_domain *d)
 
 	for (pos = pipe->domains.next; pos != &pipe->domains; pos = pos->next) {
 		struct ipipe_domain *o =
-			nk_container_of(pos, struct ipipe_domain, link);
+		    nk_container_of(pos, struct ipipe_domain, link);
 
 		if (o->priority < d->priority)
 			break;
@@ -78,12 +78,11 @@ int ipipe_create(struct nk_instance *nk, struct ipipe **out)
 	pipe->nk = nk;
 	nk_list_init(&pipe->domains);
 	pipe->syncing = calloc((size_t)nk->nr_cpus, sizeof(*pipe->syncing));
-	pipe->head = pipe->syncing ? domain_new(pipe, "head",
-						IPIPE_HEAD_PRIORITY)
-				   : NULL;
-	pipe->root = pipe->head ? domain_new(pipe, "root",
-					     IPIPE_ROOT_PRIORITY)
-				: NULL;
+	pipe->head = pipe->syncing
+			 ? domain_new(pipe, "head", IPIPE_HEAD_PRIORITY)
+			 : NULL;
+	pipe->root =
+	    pipe->head ? domain_new(pipe, "root", IPIPE_ROOT_PRIORITY) : NULL;
 	if (pipe->root == NULL) {
 		ipipe_destroy(pipe);
 		return -ENOMEM;
@@ -107,7 +106,7 @@ void ipipe_destroy(struct ipipe *pipe)
 {
 	while (!nk_list_empty(&pipe->domains)) {
 		struct ipipe_domain *d = nk_list_first_entry(
-			&pipe->domains, struct ipipe_domain, link);
+		    &pipe->domains, struct ipipe_domain, link);
 
 		nk_list_del(&d->link);
 		if (d != pipe->head && d != pipe->root)
@@ -198,12 +197,14 @@ static void log_purge(struct ipipe_domain *d, unsigned int irq)
 		unsigned int kept = 0, dropped = 0;
 
 		for (unsigned int i = 0; i < log->count; i++) {
-			unsigned int v = log->irqs[(log->first + i) % IPIPE_LOG_SIZE];
+			unsigned int v =
+			    log->irqs[(log->first + i) % IPIPE_LOG_SIZE];
 
 			if (v == irq)
 				dropped++;
 			else
-				log->irqs[(log->first + kept++) % IPIPE_LOG_SIZE] = v;
+				log->irqs[(log->first + kept++) %
+					  IPIPE_LOG_SIZE] = v;
 		}
 		log->count = kept;
 		while (dropped--)
@@ -228,8 +229,7 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 	e = &d->irqs[irq];
 	if (d->pipe->kind[irq] == IPIPE_IRQ_FREE)
 		ret = -EINVAL;
-	else if (d == d->pipe->head &&
-		 d->pipe->kind[irq] == IPIPE_IRQ_TIMER)
+	else if (d == d->pipe->head && d->pipe->kind[irq] == IPIPE_IRQ_TIMER)
 		ret = -EPERM;
 	else if (handler && e->handler)
 		ret = -EBUSY;

@@ -39,7 +39,7 @@ struct ipipe_domain {
 	int priority;
 	bool root_side; /* handlers run in root context */
 	char name[NK_NAME_MAX];
-	bool *stalled;         /* per RT CPU */
+	bool *stalled;	       /* per RT CPU */
 	struct ipipe_log *log; /* per RT CPU */
 	struct ipipe_entry irqs[IPIPE_NR_IRQS];
 };
@@ -52,9 +52,9 @@ struct ipipe {
 	/* Handler runs still owed for a source IRQ: it is unmasked at 0. */
 	unsigned int inflight[IPIPE_NR_IRQS];
 	unsigned int locks[IPIPE_NR_IRQS]; /* ipipe_lock_irq() depth */
-	bool parked[IPIPE_NR_IRQS]; /* a source raised with no handler */
-	bool held[IPIPE_NR_IRQS];   /* parked or locked since the last end */
-	bool *syncing; /* per RT CPU: head-side handlers running */
+	bool parked[IPIPE_NR_IRQS];	   /* a source raised with no handler */
+	bool held[IPIPE_NR_IRQS]; /* parked or locked since the last end */
+	bool *syncing;		  /* per RT CPU: head-side handlers running */
 };
 
 /*

@@ -7,9 +7,8 @@
 
 #include <string.h>
 
-static int irq_alloc(struct ipipe *pipe, unsigned int first,
-		     unsigned int end, enum ipipe_irq_kind kind,
-		     unsigned int *irq)
+static int irq_alloc(struct ipipe *pipe, unsigned int first, unsigned int end,
+		     enum ipipe_irq_kind kind, unsigned int *irq)
 {
 	for (unsigned int i = first; i < end; i++) {
 		if (pipe->kind[i] == IPIPE_IRQ_FREE) {
@@ -28,7 +27,7 @@ static bool irq_has_handler(struct ipipe *pipe, unsigned int irq)
 	nk_list_for_each(pos, &pipe->domains)
 	{
 		struct ipipe_domain *d =
-			nk_container_of(pos, struct ipipe_domain, link);
+		    nk_container_of(pos, struct ipipe_domain, link);
 
 		if (d->irqs[irq].handler)
 			return true;
@@ -44,7 +43,7 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 	nk_list_for_each(pos, &pipe->domains)
 	{
 		struct ipipe_domain *d =
-			nk_container_of(pos, struct ipipe_domain, link);
+		    nk_container_of(pos, struct ipipe_domain, link);
 
 		memset(&d->irqs[irq], 0, sizeof(d->irqs[irq]));
 		d->irqs[irq].mode = IPIPE_PASS;
@@ -113,7 +112,8 @@ static bool source_valid(const struct ipipe_source *src)
 		return src->path != NULL;
 	case IPIPE_SRC_GPIO:
 		return src->path != NULL && src->edges != 0 &&
-		       !(src->edges & ~(IPIPE_GPIO_RISING | IPIPE_GPIO_FALLING));
+		       !(src->edges &
+			 ~(IPIPE_GPIO_RISING | IPIPE_GPIO_FALLING));
 	case IPIPE_SRC_SIGNAL:
 		return src->signo > 0 && src->signo < NSIG;
 	case IPIPE_SRC_SCRIPT:
@@ -122,9 +122,8 @@ static bool source_valid(const struct ipipe_source *src)
 	return false;
 }
 
-int ipipe_attach_source(struct nk_instance *nk,
-			const struct ipipe_source *src, int cpu,
-			unsigned int *irq)
+int ipipe_attach_source(struct nk_instance *nk, const struct ipipe_source *src,
+			int cpu, unsigned int *irq)
 {
 	unsigned int n;
 	int ret;
@@ -172,7 +171,8 @@ static int irq_lock(struct nk_instance *nk, unsigned int irq, bool lock)
 
 	if (pipe == NULL)
 		return -EINVAL;
-	if (pipe->kind[irq] != IPIPE_IRQ_SOURCE || (!lock && !pipe->locks[irq])) {
+	if (pipe->kind[irq] != IPIPE_IRQ_SOURCE ||
+	    (!lock && !pipe->locks[irq])) {
 		ret = -EINVAL;
 	} else if (lock) {
 		pipe->locks[irq]++;

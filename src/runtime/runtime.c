@@ -25,8 +25,8 @@ static void runtime_exit(void)
 static void runtime_create(void)
 {
 	struct nk_instance_attr attr = {
-		.main_name = "main",
-		.main_priority = 0,
+	    .main_name = "main",
+	    .main_priority = 0,
 	};
 
 	runtime_error = nk_instance_create(&attr, &runtime_nk);
@@ -49,10 +49,10 @@ struct runtime_option {
 };
 
 static const struct runtime_option runtime_options[] = {
-	{"--backend=", "FUSION_BACKEND"},
-	{"--cpu-affinity=", "FUSION_CPUS"},
-	{"--sim-log=", "FUSION_SIM_LOG"},
-	{"--no-rt", "FUSION_NO_RT"},
+    {"--backend=", "FUSION_BACKEND"},
+    {"--cpu-affinity=", "FUSION_CPUS"},
+    {"--sim-log=", "FUSION_SIM_LOG"},
+    {"--no-rt", "FUSION_NO_RT"},
 };
 
 static int runtime_apply(const char *arg, bool *matched)

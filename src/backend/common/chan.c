@@ -40,6 +40,7 @@ ssize_t be_chan_recv(void *priv, int fd, void *buf, size_t len, bool peek)
 
 	(void)priv;
 	/* MSG_TRUNC: the message's real size, whatever @len is. */
-	n = recv(fd, buf, len, MSG_DONTWAIT | MSG_TRUNC | (peek ? MSG_PEEK : 0));
+	n = recv(fd, buf, len,
+		 MSG_DONTWAIT | MSG_TRUNC | (peek ? MSG_PEEK : 0));
 	return n < 0 ? -errno : n;
 }

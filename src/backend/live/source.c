@@ -35,8 +35,8 @@
 
 struct live_source {
 	enum ipipe_source_kind kind;
-	int fd;         /* watched */
-	bool owned;     /* opened here: closed at detach */
+	int fd;		 /* watched */
+	bool owned;	 /* opened here: closed at detach */
 	bool uio_unmask; /* the UIO driver takes "write 1" to unmask */
 	int cpu;
 	int signo;
@@ -89,8 +89,7 @@ static void *root_main(void *arg)
 }
 
 /* A thread outside the RT world: SCHED_OTHER, on every CPU. */
-static int start_plain_thread(pthread_t *thread, void *(*fn)(void *),
-			      void *arg)
+static int start_plain_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	struct sched_param param = {.sched_priority = 0};
 	pthread_attr_t attr;
@@ -117,7 +116,8 @@ void live_root_post(void *priv)
 
 	if (!live->root_started) {
 		if (start_plain_thread(&live->root_thread, root_main, live)) {
-			fprintf(stderr, "fusion: cannot start the root thread\n");
+			fprintf(stderr,
+				"fusion: cannot start the root thread\n");
 			return;
 		}
 		live->root_started = true;
@@ -251,8 +251,8 @@ static int source_open(struct live_source *src, const struct ipipe_source *s)
 		if (src->fd < 0)
 			return -errno;
 		/* Drivers without irqcontrol refuse the write: never unmask. */
-		src->uio_unmask = write(src->fd, &one, sizeof(one)) ==
-				  sizeof(one);
+		src->uio_unmask =
+		    write(src->fd, &one, sizeof(one)) == sizeof(one);
 		return src->fd;
 	case IPIPE_SRC_GPIO:
 		src->owned = true;

@@ -85,7 +85,8 @@ static int parse_time(const char *word, nk_time_t *out)
 	static const struct {
 		const char *unit;
 		nk_time_t ns;
-	} units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+	} units[] = {
+	    {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
 	char *end;
 	long long v;
 
@@ -215,8 +216,8 @@ int sim_scenario_load(struct sim *sim, const char *path)
 		err = parse_line(sim, buf, &s);
 		if (err == NULL && s.name[0]) {
 			struct sim_script *grown =
-				realloc(sim->scripts, sizeof(s) *
-					(size_t)(sim->nr_scripts + 1));
+			    realloc(sim->scripts,
+				    sizeof(s) * (size_t)(sim->nr_scripts + 1));
 
 			if (grown == NULL) {
 				ret = -ENOMEM;
