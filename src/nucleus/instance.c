@@ -36,6 +36,12 @@ static const struct nk_backend_handlers nucleus_handlers = {
 	.root_sync = ipipe_handle_root,
 };
 
+/* The head domain's handler of each CPU's timer IRQ. */
+static void timer_irq(unsigned int irq, void *cookie)
+{
+	nk_timer_handler(cookie, (int)irq);
+}
+
 static void instance_free(struct nk_instance *nk)
 {
 	if (nk->scheds) {
@@ -95,7 +101,7 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		ret = -ENOMEM;
 		goto fail;
 	}
-	ret = ipipe_create(nk, &nk->pipeline);
+	ret = ipipe_create(nk, timer_irq, &nk->pipeline);
 	if (ret)
 		goto fail;
 	ret = be->init(nk, nk->nr_cpus, &nucleus_handlers, &nk->be_priv);

@@ -64,12 +64,8 @@ static void domain_insert(struct ipipe *pipe, struct ipipe_domain *d)
 	nk_list_add_before(&d->link, pos);
 }
 
-static void timer_irq(unsigned int irq, void *cookie)
-{
-	nk_timer_handler(cookie, (int)irq);
-}
-
-int ipipe_create(struct nk_instance *nk, struct ipipe **out)
+int ipipe_create(struct nk_instance *nk, ipipe_handler_t timer_handler,
+		 struct ipipe **out)
 {
 	struct ipipe *pipe = calloc(1, sizeof(*pipe));
 
@@ -94,7 +90,7 @@ int ipipe_create(struct nk_instance *nk, struct ipipe **out)
 		struct ipipe_entry *e = &pipe->head->irqs[IPIPE_TIMER_IRQ(cpu)];
 
 		pipe->kind[IPIPE_TIMER_IRQ(cpu)] = IPIPE_IRQ_TIMER;
-		e->handler = timer_irq;
+		e->handler = timer_handler;
 		e->cookie = nk;
 		e->mode = IPIPE_HANDLE;
 	}

@@ -68,7 +68,13 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq);
 /* A source IRQ's handler run completed (or was dropped).  Lock held. */
 void ipipe_irq_done(struct ipipe *pipe, unsigned int irq);
 
-int ipipe_create(struct nk_instance *nk, struct ipipe **out);
+/*
+ * The pipeline of @nk, with @timer_handler (cookie @nk, IRQ number = the
+ * CPU) as the head domain's handler of every CPU's timer IRQ: the
+ * nucleus registers it, the pipeline never calls up on its own.
+ */
+int ipipe_create(struct nk_instance *nk, ipipe_handler_t timer_handler,
+		 struct ipipe **out);
 void ipipe_destroy(struct ipipe *pipe);
 
 /* Backend entry points (struct nk_backend_handlers). */
