@@ -245,7 +245,10 @@ void nk_sched_run(struct nk_instance *nk)
 	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
 		struct nk_sched *sched = &nk->scheds[cpu];
 
-		if (!sched->resched || (self && sched->curr == self))
+		/* A CPU running pipeline handlers on its current thread's
+		 * stack reschedules when they end (ipipe_post). */
+		if (!sched->resched || (self && sched->curr == self) ||
+		    sched->irq_depth)
 			continue;
 		/* An idle CPU has nobody to preempt: switch it from here. */
 		if (sched->curr->state & NK_THREAD_ROOT)
