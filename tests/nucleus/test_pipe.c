@@ -1,0 +1,159 @@
+/*
+ * Nucleus pipes on sim: bad input for every function, message order
+ * (urgent, stream), the pool limit, the reader's errors and the exact
+ * date of its timeout.  The Linux side is read from the test itself,
+ * once main has blocked (root context runs only when every RT thread
+ * waits).
+ */
+#include "harness.h"
+
+#include <fusion/fusion.h>
+
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MS 1000000LL
+
+static struct nk_instance *nk;
+
+static void setup(void)
+{
+	struct nk_instance_attr attr = {.backend = "sim", .main_priority = 10};
+
+	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
+}
+
+/* Let root context hand queued messages to Linux. */
+static void let_linux_run(void)
+{
+	CHECK_EQ(nk_thread_sleep(nk, MS, NK_RELATIVE), 0);
+}
+
+static void check_linux_reads(struct nk_pipe *pipe, const char *want)
+{
+	char buf[64];
+	ssize_t n = read(nk_pipe_linux_fd(pipe), buf, sizeof(buf) - 1);
+
+	CHECK(n >= 0);
+	buf[n] = '\0';
+	CHECK_STR(buf, want);
+}
+
+TEST(bad_input)
+{
+	unsigned char forged[256];
+	struct nk_pipe *pipe, *junk = (struct nk_pipe *)forged;
+	char buf[8];
+
+	setup();
+	memset(forged, 0xa5, sizeof(forged));
+	CHECK_EQ(nk_pipe_create(NULL, "p", 0, &pipe), -EINVAL);
+	CHECK_EQ(nk_pipe_create(nk, "p", 0, NULL), -EINVAL);
+	CHECK_EQ(
+	    nk_pipe_create(nk, "abcdefghijklmnopqrstuvwxyz012345", 0, &pipe),
+	    -EINVAL);
+	CHECK_EQ(nk_pipe_delete(NULL), -EINVAL);
+	CHECK_EQ(nk_pipe_delete(junk), -EINVAL);
+	CHECK_EQ(nk_pipe_send(NULL, "a", 1, 0), -EINVAL);
+	CHECK_EQ(nk_pipe_send(junk, "a", 1, 0), -EINVAL);
+	CHECK_EQ(nk_pipe_recv(NULL, buf, sizeof(buf), 0, NK_RELATIVE), -EINVAL);
+	CHECK_EQ(nk_pipe_recv(junk, buf, sizeof(buf), 0, NK_RELATIVE), -EINVAL);
+	CHECK_EQ(nk_pipe_linux_fd(NULL), -EINVAL);
+	CHECK_EQ(nk_pipe_linux_fd(junk), -EINVAL);
+	CHECK_EQ(nk_pipe_create(nk, "p", 0, &pipe), 0);
+	CHECK_EQ(nk_pipe_send(pipe, NULL, 1, 0), -EINVAL);
+	CHECK_EQ(nk_pipe_send(pipe, "a", 1, 0x80), -EINVAL);
+	CHECK_EQ(nk_pipe_send(pipe, "a", 1, NK_PIPE_URGENT | NK_PIPE_STREAM),
+		 -EINVAL);
+	CHECK_EQ(nk_pipe_recv(pipe, NULL, 1, 0, NK_RELATIVE), -EINVAL);
+	CHECK_EQ(nk_pipe_recv(pipe, buf, sizeof(buf), 0, (enum nk_tmode)7),
+		 -EINVAL);
+	/* Still usable after all that. */
+	CHECK_EQ(nk_pipe_send(pipe, "ok", 2, 0), 2);
+	let_linux_run();
+	check_linux_reads(pipe, "ok");
+	CHECK_EQ(nk_pipe_delete(pipe), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+TEST(order_urgent_and_stream)
+{
+	struct nk_pipe *pipe;
+
+	setup();
+	CHECK_EQ(nk_pipe_create(nk, "order", 0, &pipe), 0);
+	CHECK_EQ(nk_pipe_send(pipe, "a", 1, 0), 1);
+	CHECK_EQ(nk_pipe_send(pipe, "bb", 2, 0), 2);
+	CHECK_EQ(nk_pipe_send(pipe, "cc", 2, NK_PIPE_STREAM), 2);
+	CHECK_EQ(nk_pipe_send(pipe, "u", 1, NK_PIPE_URGENT), 1);
+	let_linux_run();
+	check_linux_reads(pipe, "u");
+	check_linux_reads(pipe, "a");
+	check_linux_reads(pipe, "bbcc");
+	CHECK_EQ(nk_pipe_delete(pipe), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+TEST(pool_limit)
+{
+	static char big[600];
+	struct nk_pipe *pipe;
+
+	setup();
+	CHECK_EQ(nk_pipe_create(nk, "small", 1024, &pipe), 0);
+	CHECK_EQ(nk_pipe_send(pipe, big, sizeof(big), 0), (ssize_t)sizeof(big));
+	/* Linux has not run: the first message still holds the pool. */
+	CHECK_EQ(nk_pipe_send(pipe, big, sizeof(big), 0), -ENOMEM);
+	let_linux_run();
+	CHECK_EQ(nk_pipe_send(pipe, big, sizeof(big), 0), (ssize_t)sizeof(big));
+	CHECK_EQ(nk_pipe_delete(pipe), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+static long long plain_result;
+static struct nk_pipe *plain_pipe;
+
+static void *plain_reader(void *arg)
+{
+	char buf[8];
+
+	(void)arg;
+	plain_result =
+	    nk_pipe_recv(plain_pipe, buf, sizeof(buf), MS, NK_RELATIVE);
+	return NULL;
+}
+
+TEST(reader_errors_and_timeout)
+{
+	struct nk_pipe *pipe;
+	pthread_t plain;
+	char small[2], buf[16];
+	nk_time_t t0;
+	int fd;
+
+	setup();
+	CHECK_EQ(nk_pipe_create(nk, "in", 0, &pipe), 0);
+	fd = nk_pipe_linux_fd(pipe);
+	CHECK_EQ(nk_pipe_recv(pipe, buf, sizeof(buf), 0, NK_RELATIVE),
+		 -EWOULDBLOCK);
+	CHECK_EQ(write(fd, "hello", 5), 5);
+	CHECK_EQ(nk_pipe_recv(pipe, small, sizeof(small), 0, NK_RELATIVE),
+		 -ENOBUFS);
+	CHECK_EQ(nk_pipe_recv(pipe, buf, sizeof(buf), 0, NK_RELATIVE), 5);
+	CHECK(memcmp(buf, "hello", 5) == 0);
+	t0 = nk_now(nk);
+	CHECK_EQ(nk_pipe_recv(pipe, buf, sizeof(buf), 3 * MS, NK_RELATIVE),
+		 -ETIMEDOUT);
+	CHECK_EQ(nk_now(nk) - t0, 3 * MS);
+	/* Blocking outside a nucleus thread is refused. */
+	plain_pipe = pipe;
+	CHECK_EQ(pthread_create(&plain, NULL, plain_reader, NULL), 0);
+	CHECK_EQ(pthread_join(plain, NULL), 0);
+	CHECK_EQ(plain_result, -EPERM);
+	CHECK_EQ(nk_pipe_delete(pipe), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+TESTS(T(bad_input), T(order_urgent_and_stream), T(pool_limit),
+      T(reader_errors_and_timeout));
