@@ -66,6 +66,28 @@ nk_export nk_must_check int nk_synch_sleep(struct nk_synch *synch,
 					   nk_time_t timeout,
 					   enum nk_tmode mode);
 
+/*
+ * As nk_synch_sleep, with a wait context: @ctx (typically on the
+ * caller's stack) describes what the caller waits for (a size, a mask,
+ * a buffer), and wakers read and fill it through nk_synch_waiter_ctx()
+ * while it waits, serving waiters one by one in queue order (Xenomai's
+ * wait context).  A waiter that leaves the queue (woken, timed out,
+ * unblocked, deleted) is never seen again, so @ctx needs to live only as
+ * long as the call.  Errors and context: as nk_synch_sleep.
+ */
+nk_export nk_must_check int nk_synch_sleep_ctx(struct nk_synch *synch,
+					       void *ctx, nk_time_t timeout,
+					       enum nk_tmode mode);
+/*
+ * Waiters in queue order: the first with @after NULL, else the one
+ * after @after (NULL at the end, or when @after does not wait on
+ * @synch).  Take the next one before waking @after.  Lock held.
+ */
+nk_export struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,
+						 struct nk_thread *after);
+/* The wait context of a waiting @thread (NULL if none).  Lock held. */
+nk_export void *nk_synch_waiter_ctx(struct nk_thread *thread);
+
 /* Wake the first waiter with NK_WAKE_OK; returns it, or NULL if none. */
 nk_export struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch);
 /* Wake @thread, which waits on @synch.  Errors: -EINVAL, -ESRCH. */

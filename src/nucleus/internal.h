@@ -81,6 +81,7 @@ struct nk_thread {
 	struct nk_list ready_link;
 	struct nk_list wait_link;
 	struct nk_synch *wchan;
+	void *wait_ctx; /* nk_synch_sleep_ctx(): the waiter's request */
 	struct nk_list owned; /* synchs owned that carry PI or PP */
 	struct nk_timer rtimer; /* sleeps and wait timeouts */
 	nk_time_t period;

@@ -262,6 +262,48 @@ int nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout,
 			   nk_abs_timeout(synch->nk, timeout, mode));
 }
 
+int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, nk_time_t timeout,
+		       enum nk_tmode mode)
+{
+	struct nk_thread *self;
+	int ret = synch_may_block(synch, &self, mode);
+
+	if (ret)
+		return ret;
+	if (synch->owner == self)
+		return -EDEADLK;
+	self->wait_ctx = ctx;
+	ret = synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
+	self->wait_ctx = NULL;
+	return ret;
+}
+
+struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,
+				       struct nk_thread *after)
+{
+	struct nk_list *next;
+
+	if (!synch_valid(synch))
+		return NULL;
+	if (after == NULL)
+		next = synch->waiters.next;
+	else if (nk_thread_valid(after) && after->wchan == synch &&
+		 (after->state & NK_THREAD_PENDING))
+		next = after->wait_link.next;
+	else
+		return NULL;
+	return next == &synch->waiters
+		       ? NULL
+		       : nk_list_entry(next, struct nk_thread, wait_link);
+}
+
+void *nk_synch_waiter_ctx(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) && (thread->state & NK_THREAD_PENDING)
+		       ? thread->wait_ctx
+		       : NULL;
+}
+
 struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch)
 {
 	struct nk_thread *thread;
