@@ -41,12 +41,12 @@ static bool gate_take(struct be_gate *gate, uint32_t *seen)
 
 	for (;;) {
 		uint32_t want = v & BE_GATE_OPEN
-					? v & ~(BE_GATE_OPEN | BE_GATE_SLEEPING)
-					: v | BE_GATE_SLEEPING;
+				    ? v & ~(BE_GATE_OPEN | BE_GATE_SLEEPING)
+				    : v | BE_GATE_SLEEPING;
 
 		if (atomic_compare_exchange_weak_explicit(
-			    &gate->word, &v, want, memory_order_acquire,
-			    memory_order_relaxed)) {
+			&gate->word, &v, want, memory_order_acquire,
+			memory_order_relaxed)) {
 			*seen = want;
 			return v & BE_GATE_OPEN;
 		}
@@ -69,16 +69,16 @@ static int64_t monotonic_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-bool be_gate_wait_until(struct be_gate *gate,
-			int64_t (*deadline)(void *ctx), void *ctx)
+bool be_gate_wait_until(struct be_gate *gate, int64_t (*deadline)(void *ctx),
+			void *ctx)
 {
 	uint32_t seen;
 
 	while (!gate_take(gate, &seen)) {
 		int64_t until = deadline(ctx);
 		struct timespec ts = {
-			.tv_sec = until / 1000000000,
-			.tv_nsec = until % 1000000000,
+		    .tv_sec = until / 1000000000,
+		    .tv_nsec = until % 1000000000,
 		};
 
 		if (until <= monotonic_ns())
@@ -108,9 +108,8 @@ void be_lock_acquire(struct be_lock *lock)
 {
 	uint32_t c = 0;
 
-	if (atomic_compare_exchange_strong_explicit(&lock->word, &c, 1,
-						    memory_order_acquire,
-						    memory_order_relaxed))
+	if (atomic_compare_exchange_strong_explicit(
+		&lock->word, &c, 1, memory_order_acquire, memory_order_relaxed))
 		return;
 	if (c != 2)
 		c = atomic_exchange_explicit(&lock->word, 2,
@@ -124,7 +123,24 @@ void be_lock_acquire(struct be_lock *lock)
 
 void be_lock_release(struct be_lock *lock)
 {
-	if (atomic_exchange_explicit(&lock->word, 0, memory_order_release) ==
-	    2)
+	if (atomic_exchange_explicit(&lock->word, 0, memory_order_release) == 2)
 		futex_wake(&lock->word, 1);
+}
+
+void be_seq_bump(_Atomic uint32_t *word)
+{
+	atomic_fetch_add_explicit(word, 1, memory_order_release);
+	futex_wake(word, INT32_MAX);
+}
+
+void be_seq_wait(_Atomic uint32_t *word, uint32_t seen, int64_t until)
+{
+	struct timespec ts = {
+	    .tv_sec = until / 1000000000,
+	    .tv_nsec = until % 1000000000,
+	};
+
+	/* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC date. */
+	syscall(SYS_futex, word, FUTEX_WAIT_BITSET_PRIVATE, seen,
+		until == INT64_MAX ? NULL : &ts, NULL, FUTEX_BITSET_MATCH_ANY);
 }

@@ -34,8 +34,8 @@ void be_gate_wait(struct be_gate *gate);
  * @deadline(@ctx), re-read after each re-time.  Returns true when the
  * gate opened (token consumed), false when the date passed.
  */
-bool be_gate_wait_until(struct be_gate *gate,
-			int64_t (*deadline)(void *ctx), void *ctx);
+bool be_gate_wait_until(struct be_gate *gate, int64_t (*deadline)(void *ctx),
+			void *ctx);
 void be_gate_retime(struct be_gate *gate);
 
 /*
@@ -50,5 +50,14 @@ struct be_lock {
 void be_lock_init(struct be_lock *lock);
 void be_lock_acquire(struct be_lock *lock);
 void be_lock_release(struct be_lock *lock);
+
+/*
+ * A sequence word a service thread sleeps on: it reads the word, checks
+ * its work, and sleeps only while the word still holds what it read, so
+ * a bump in between is never lost.  @until: absolute CLOCK_MONOTONIC ns,
+ * INT64_MAX for none.
+ */
+void be_seq_bump(_Atomic uint32_t *word);
+void be_seq_wait(_Atomic uint32_t *word, uint32_t seen, int64_t until);
 
 #endif

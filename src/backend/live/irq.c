@@ -7,9 +7,7 @@
 #include "live.h"
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,21 +21,7 @@ struct live_cpu *live_irq_cpu(void)
 
 void live_irq_wake(struct live_cpu *cpu)
 {
-	atomic_fetch_add_explicit(&cpu->irq_seq, 1, memory_order_release);
-	syscall(SYS_futex, &cpu->irq_seq, FUTEX_WAKE_PRIVATE, 1, NULL, NULL,
-		0);
-}
-
-static void irq_sleep(struct live_cpu *cpu, uint32_t seq, nk_time_t until)
-{
-	struct timespec ts = {
-		.tv_sec = until / 1000000000,
-		.tv_nsec = until % 1000000000,
-	};
-
-	/* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC date. */
-	syscall(SYS_futex, &cpu->irq_seq, FUTEX_WAIT_BITSET_PRIVATE, seq,
-		until == NK_INFINITE ? NULL : &ts, NULL, FUTEX_BITSET_MATCH_ANY);
+	be_seq_bump(&cpu->irq_seq);
 }
 
 static void *irq_main(void *arg)
@@ -50,16 +34,16 @@ static void *irq_main(void *arg)
 	snprintf(name, sizeof(name), "fusion-irq/%d", cpu->index);
 	pthread_setname_np(pthread_self(), name);
 	while (!atomic_load(&live->stopping)) {
-		uint32_t seq = atomic_load_explicit(&cpu->irq_seq,
-						    memory_order_acquire);
+		uint32_t seq =
+		    atomic_load_explicit(&cpu->irq_seq, memory_order_acquire);
 		nk_time_t deadline = atomic_load(&cpu->idle_waiter)
-					     ? NK_INFINITE
-					     : atomic_load(&cpu->deadline);
+					 ? NK_INFINITE
+					 : atomic_load(&cpu->deadline);
 		bool kicked = atomic_exchange(&cpu->idle_kick, false);
 		bool posted = atomic_exchange(&cpu->irq_posted, false);
 
 		if (!kicked && !posted && deadline > live_clock()) {
-			irq_sleep(cpu, seq, deadline);
+			be_seq_wait(&cpu->irq_seq, seq, deadline);
 			continue;
 		}
 		live_nucleus_lock(live);
@@ -87,26 +71,13 @@ void live_irq_post(void *priv, int index)
 
 int live_irq_start(struct live *live, struct live_cpu *cpu)
 {
-	struct sched_param param = {.sched_priority = LIVE_FIFO_IRQ};
-	pthread_attr_t attr;
-	cpu_set_t set;
-	int ret;
+	int ret =
+	    live_thread_start(&cpu->irq_thread, irq_main, cpu, cpu->linux_cpu,
+			      live->rt ? LIVE_FIFO_IRQ : 0, 0);
 
-	pthread_attr_init(&attr);
-	CPU_ZERO(&set);
-	CPU_SET(cpu->linux_cpu, &set);
-	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (live->rt) {
-		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-		pthread_attr_setschedparam(&attr, &param);
-	}
-	ret = pthread_create(&cpu->irq_thread, &attr, irq_main, cpu);
-	pthread_attr_destroy(&attr);
-	if (ret)
-		return -ret;
-	cpu->irq_started = true;
-	return 0;
+	if (ret == 0)
+		cpu->irq_started = true;
+	return ret;
 }
 
 void live_irq_stop(struct live *live)

@@ -461,9 +461,6 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 {
 	struct live *live = priv;
 	struct live_shadow *s = shadow_new(live, thread);
-	struct sched_param param;
-	pthread_attr_t attr;
-	cpu_set_t set;
 	char name[16];
 	int ret;
 
@@ -471,25 +468,15 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 		return -ENOMEM;
 	if (stack_size < (size_t)PTHREAD_STACK_MIN)
 		stack_size = PTHREAD_STACK_MIN;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, stack_size);
-	CPU_ZERO(&set);
-	CPU_SET(live->cpus[s->cpu].linux_cpu, &set);
-	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (live->rt) {
-		param.sched_priority =
-			live_fifo_prio(nk_thread_priority(thread));
-		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-		pthread_attr_setschedparam(&attr, &param);
-	}
 	*shadow = s;
-	ret = pthread_create(&s->pthread, &attr, shadow_main, s);
-	pthread_attr_destroy(&attr);
+	ret = live_thread_start(
+		&s->pthread, shadow_main, s, live->cpus[s->cpu].linux_cpu,
+		live->rt ? live_fifo_prio(nk_thread_priority(thread)) : 0,
+		stack_size);
 	if (ret) {
 		*shadow = NULL;
 		free(s);
-		return ret == EAGAIN ? -EAGAIN : -ENOMEM;
+		return ret == -EAGAIN ? -EAGAIN : -ENOMEM;
 	}
 	snprintf(name, sizeof(name), "%s", nk_thread_name(thread));
 	pthread_setname_np(s->pthread, name);

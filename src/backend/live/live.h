@@ -119,6 +119,13 @@ int live_fifo_prio(int nucleus_prio);
 int live_pin_self(int linux_cpu);
 void live_prefault_stack(size_t size);
 int live_hold_dma_latency(void);
+/*
+ * Start a backend thread pinned to @linux_cpu (-1: every CPU), at
+ * SCHED_FIFO @fifo_prio (0: SCHED_OTHER), with @stack_size bytes of
+ * stack (0: the default).  Returns 0 or -errno of pthread_create.
+ */
+int live_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg,
+		      int linux_cpu, int fifo_prio, size_t stack_size);
 
 /* irq.c */
 int live_irq_start(struct live *live, struct live_cpu *cpu);

@@ -76,9 +76,9 @@ bool live_rt_allowed(void)
 
 int live_fifo_prio(int nucleus_prio)
 {
-	return LIVE_FIFO_MIN +
-	       nucleus_prio * (LIVE_FIFO_MAX_SHADOW - LIVE_FIFO_MIN) /
-		       NK_PRIO_MAX;
+	return LIVE_FIFO_MIN + nucleus_prio *
+				   (LIVE_FIFO_MAX_SHADOW - LIVE_FIFO_MIN) /
+				   NK_PRIO_MAX;
 }
 
 int live_pin_self(int linux_cpu)
@@ -114,4 +114,33 @@ void live_prefault_stack(size_t size)
 
 	for (size_t off = 0; off < size; off += 4096)
 		probe[off] = 0;
+}
+
+int live_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg,
+		      int linux_cpu, int fifo_prio, size_t stack_size)
+{
+	struct sched_param param = {.sched_priority = fifo_prio};
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int ret;
+
+	CPU_ZERO(&set);
+	if (linux_cpu >= 0)
+		CPU_SET(linux_cpu, &set);
+	else
+		for (long i = 0;
+		     i < sysconf(_SC_NPROCESSORS_CONF) && i < CPU_SETSIZE; i++)
+			CPU_SET((int)i, &set);
+	pthread_attr_init(&attr);
+	if (stack_size)
+		pthread_attr_setstacksize(&attr, stack_size);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	/* Explicit, never inherited: the creator may be a pinned RT shadow. */
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr,
+				    fifo_prio ? SCHED_FIFO : SCHED_OTHER);
+	pthread_attr_setschedparam(&attr, &param);
+	ret = pthread_create(thread, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return -ret;
 }

@@ -19,7 +19,6 @@
 #include <fusion/pipeline.h>
 
 #include <fcntl.h>
-#include <linux/futex.h>
 #include <linux/gpio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +26,6 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/eventfd.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Marks the stop eventfd in a source thread's epoll set. */
@@ -61,17 +59,6 @@ static void signal_to_fd(int sig, siginfo_t *info, void *uc)
 	live_sud_restore(old);
 }
 
-static void futex_wake_all(_Atomic uint32_t *word)
-{
-	atomic_fetch_add(word, 1);
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
-}
-
-static void futex_wait_change(_Atomic uint32_t *word, uint32_t seen)
-{
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
-}
-
 static void *root_main(void *arg)
 {
 	struct live *live = arg;
@@ -83,31 +70,9 @@ static void *root_main(void *arg)
 		if (atomic_exchange(&live->root_pending, false))
 			live->handlers->root_sync(live->nk);
 		else
-			futex_wait_change(&live->root_seq, seq);
+			be_seq_wait(&live->root_seq, seq, INT64_MAX);
 	}
 	return NULL;
-}
-
-/* A thread outside the RT world: SCHED_OTHER, on every CPU. */
-static int start_plain_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	struct sched_param param = {.sched_priority = 0};
-	pthread_attr_t attr;
-	cpu_set_t set;
-	int ret;
-
-	CPU_ZERO(&set);
-	for (long i = 0; i < sysconf(_SC_NPROCESSORS_CONF) && i < CPU_SETSIZE;
-	     i++)
-		CPU_SET((int)i, &set);
-	pthread_attr_init(&attr);
-	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-	pthread_attr_setschedparam(&attr, &param);
-	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	ret = pthread_create(thread, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return -ret;
 }
 
 void live_root_post(void *priv)
@@ -115,7 +80,9 @@ void live_root_post(void *priv)
 	struct live *live = priv;
 
 	if (!live->root_started) {
-		if (start_plain_thread(&live->root_thread, root_main, live)) {
+		/* Outside the RT world: SCHED_OTHER, on every CPU. */
+		if (live_thread_start(&live->root_thread, root_main, live, -1,
+				      0, 0)) {
 			fprintf(stderr,
 				"fusion: cannot start the root thread\n");
 			return;
@@ -123,7 +90,7 @@ void live_root_post(void *priv)
 		live->root_started = true;
 	}
 	atomic_store(&live->root_pending, true);
-	futex_wake_all(&live->root_seq);
+	be_seq_bump(&live->root_seq);
 }
 
 /* Take what the source raised: the number of arrivals to deliver. */
@@ -178,10 +145,7 @@ static void *source_main(void *arg)
 
 static int source_thread_start(struct live *live, struct live_cpu *cpu)
 {
-	struct sched_param param = {.sched_priority = LIVE_FIFO_IRQ};
 	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = SOURCE_STOP};
-	pthread_attr_t attr;
-	cpu_set_t set;
 	int ret;
 
 	cpu->src_epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -191,17 +155,9 @@ static int source_thread_start(struct live *live, struct live_cpu *cpu)
 		ret = -errno;
 		goto fail;
 	}
-	pthread_attr_init(&attr);
-	CPU_ZERO(&set);
-	CPU_SET(cpu->linux_cpu, &set);
-	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&attr, live->rt ? SCHED_FIFO : SCHED_OTHER);
-	if (!live->rt)
-		param.sched_priority = 0;
-	pthread_attr_setschedparam(&attr, &param);
-	ret = -pthread_create(&cpu->src_thread, &attr, source_main, cpu);
-	pthread_attr_destroy(&attr);
+	ret =
+	    live_thread_start(&cpu->src_thread, source_main, cpu,
+			      cpu->linux_cpu, live->rt ? LIVE_FIFO_IRQ : 0, 0);
 	if (ret == 0) {
 		cpu->src_started = true;
 		return 0;
@@ -386,7 +342,7 @@ void live_sources_stop(struct live *live)
 	}
 	if (live->root_started) {
 		atomic_store(&live->stopping, true);
-		futex_wake_all(&live->root_seq);
+		be_seq_bump(&live->root_seq);
 		pthread_join(live->root_thread, NULL);
 		live->root_started = false;
 	}

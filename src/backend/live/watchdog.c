@@ -97,19 +97,13 @@ static void *watchdog_main(void *arg)
 /* Above every shadow, so that it runs even beside a runaway. */
 static int watchdog_thread_start(struct live *live)
 {
-	struct sched_param param = {.sched_priority = LIVE_FIFO_IRQ};
-	pthread_attr_t attr;
 	int ret;
 
 	be_gate_init(&live->wd_gate);
-	pthread_attr_init(&attr);
-	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-	pthread_attr_setschedparam(&attr, &param);
-	ret = pthread_create(&live->wd_thread, &attr, watchdog_main, live);
-	pthread_attr_destroy(&attr);
+	ret = live_thread_start(&live->wd_thread, watchdog_main, live, -1,
+				LIVE_FIFO_IRQ, 0);
 	if (ret)
-		return -ret;
+		return ret;
 	live->wd_started = true;
 	return 0;
 }
