@@ -436,7 +436,7 @@ TEST(write_preempts_and_tlock_defers)
 	CHECK_EQ(rt_buffer_create(&bf, NULL, 8, B_FIFO), 0);
 	trail[0] = '\0';
 	io_start(&io, &bf, "high", 50, NULL, 4, TM_INFINITE);
-	/* Its wait cost no mode switch (the record was made with bf). */
+	/* Its wait cost no mode switch (waits allocate nothing). */
 	CHECK_EQ(rt_task_inquire(&io.task, &ti), 0);
 	CHECK_EQ(ti.stat.msw, 0);
 	step("write");

@@ -225,7 +225,7 @@ TEST(waiters_satisfied_by_signal)
 	CHECK_EQ(rt_event_delete(&ev), 0);
 }
 
-/* More waiters than the records a group starts with. */
+/* Many waiters at once, each served with its own flags. */
 TEST(many_waiters)
 {
 	static const char *const names[6] = {"b0", "b1", "b2",
@@ -241,11 +241,11 @@ TEST(many_waiters)
 	CHECK_EQ(rt_event_signal(&ev, 0x3f), 0);
 	for (int i = 0; i < 6; i++)
 		reap(&w[i], 0, 1u << i);
-	/* Growing may switch a task to Linux mode (malloc) on live. */
+	/* The exact order on sim; the second round checks it on both. */
 	if (on_sim())
 		CHECK_STR(trail, "b5=20 b4=10 b3=8 b2=4 b1=2 b0=1");
 	CHECK_EQ(waiting(&ev), 0);
-	/* The records are reused: a second round allocates nothing. */
+	/* A second round, with the group's wait queue reused. */
 	CHECK_EQ(rt_event_clear(&ev, 0x3f, NULL), 0);
 	trail[0] = '\0';
 	for (int i = 0; i < 6; i++)
@@ -376,7 +376,7 @@ TEST(unblock_interrupts)
 	if (sim)
 		CHECK_EQ(w.at - t0, MS);
 	CHECK_EQ(waiting(&ev), 0);
-	/* The group works on: the same record serves the next wait. */
+	/* The group works on: the unblocked wait left nothing behind. */
 	wait_for(&w, &ev, "w", 20, 0x1, EV_ANY, TM_INFINITE, T_JOINABLE);
 	CHECK_EQ(rt_event_signal(&ev, 0x1), 0);
 	reap(&w, 0, 0x1);
@@ -400,8 +400,8 @@ TEST(waiting_task_deleted)
 	reap(&live, 0, 0x1);
 	CHECK_EQ(rt_event_signal(&ev, 0x1), 0);
 	CHECK_STR(trail, "live=1");
-	/* Satisfied, then deleted before it runs: its record goes with
-	 * the group (LeakSanitizer checks it). */
+	/* Satisfied, then deleted before it runs: its wait leaves
+	 * nothing behind (LeakSanitizer checks it). */
 	CHECK_EQ(rt_event_clear(&ev, 0x1, NULL), 0);
 	wait_for(&gone, &ev, "gone", 20, 0x1, EV_ANY, TM_INFINITE, 0);
 	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);

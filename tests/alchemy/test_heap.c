@@ -380,7 +380,7 @@ TEST(free_preempts_and_tlock_defers)
 	CHECK_EQ(rt_heap_alloc(&heap, 1024, TM_INFINITE, &all), 0);
 	trail[0] = '\0';
 	get(&g, &heap, "high", 50, 1024, TM_INFINITE);
-	/* Its wait cost no mode switch (the record was made with heap). */
+	/* Its wait cost no mode switch (waits allocate nothing). */
 	CHECK_EQ(rt_task_inquire(&g.task, &ti), 0);
 	CHECK_EQ(ti.stat.msw, 0);
 	step("free");

@@ -494,7 +494,7 @@ TEST(send_preempts_and_tlock_defers)
 	CHECK_EQ(rt_queue_create(&q, NULL, 512, Q_UNLIMITED, Q_FIFO), 0);
 	trail[0] = '\0';
 	take(&t, &q, "high", 50, 0, TM_INFINITE);
-	/* Its wait cost no mode switch (the record was made with q). */
+	/* Its wait cost no mode switch (waits allocate nothing). */
 	CHECK_EQ(rt_task_inquire(&t.task, &ti), 0);
 	CHECK_EQ(ti.stat.msw, 0);
 	m = rt_queue_alloc(&q, 6);
@@ -717,8 +717,8 @@ TEST(waiter_races_and_deleted_tasks)
 	CHECK_EQ(t[0].ret, -EIDRM);
 	CHECK_STR(trail, "kill orphan");
 
-	/* Served, then its task deleted before it runs: its record goes
-	 * with the queue (LeakSanitizer checks it). */
+	/* Served, then its task deleted before it runs: the message it
+	 * was handed goes with the queue (LeakSanitizer checks it). */
 	trail[0] = '\0';
 	CHECK_EQ(rt_queue_create(&q, NULL, 512, Q_UNLIMITED, Q_FIFO), 0);
 	take(&t[0], &q, "gone", 10, 64, TM_INFINITE);

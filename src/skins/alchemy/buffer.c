@@ -2,13 +2,12 @@
  * Alchemy IPC buffers: a ring of bytes with two waiting sides, readers
  * (waiting for data) and writers (waiting for room).
  *
- * Each waiter has a record (wait.h) saying how many bytes it needs; the
- * records of a side are kept in service order (arrival, or priority
- * then arrival with B_PRIO).  When data or room arrives and satisfies
- * the first waiter of a side, the whole side is woken and every waiter
- * tries again in scheduling order: that is the Xenomai rule, and the
- * reason a record rather than the nucleus wait queue holds the order
- * (the nucleus has no "peek").
+ * Each side is a nucleus wait queue in service order (arrival, or
+ * priority then arrival with B_PRIO), and each waiter sleeps with a
+ * wait context (wait.h) saying how many bytes it needs.  When data or
+ * room arrives and satisfies the first waiter of a side, the whole side
+ * is woken and every waiter tries again in scheduling order: that is
+ * the Xenomai rule.
  */
 #include "wait.h"
 
@@ -18,14 +17,12 @@
 #include <string.h>
 
 struct buffer_wait {
-	struct alchemy_wait wait;
 	size_t size; /* bytes it needs (data or room) */
 };
 
 struct alchemy_buffer {
-	struct alchemy_waitable wa; /* first: see wait.h */
-	struct nk_list readers;	    /* struct buffer_wait, service order */
-	struct nk_list writers;
+	struct nk_synch readers; /* with a struct buffer_wait */
+	struct nk_synch writers;
 	unsigned char *data;
 	size_t bufsz;
 	size_t rdoff; /* next byte to read */
@@ -34,27 +31,33 @@ struct alchemy_buffer {
 	int mode;
 };
 
-static int buffer_destroy(struct nk_instance *nk, void *object)
+/* Lock held or not. */
+static void buffer_release(struct nk_instance *nk, void *object)
 {
 	struct alchemy_buffer *b = object;
 
-	alchemy_wait_drop(nk, &b->readers);
-	alchemy_wait_drop(nk, &b->writers);
-	alchemy_wait_drop(nk, &b->wa.spare);
+	alchemy_wait_destroy(nk, &b->readers);
+	alchemy_wait_destroy(nk, &b->writers);
 	free(b->data);
 	free(b);
+}
+
+static int buffer_destroy(struct nk_instance *nk, void *object)
+{
+	buffer_release(nk, object);
 	return 0;
 }
 
-static void buffer_release(struct nk_instance *nk, void *object)
-{
-	buffer_destroy(nk, object);
-}
-
-static int buffer_alloc_data(void *object)
+/* The two sides and the ring. */
+static int buffer_prepare(struct nk_instance *nk, void *object)
 {
 	struct alchemy_buffer *b = object;
+	int ret = alchemy_wait_init(nk, &b->readers, b->mode & B_PRIO);
 
+	if (ret == 0)
+		ret = alchemy_wait_init(nk, &b->writers, b->mode & B_PRIO);
+	if (ret)
+		return ret;
 	b->data = malloc(b->bufsz);
 	return b->data ? 0 : -ENOMEM;
 }
@@ -70,13 +73,11 @@ int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode)
 	ret = alchemy_waitable_alloc(name, sizeof(*b), &nk, (void **)&b);
 	if (ret)
 		return ret;
-	nk_list_init(&b->readers);
-	nk_list_init(&b->writers);
 	b->bufsz = bufsz;
 	b->mode = mode;
-	return alchemy_waitable_create(
-	    nk, ALCHEMY_BUFFER, name, sizeof(struct buffer_wait), b,
-	    buffer_alloc_data, buffer_release, &bf->handle);
+	return alchemy_waitable_create(nk, ALCHEMY_BUFFER, name, b,
+				       buffer_prepare, buffer_release,
+				       &bf->handle);
 }
 
 int rt_buffer_delete(RT_BUFFER *bf)
@@ -85,32 +86,18 @@ int rt_buffer_delete(RT_BUFFER *bf)
 			      buffer_destroy);
 }
 
-/* First waiter of a side still asleep, or NULL. */
-static struct buffer_wait *side_head(struct nk_list *side)
+/* The request of the first waiter of a side, or NULL. */
+static struct buffer_wait *side_head(struct nk_synch *side)
 {
-	struct nk_list *pos;
+	struct nk_thread *t = nk_synch_next_waiter(side, NULL);
 
-	nk_list_for_each(pos, side)
-	{
-		struct buffer_wait *w =
-		    nk_list_entry(pos, struct buffer_wait, wait.link);
-
-		if (alchemy_wait_asleep(&w->wait))
-			return w;
-	}
-	return NULL;
+	return t ? nk_synch_waiter_ctx(t) : NULL;
 }
 
-/* Wake every sleeper of a side; each takes its record back when it runs. */
-static void side_wake(struct nk_list *side)
+/* Wake every waiter of a side, to try again. */
+static void side_wake(struct nk_synch *side)
 {
-	struct nk_list *pos;
-
-	nk_list_for_each(pos, side)
-	{
-		nk_synch_wakeup_one(
-		    &nk_list_entry(pos, struct alchemy_wait, link)->synch);
-	}
+	nk_synch_flush(side, NK_WAKE_OK);
 }
 
 static void ring_put(struct alchemy_buffer *b, const unsigned char *src,
@@ -169,8 +156,8 @@ static ssize_t try_read(struct alchemy_buffer *b, void *ptr, size_t len)
 static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
 			 size_t len, struct alchemy_timeout to)
 {
+	struct buffer_wait w;
 	struct alchemy_buffer *b;
-	struct alchemy_wait *aw;
 	struct nk_instance *nk;
 	ssize_t ret;
 
@@ -200,18 +187,10 @@ static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
 		/* The converse: readers wait, let them take what is there. */
 		if (b->fillsz > 0 && wptr && side_head(&b->readers))
 			side_wake(&b->readers);
-		aw = alchemy_wait_queue(nk, &b->wa,
-					wptr ? &b->writers : &b->readers,
-					b->mode & B_PRIO);
-		if (aw == NULL) {
-			ret = alchemy_wait_restock(ALCHEMY_BUFFER, &bf->handle,
-						   &nk, (void **)&b);
-			if (ret)
-				return ret;
-			continue;
-		}
-		nk_container_of(aw, struct buffer_wait, wait)->size = len;
-		ret = alchemy_wait_sleep(ALCHEMY_BUFFER, bf->handle, b, aw, to);
+		w.size = len;
+		ret = alchemy_wait_sleep(ALCHEMY_BUFFER, bf->handle, b,
+					 wptr ? &b->writers : &b->readers, &w,
+					 to);
 		if (ret)
 			break;
 	}
@@ -283,8 +262,8 @@ int rt_buffer_inquire(RT_BUFFER *bf, RT_BUFFER_INFO *info)
 	ret = alchemy_get(ALCHEMY_BUFFER, alchemy_handle(bf), &nk, (void **)&b);
 	if (ret)
 		return ret;
-	info->iwaiters = alchemy_wait_count(&b->readers);
-	info->owaiters = alchemy_wait_count(&b->writers);
+	info->iwaiters = (int)nk_synch_nr_waiters(&b->readers);
+	info->owaiters = (int)nk_synch_nr_waiters(&b->writers);
 	info->totalmem = b->bufsz;
 	info->availmem = b->bufsz - b->fillsz;
 	alchemy_name(ALCHEMY_BUFFER, bf->handle, info->name);

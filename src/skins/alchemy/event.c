@@ -1,12 +1,12 @@
 /*
  * Alchemy event flag groups.
  *
- * Each blocked wait has a record (wait.h) holding its mask and mode, so
- * that a signal readies exactly the waiters it satisfies and hands each
- * one the flags that satisfied it (a later rt_event_clear cannot take
- * them back).  EV_PRIO needs no work: a signal readies every waiter it
- * satisfies at once, and the scheduler runs them by priority (in
- * arrival order within a level, as both modes queue).
+ * Each blocked wait carries its mask and mode in a wait context
+ * (wait.h), so that a signal readies exactly the waiters it satisfies
+ * and hands each one the flags that satisfied it (a later
+ * rt_event_clear cannot take them back).  A signal readies every waiter
+ * it satisfies at once and the scheduler runs them by priority, so
+ * EV_PRIO changes only the order of the wait queue.
  *
  * As in Xenomai, a wait ends with -EIDRM when the group is deleted
  * before the waiter runs again, even if a signal had satisfied it: the
@@ -19,16 +19,15 @@
 #include <stdlib.h>
 
 struct event_wait {
-	struct alchemy_wait wait;
 	unsigned int mask;
 	int mode;
 	unsigned int bits; /* flags that satisfied the wait */
 };
 
 struct alchemy_event {
-	struct alchemy_waitable wa; /* first: see wait.h */
-	struct nk_list waiters;	    /* struct event_wait, arrival order */
+	struct nk_synch synch; /* waiters, with a struct event_wait */
 	unsigned int value;
+	int mode;
 };
 
 static bool event_satisfied(unsigned int value, unsigned int mask, int mode)
@@ -38,13 +37,25 @@ static bool event_satisfied(unsigned int value, unsigned int mask, int mode)
 	return (mode & EV_ANY) ? bits != 0 : bits == mask;
 }
 
-static int event_destroy(struct nk_instance *nk, void *object)
+static int event_setup(struct nk_instance *nk, void *object)
 {
 	struct alchemy_event *evcb = object;
 
-	alchemy_wait_drop(nk, &evcb->waiters);
-	alchemy_wait_drop(nk, &evcb->wa.spare);
+	return alchemy_wait_init(nk, &evcb->synch, evcb->mode & EV_PRIO);
+}
+
+/* Lock held or not (it is recursive). */
+static void event_release(struct nk_instance *nk, void *object)
+{
+	struct alchemy_event *evcb = object;
+
+	alchemy_wait_destroy(nk, &evcb->synch);
 	free(evcb);
+}
+
+static int event_destroy(struct nk_instance *nk, void *object)
+{
+	event_release(nk, object);
 	return 0;
 }
 
@@ -57,22 +68,14 @@ int rt_event_create(RT_EVENT *event, const char *name, unsigned int ivalue,
 
 	if (event == NULL || (mode & ~EV_PRIO))
 		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_waitable_alloc(name, sizeof(*evcb), &nk, (void **)&evcb);
 	if (ret)
 		return ret;
-	evcb = malloc(sizeof(*evcb));
-	if (evcb == NULL)
-		return -ENOMEM;
-	nk_list_init(&evcb->waiters);
 	evcb->value = ivalue;
-	ret = alchemy_waitable_init(nk, &evcb->wa, ALCHEMY_EVENT, name,
-				    sizeof(struct event_wait));
-	if (ret == 0)
-		ret = alchemy_publish(nk, ALCHEMY_EVENT, name, evcb,
-				      &event->handle);
-	if (ret)
-		event_destroy(nk, evcb);
-	return ret;
+	evcb->mode = mode;
+	return alchemy_waitable_create(nk, ALCHEMY_EVENT, name, evcb,
+				       event_setup, event_release,
+				       &event->handle);
 }
 
 int rt_event_delete(RT_EVENT *event)
@@ -84,11 +87,9 @@ int rt_event_delete(RT_EVENT *event)
 static int event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,
 		      int mode, struct alchemy_timeout to)
 {
+	struct event_wait w = {.mask = mask, .mode = mode};
 	struct alchemy_event *evcb;
-	struct alchemy_wait *aw;
-	struct event_wait *w;
 	struct nk_instance *nk;
-	unsigned int bits = 0;
 	int ret;
 
 	if (to.error)
@@ -99,36 +100,18 @@ static int event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,
 			  (void **)&evcb);
 	if (ret)
 		return ret;
-	for (;;) {
-		if (mask == 0 || event_satisfied(evcb->value, mask, mode)) {
-			/* A null mask asks for the whole group, at once. */
-			bits = mask ? evcb->value & mask : evcb->value;
-			break;
-		}
-		if (alchemy_nonblock(to)) {
-			ret = -EWOULDBLOCK;
-			break;
-		}
-		aw = alchemy_wait_queue(nk, &evcb->wa, &evcb->waiters, false);
-		if (aw == NULL) {
-			ret = alchemy_wait_restock(
-			    ALCHEMY_EVENT, &event->handle, &nk, (void **)&evcb);
-			if (ret)
-				return ret;
-			continue;
-		}
-		w = nk_container_of(aw, struct event_wait, wait);
-		w->mask = mask;
-		w->mode = mode;
-		ret = alchemy_wait_sleep(ALCHEMY_EVENT, event->handle, evcb, aw,
-					 to);
-		if (ret == 0)
-			bits = w->bits;
-		break;
+	if (mask == 0 || event_satisfied(evcb->value, mask, mode)) {
+		/* A null mask asks for the whole group, at once. */
+		w.bits = mask ? evcb->value & mask : evcb->value;
+	} else if (alchemy_nonblock(to)) {
+		ret = -EWOULDBLOCK;
+	} else {
+		ret = alchemy_wait_sleep(ALCHEMY_EVENT, event->handle, evcb,
+					 &evcb->synch, &w, to);
 	}
 	nk_unlock(nk);
 	if (ret == 0 && mask_r)
-		*mask_r = bits;
+		*mask_r = w.bits;
 	return ret;
 }
 
@@ -152,12 +135,22 @@ int rt_event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,
 	return event_wait(event, mask, mask_r, mode, alchemy_rel(timeout));
 }
 
+/* Hand a waiter the flags that satisfy it, if they do. */
+static bool event_serve(void *ctx, void *arg)
+{
+	struct alchemy_event *evcb = arg;
+	struct event_wait *w = ctx;
+
+	if (!event_satisfied(evcb->value, w->mask, w->mode))
+		return false;
+	w->bits = evcb->value & w->mask;
+	return true;
+}
+
 int rt_event_signal(RT_EVENT *event, unsigned int mask)
 {
 	struct alchemy_event *evcb;
-	struct nk_list *pos;
 	struct nk_instance *nk;
-	bool woken = false;
 	int ret;
 
 	ret = alchemy_get(ALCHEMY_EVENT, alchemy_handle(event), &nk,
@@ -165,20 +158,7 @@ int rt_event_signal(RT_EVENT *event, unsigned int mask)
 	if (ret)
 		return ret;
 	evcb->value |= mask;
-	nk_list_for_each(pos, &evcb->waiters)
-	{
-		struct event_wait *w =
-		    nk_list_entry(pos, struct event_wait, wait.link);
-
-		/* Served already, timed out, unblocked, or its task gone. */
-		if (!alchemy_wait_asleep(&w->wait) ||
-		    !event_satisfied(evcb->value, w->mask, w->mode))
-			continue;
-		w->bits = evcb->value & w->mask;
-		nk_synch_wakeup_one(&w->wait.synch);
-		woken = true;
-	}
-	if (woken)
+	if (alchemy_wait_serve(&evcb->synch, event_serve, evcb, true))
 		nk_sched_run(nk);
 	nk_unlock(nk);
 	return 0;
@@ -214,7 +194,7 @@ int rt_event_inquire(RT_EVENT *event, RT_EVENT_INFO *info)
 	if (ret)
 		return ret;
 	info->value = evcb->value;
-	info->nwaiters = alchemy_wait_count(&evcb->waiters);
+	info->nwaiters = (int)nk_synch_nr_waiters(&evcb->synch);
 	alchemy_name(ALCHEMY_EVENT, event->handle, info->name);
 	nk_unlock(nk);
 	return 0;

@@ -6,11 +6,12 @@
  * is measured on the pool itself, then the heap is laid over just the
  * bytes it needs.
  *
- * A task that waits for memory has a record (wait.h) holding its
- * request; records are kept in service order (arrival, or priority
- * then arrival with H_PRIO), and rt_heap_free() allocates on behalf of
- * each waiter in that order, waking those it served with their block
- * in hand.
+ * A task that waits for memory sleeps with its request as wait context
+ * (wait.h) in service order (arrival, or priority then arrival with
+ * H_PRIO), and rt_heap_free() allocates on behalf of each waiter in
+ * that order, waking those it served with their block in hand.  A
+ * block granted to a waiter whose task is deleted before it runs stays
+ * in use until the heap is deleted, as in Xenomai.
  */
 #include "wait.h"
 
@@ -24,14 +25,12 @@
 #define HEAP_SLACK (8 * NK_HEAP_ALIGN)
 
 struct heap_wait {
-	struct alchemy_wait wait;
 	size_t size; /* request */
 	void *block; /* out: granted block */
 };
 
 struct alchemy_heap {
-	struct alchemy_waitable wa; /* first: see wait.h */
-	struct nk_list waiters;	    /* struct heap_wait, service order */
+	struct nk_synch synch; /* waiters, with a struct heap_wait */
 	struct nk_heap heap;
 	void *pool;
 	size_t heapsize;
@@ -67,16 +66,20 @@ static void heap_release(struct nk_instance *nk, void *object)
 {
 	struct alchemy_heap *h = object;
 
-	alchemy_wait_drop(nk, &h->wa.spare);
+	alchemy_wait_destroy(nk, &h->synch);
 	free(h->pool);
 	free(h);
 }
 
-/* Allocate the pool, with room for the block headers. */
-static int heap_alloc_pool(void *object)
+/* The wait queue, and the pool with room for the block headers. */
+static int heap_prepare(struct nk_instance *nk, void *object)
 {
 	struct alchemy_heap *h = object;
 
+	int ret = alchemy_wait_init(nk, &h->synch, h->mode & H_PRIO);
+
+	if (ret)
+		return ret;
 	h->pool = malloc(h->heapsize + HEAP_SLACK);
 	if (h->pool == NULL || heap_setup(h, h->heapsize + HEAP_SLACK))
 		return -ENOMEM;
@@ -95,19 +98,16 @@ int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
 	ret = alchemy_waitable_alloc(name, sizeof(*h), &nk, (void **)&h);
 	if (ret)
 		return ret;
-	nk_list_init(&h->waiters);
 	h->heapsize = heapsize;
 	h->mode = mode;
-	return alchemy_waitable_create(
-	    nk, ALCHEMY_HEAP, name, sizeof(struct heap_wait), h,
-	    heap_alloc_pool, heap_release, &heap->handle);
+	return alchemy_waitable_create(nk, ALCHEMY_HEAP, name, h, heap_prepare,
+				       heap_release, &heap->handle);
 }
 
 static int heap_destroy(struct nk_instance *nk, void *object)
 {
 	struct alchemy_heap *h = object;
 
-	alchemy_wait_drop(nk, &h->waiters);
 	nk_heap_destroy(&h->heap);
 	heap_release(nk, h);
 	return 0;
@@ -140,9 +140,8 @@ static int heap_try(struct alchemy_heap *h, size_t size, void **blockp)
 static int heap_alloc(RT_HEAP *heap, size_t size, struct alchemy_timeout to,
 		      void **blockp)
 {
-	struct alchemy_wait *aw;
+	struct heap_wait w = {.size = size};
 	struct alchemy_heap *h;
-	struct heap_wait *w;
 	struct nk_instance *nk;
 	int ret;
 
@@ -153,27 +152,12 @@ static int heap_alloc(RT_HEAP *heap, size_t size, struct alchemy_timeout to,
 	ret = alchemy_get(ALCHEMY_HEAP, alchemy_handle(heap), &nk, (void **)&h);
 	if (ret)
 		return ret;
-	for (;;) {
-		ret = heap_try(h, size, blockp);
-		if (ret != -EWOULDBLOCK || alchemy_nonblock(to))
-			break;
-		aw = alchemy_wait_queue(nk, &h->wa, &h->waiters,
-					h->mode & H_PRIO);
-		if (aw == NULL) {
-			/* Memory may come back meanwhile: try again after. */
-			ret = alchemy_wait_restock(ALCHEMY_HEAP, &heap->handle,
-						   &nk, (void **)&h);
-			if (ret)
-				return ret;
-			continue;
-		}
-		w = nk_container_of(aw, struct heap_wait, wait);
-		w->size = size;
-		w->block = NULL;
-		ret = alchemy_wait_sleep(ALCHEMY_HEAP, heap->handle, h, aw, to);
+	ret = heap_try(h, size, blockp);
+	if (ret == -EWOULDBLOCK && !alchemy_nonblock(to)) {
+		ret = alchemy_wait_sleep(ALCHEMY_HEAP, heap->handle, h,
+					 &h->synch, &w, to);
 		if (ret == 0)
-			*blockp = w->block;
-		break;
+			*blockp = w.block;
 	}
 	nk_unlock(nk);
 	return ret;
@@ -196,25 +180,13 @@ int rt_heap_alloc(RT_HEAP *heap, size_t size, RTIME timeout, void **blockp)
 	return heap_alloc(heap, size, alchemy_rel(timeout), blockp);
 }
 
-/* Serve the waiters, in order, whose request fits now.  Lock held. */
-static bool heap_grant(struct alchemy_heap *h)
+/* Allocate a waiter's block, if its request fits now.  Lock held. */
+static bool heap_serve(void *ctx, void *arg)
 {
-	struct nk_list *pos;
-	bool woken = false;
+	struct alchemy_heap *h = arg;
+	struct heap_wait *w = ctx;
 
-	nk_list_for_each(pos, &h->waiters)
-	{
-		struct heap_wait *w =
-		    nk_list_entry(pos, struct heap_wait, wait.link);
-
-		/* Served already, timed out, unblocked, or its task gone. */
-		if (!alchemy_wait_asleep(&w->wait) ||
-		    nk_heap_alloc(&h->heap, w->size, &w->block))
-			continue;
-		nk_synch_wakeup_one(&w->wait.synch);
-		woken = true;
-	}
-	return woken;
+	return nk_heap_alloc(&h->heap, w->size, &w->block) == 0;
 }
 
 int rt_heap_free(RT_HEAP *heap, void *block)
@@ -234,7 +206,7 @@ int rt_heap_free(RT_HEAP *heap, void *block)
 			ret = -EINVAL;
 	} else if (nk_heap_free(&h->heap, block)) {
 		ret = -EINVAL;
-	} else if (heap_grant(h)) {
+	} else if (alchemy_wait_serve(&h->synch, heap_serve, h, true)) {
 		nk_sched_run(nk);
 	}
 	nk_unlock(nk);
@@ -253,7 +225,7 @@ int rt_heap_inquire(RT_HEAP *heap, RT_HEAP_INFO *info)
 	ret = alchemy_get(ALCHEMY_HEAP, alchemy_handle(heap), &nk, (void **)&h);
 	if (ret)
 		return ret;
-	info->nwaiters = alchemy_wait_count(&h->waiters);
+	info->nwaiters = (int)nk_synch_nr_waiters(&h->synch);
 	nk_heap_stats(&h->heap, &stats);
 	info->mode = h->mode;
 	info->heapsize = h->heapsize;

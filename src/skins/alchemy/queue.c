@@ -1,6 +1,6 @@
 /*
- * Alchemy message queues over a nucleus heap (the message pool) and
- * nucleus synchs (one per waiting receiver).
+ * Alchemy message queues over a nucleus heap (the message pool) and a
+ * nucleus synch (the waiting receivers).
  *
  * A message is a pool block: a header, then the payload the user sees.
  * Its reference count says who may free it: 1 while the sender owns it
@@ -10,10 +10,12 @@
  * the payload is copied into their buffer, by the sender when it finds
  * them waiting (then the message needs no pool space at all).
  *
- * Each waiting receiver has a record (wait.h) in service order
- * (arrival, or priority then arrival with Q_PRIO).  The sender fills
- * the record of the receiver it wakes, so the hand-over is atomic under
- * the nucleus lock.
+ * Each waiting receiver sleeps with its request as wait context
+ * (wait.h) in service order (arrival, or priority then arrival with
+ * Q_PRIO).  The sender fills the request of the receiver it wakes, so
+ * the hand-over is atomic under the nucleus lock.  A message handed to
+ * a receiver whose task is deleted before it runs keeps its reference:
+ * its block stays in use until the queue is deleted.
  */
 #include "wait.h"
 
@@ -40,7 +42,7 @@ _Static_assert(sizeof(struct queue_msg) % NK_HEAP_ALIGN == 0,
  */
 #define QUEUE_BLOCK_OVERHEAD 64
 
-/* What a receiver asks for, and gets. */
+/* What a receiver asks for, and gets: its wait context. */
 struct queue_req {
 	bool reader;	       /* rt_queue_read: copy into buf */
 	void *buf;	       /* reader's buffer */
@@ -49,14 +51,8 @@ struct queue_req {
 	ssize_t result;	       /* out: size received or bytes copied */
 };
 
-struct queue_wait {
-	struct alchemy_wait wait;
-	struct queue_req req;
-};
-
 struct alchemy_queue {
-	struct alchemy_waitable wa; /* first: see wait.h */
-	struct nk_list waiters;	    /* struct queue_wait, service order */
+	struct nk_synch synch; /* receivers, with a struct queue_req */
 	struct nk_heap heap;
 	void *pool;
 	struct nk_list msgs; /* queued messages, head first */
@@ -98,16 +94,20 @@ static void queue_release(struct nk_instance *nk, void *object)
 {
 	struct alchemy_queue *q = object;
 
-	alchemy_wait_drop(nk, &q->wa.spare);
+	alchemy_wait_destroy(nk, &q->synch);
 	free(q->pool);
 	free(q);
 }
 
-static int queue_alloc_pool(void *object)
+/* The wait queue and the pool. */
+static int queue_prepare(struct nk_instance *nk, void *object)
 {
 	struct alchemy_queue *q = object;
 	size_t bytes = pool_bytes(q->poolsize, q->qlimit);
+	int ret = alchemy_wait_init(nk, &q->synch, q->mode & Q_PRIO);
 
+	if (ret)
+		return ret;
 	/* bytes 0: a pool the process cannot have. */
 	q->pool = bytes ? malloc(bytes) : NULL;
 	if (q->pool == NULL || nk_heap_init(&q->heap, q->pool, bytes))
@@ -127,21 +127,19 @@ int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
 	ret = alchemy_waitable_alloc(name, sizeof(*q), &nk, (void **)&q);
 	if (ret)
 		return ret;
-	nk_list_init(&q->waiters);
 	nk_list_init(&q->msgs);
 	q->qlimit = qlimit;
 	q->poolsize = poolsize;
 	q->mode = mode;
-	return alchemy_waitable_create(
-	    nk, ALCHEMY_QUEUE, name, sizeof(struct queue_wait), q,
-	    queue_alloc_pool, queue_release, &queue->handle);
+	return alchemy_waitable_create(nk, ALCHEMY_QUEUE, name, q,
+				       queue_prepare, queue_release,
+				       &queue->handle);
 }
 
 static int queue_destroy(struct nk_instance *nk, void *object)
 {
 	struct alchemy_queue *q = object;
 
-	alchemy_wait_drop(nk, &q->waiters);
 	nk_heap_destroy(&q->heap);
 	queue_release(nk, q);
 	return 0;
@@ -235,17 +233,15 @@ int rt_queue_free(RT_QUEUE *queue, void *buf)
 	return ret;
 }
 
-/* Whether every receiver asleep is a reader (rt_queue_read). */
+/* Whether every waiting receiver is a reader (rt_queue_read). */
 static bool readers_only(struct alchemy_queue *q)
 {
-	struct nk_list *pos;
+	struct nk_thread *t = NULL;
 
-	nk_list_for_each(pos, &q->waiters)
-	{
-		struct queue_wait *w =
-		    nk_list_entry(pos, struct queue_wait, wait.link);
+	while ((t = nk_synch_next_waiter(&q->synch, t)) != NULL) {
+		struct queue_req *req = nk_synch_waiter_ctx(t);
 
-		if (alchemy_wait_asleep(&w->wait) && !w->req.reader)
+		if (!req->reader)
 			return false;
 	}
 	return true;
@@ -270,6 +266,22 @@ static ssize_t hand_over(struct queue_req *req, struct queue_msg *msg,
 	return (ssize_t)size;
 }
 
+/* A message on its way to the waiting receivers. */
+struct delivery {
+	struct queue_msg *msg;
+	const void *data;
+	size_t size;
+};
+
+static bool deliver_one(void *ctx, void *arg)
+{
+	struct queue_req *req = ctx;
+	struct delivery *d = arg;
+
+	req->result = hand_over(req, d->msg, d->data, d->size);
+	return true;
+}
+
 /*
  * Deliver to the next receiver, or to all with Q_BROADCAST; returns how
  * many woke.  @msg may be NULL only when every waiter is a reader.
@@ -277,24 +289,10 @@ static ssize_t hand_over(struct queue_req *req, struct queue_msg *msg,
 static int deliver(struct alchemy_queue *q, struct queue_msg *msg,
 		   const void *data, size_t size, int mode)
 {
-	struct nk_list *pos;
-	int n = 0;
+	struct delivery d = {.msg = msg, .data = data, .size = size};
 
-	nk_list_for_each(pos, &q->waiters)
-	{
-		struct queue_wait *w =
-		    nk_list_entry(pos, struct queue_wait, wait.link);
-
-		/* Served already, timed out, unblocked, or its task gone. */
-		if (!alchemy_wait_asleep(&w->wait))
-			continue;
-		w->req.result = hand_over(&w->req, msg, data, size);
-		nk_synch_wakeup_one(&w->wait.synch);
-		n++;
-		if (!(mode & Q_BROADCAST))
-			break;
-	}
-	return n;
+	return alchemy_wait_serve(&q->synch, deliver_one, &d,
+				  mode & Q_BROADCAST);
 }
 
 static bool queue_full(struct alchemy_queue *q)
@@ -345,7 +343,7 @@ int rt_queue_send(RT_QUEUE *queue, const void *buf, size_t size, int mode)
 	    size > capacity) {
 		ret = -EINVAL;
 	} else if (!(mode & Q_BROADCAST) && queue_full(q) &&
-		   alchemy_wait_count(&q->waiters) == 0) {
+		   nk_synch_nr_waiters(&q->synch) == 0) {
 		ret = -ENOMEM;
 	} else {
 		msg->refcount--;
@@ -371,7 +369,7 @@ int rt_queue_write(RT_QUEUE *queue, const void *buf, size_t size, int mode)
 	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
 	if (ret)
 		return ret;
-	nwaiters = alchemy_wait_count(&q->waiters);
+	nwaiters = (int)nk_synch_nr_waiters(&q->synch);
 	if (nwaiters == 0 && (mode & Q_BROADCAST)) {
 		ret = 0; /* nobody to broadcast to: nothing to keep */
 		goto out;
@@ -416,8 +414,6 @@ static ssize_t queue_take(RT_QUEUE *queue, struct queue_req *req,
 			  struct alchemy_timeout to)
 {
 	struct alchemy_queue *q;
-	struct alchemy_wait *aw;
-	struct queue_wait *w;
 	struct nk_instance *nk;
 	ssize_t ret;
 
@@ -425,33 +421,15 @@ static ssize_t queue_take(RT_QUEUE *queue, struct queue_req *req,
 	    alchemy_get(ALCHEMY_QUEUE, alchemy_handle(queue), &nk, (void **)&q);
 	if (ret)
 		return ret;
-	for (;;) {
-		if (!nk_list_empty(&q->msgs)) {
-			ret = take_queued(q, req);
-			break;
-		}
-		if (alchemy_nonblock(to)) {
-			ret = -EWOULDBLOCK;
-			break;
-		}
-		aw = alchemy_wait_queue(nk, &q->wa, &q->waiters,
-					q->mode & Q_PRIO);
-		if (aw == NULL) {
-			ret = alchemy_wait_restock(
-			    ALCHEMY_QUEUE, &queue->handle, &nk, (void **)&q);
-			if (ret)
-				return ret;
-			continue;
-		}
-		w = nk_container_of(aw, struct queue_wait, wait);
-		w->req = *req;
-		ret =
-		    alchemy_wait_sleep(ALCHEMY_QUEUE, queue->handle, q, aw, to);
-		if (ret == 0) {
-			*req = w->req;
+	if (!nk_list_empty(&q->msgs)) {
+		ret = take_queued(q, req);
+	} else if (alchemy_nonblock(to)) {
+		ret = -EWOULDBLOCK;
+	} else {
+		ret = alchemy_wait_sleep(ALCHEMY_QUEUE, queue->handle, q,
+					 &q->synch, req, to);
+		if (ret == 0)
 			ret = req->result;
-		}
-		break;
 	}
 	nk_unlock(nk);
 	return ret;
@@ -566,7 +544,7 @@ int rt_queue_inquire(RT_QUEUE *queue, RT_QUEUE_INFO *info)
 	if (ret)
 		return ret;
 	nk_heap_stats(&q->heap, &stats);
-	info->nwaiters = alchemy_wait_count(&q->waiters);
+	info->nwaiters = (int)nk_synch_nr_waiters(&q->synch);
 	info->nmessages = (int)q->mcount;
 	info->mode = q->mode;
 	info->qlimit = q->qlimit;

@@ -1,41 +1,8 @@
-/* Wait records of events, queues, buffers and heaps (see wait.h). */
+/* Waiting with a request on events, queues, buffers, heaps (wait.h). */
 #include "wait.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A record with its synch ready.  Lock NOT held: malloc may relax. */
-static struct alchemy_wait *record_alloc(struct nk_instance *nk, size_t size,
-					 const char *name)
-{
-	struct alchemy_wait *w = malloc(size);
-
-	if (w && nk_synch_init(nk, &w->synch, name, NK_SYNCH_FIFO, 0)) {
-		free(w);
-		w = NULL;
-	}
-	return w;
-}
-
-int alchemy_waitable_init(struct nk_instance *nk, struct alchemy_waitable *wa,
-			  enum alchemy_class_id id, const char *name,
-			  size_t size)
-{
-	nk_list_init(&wa->spare);
-	wa->size = size;
-	/* Too long a name is refused at registration, not here. */
-	snprintf(wa->name, sizeof(wa->name), "%s",
-		 name && name[0] ? name : alchemy_class(id)->name);
-	for (int i = 0; i < ALCHEMY_WAIT_SPARE; i++) {
-		struct alchemy_wait *w = record_alloc(nk, size, wa->name);
-
-		if (w == NULL)
-			return -ENOMEM;
-		nk_list_add_before(&w->link, &wa->spare);
-	}
-	return 0;
-}
 
 int alchemy_waitable_alloc(const char *name, size_t size,
 			   struct nk_instance **nk, void **object)
@@ -53,13 +20,11 @@ int alchemy_waitable_alloc(const char *name, size_t size,
 
 int alchemy_waitable_create(
     struct nk_instance *nk, enum alchemy_class_id id, const char *name,
-    size_t record, void *object, int (*setup)(void *object),
+    void *object, int (*setup)(struct nk_instance *nk, void *object),
     void (*release)(struct nk_instance *nk, void *object), uintptr_t *handle)
 {
-	int ret = alchemy_waitable_init(nk, object, id, name, record);
+	int ret = setup(nk, object);
 
-	if (ret == 0)
-		ret = setup(object);
 	if (ret == 0)
 		ret = alchemy_publish(nk, id, name, object, handle);
 	if (ret)
@@ -67,95 +32,50 @@ int alchemy_waitable_create(
 	return ret;
 }
 
-void alchemy_wait_drop(struct nk_instance *nk, struct nk_list *list)
+int alchemy_wait_init(struct nk_instance *nk, struct nk_synch *synch,
+		      bool by_prio)
+{
+	return nk_synch_init(nk, synch, NULL,
+			     by_prio ? NK_SYNCH_PRIO : NK_SYNCH_FIFO, 0);
+}
+
+void alchemy_wait_destroy(struct nk_instance *nk, struct nk_synch *synch)
 {
 	nk_lock(nk);
-	while (!nk_list_empty(list)) {
-		struct alchemy_wait *w =
-		    nk_list_first_entry(list, struct alchemy_wait, link);
-
-		nk_list_del(&w->link);
-		nk_synch_destroy_locked(&w->synch);
-		free(w);
-	}
+	nk_synch_destroy_locked(synch);
 	nk_unlock(nk);
 }
 
-int alchemy_wait_restock(enum alchemy_class_id id, const uintptr_t *handle,
-			 struct nk_instance **nk, void **object)
-{
-	struct alchemy_waitable *wa = *object;
-	char name[XNOBJECT_NAME_LEN];
-	size_t size = wa->size;
-	struct alchemy_wait *w;
-	int ret;
-
-	/* The object may go while the lock is dropped. */
-	memcpy(name, wa->name, sizeof(name));
-	nk_unlock(*nk);
-	w = record_alloc(*nk, size, name);
-	if (w == NULL)
-		return -ENOMEM;
-	ret = alchemy_get(id, handle, nk, object);
-	if (ret) {
-		nk_synch_destroy(&w->synch);
-		free(w);
-		return ret;
-	}
-	wa = *object;
-	nk_list_add_before(&w->link, &wa->spare);
-	return 0;
-}
-
-struct alchemy_wait *alchemy_wait_queue(struct nk_instance *nk,
-					struct alchemy_waitable *wa,
-					struct nk_list *list, bool by_prio)
-{
-	struct nk_list *pos = list;
-	struct alchemy_wait *w;
-
-	if (nk_list_empty(&wa->spare))
-		return NULL;
-	w = nk_list_first_entry(&wa->spare, struct alchemy_wait, link);
-	nk_list_del(&w->link);
-	w->prio = nk_thread_effective_priority(nk_thread_self(nk));
-	if (by_prio) {
-		for (pos = list->next; pos != list; pos = pos->next)
-			if (nk_list_entry(pos, struct alchemy_wait, link)
-				->prio < w->prio)
-				break;
-	}
-	nk_list_add_before(&w->link, pos);
-	return w;
-}
-
 int alchemy_wait_sleep(enum alchemy_class_id id, uintptr_t handle, void *object,
-		       struct alchemy_wait *w, struct alchemy_timeout to)
+		       struct nk_synch *synch, void *ctx,
+		       struct alchemy_timeout to)
 {
-	struct alchemy_waitable *wa = object;
 	void *now;
-	int ret;
+	int ret = nk_synch_sleep_ctx(synch, ctx, to.value, to.mode);
 
-	ret = nk_synch_sleep(&w->synch, to.value, to.mode);
-	/* Deleted: @w, still linked to the object, went with it. */
-	if (alchemy_lookup(id, handle, &now) || now != object)
-		return ret ? ret : -EIDRM;
-	nk_list_del(&w->link);
-	nk_list_add_before(&w->link, &wa->spare);
+	/* Served, but the object (and what it gave) went meanwhile. */
+	if (ret == 0 && (alchemy_lookup(id, handle, &now) || now != object))
+		return -EIDRM;
 	return ret;
 }
 
-int alchemy_wait_count(struct nk_list *list)
+int alchemy_wait_serve(struct nk_synch *synch,
+		       bool (*serve)(void *ctx, void *arg), void *arg, bool all)
 {
-	struct nk_list *pos;
+	struct nk_thread *next = nk_synch_next_waiter(synch, NULL);
 	int n = 0;
 
-	nk_list_for_each(pos, list)
-	{
-		struct alchemy_wait *w =
-		    nk_list_entry(pos, struct alchemy_wait, link);
+	while (next) {
+		struct nk_thread *t = next;
 
-		n += (int)nk_synch_nr_waiters(&w->synch);
+		/* Waking @t unlinks it: find its successor first. */
+		next = nk_synch_next_waiter(synch, t);
+		if (!serve(nk_synch_waiter_ctx(t), arg))
+			continue;
+		nk_synch_wakeup_this(synch, t);
+		n++;
+		if (!all)
+			break;
 	}
 	return n;
 }
