@@ -1209,14 +1209,30 @@ static void *shadow_main(void *arg)
  * application code until "pt" is readied, which takes no virtual time.
  * Then it makes a nucleus call that does not reschedule by itself (a
  * preemption point all the same), burns 200 ns and sleeps until 1000.
+ * Each case gives "pt"'s priority and CPU, and the logs expected.
  */
-static void check_shadow_beside_main(int prio, int cpu, int nr_cpus,
-				     const char *runs, const char *switches)
+static const struct shadow_case {
+	int prio, cpu, nr_cpus;
+	const char *runs, *switches;
+} shadow_cases[] = {
+    /* Preempts main at its next call. */
+    {20, 0, 1, "main@100 pt:0@100 pt.end@150 main.call@150",
+     "pt@100 main@150 root0@350 main@1000"},
+    /* Waits until main blocks. */
+    {5, 0, 1, "main@100 main.call@100 pt:0@300 pt.end@350",
+     "pt@300 root0@350 main@1000"},
+    /* Current on cpu1 at once; it executes when main goes busy. */
+    {5, 1, 2, "main@100 main.call@100 pt:0@100 pt.end@150",
+     "cpu1:pt@100 cpu1:root1@150 root0@300 main@1000"},
+};
+
+static void check_shadow_beside_main(size_t i)
 {
-	struct spec s = {.prio = prio, .cpu = cpu};
+	const struct shadow_case *c = &shadow_cases[i];
+	struct spec s = {.prio = c->prio, .cpu = c->cpu};
 	pthread_t pt;
 
-	boot_cpus(10, nr_cpus);
+	boot_cpus(10, c->nr_cpus);
 	CHECK_EQ(nk_instance_set_trace(nk, trace_shadow, NULL), 0);
 	atomic_store(&shadow_readied, false);
 	consume(100);
@@ -1230,31 +1246,23 @@ static void check_shadow_beside_main(int prio, int cpu, int nr_cpus,
 	sleep_until(1000);
 	CHECK_EQ(pthread_join(pt, NULL), 0);
 	halt();
-	CHECK_STR(run_log, runs);
-	CHECK_STR(switch_log, switches);
+	CHECK_STR(run_log, c->runs);
+	CHECK_STR(switch_log, c->switches);
 }
 
 TEST(shadowed_pthread_preempts_main_at_its_next_call)
 {
-	check_shadow_beside_main(20, 0, 1,
-				 "main@100 pt:0@100 pt.end@150 main.call@150",
-				 "pt@100 main@150 root0@350 main@1000");
+	check_shadow_beside_main(0);
 }
 
 TEST(shadowed_pthread_waits_until_main_blocks)
 {
-	check_shadow_beside_main(5, 0, 1,
-				 "main@100 main.call@100 pt:0@300 pt.end@350",
-				 "pt@300 root0@350 main@1000");
+	check_shadow_beside_main(1);
 }
 
 TEST(shadowed_pthread_on_idle_cpu_runs_when_main_stops)
 {
-	/* Current on cpu1 at once; it executes when main goes busy. */
-	check_shadow_beside_main(5, 1, 2,
-				 "main@100 main.call@100 pt:0@100 pt.end@150",
-				 "cpu1:pt@100 cpu1:root1@150 root0@300 "
-				 "main@1000");
+	check_shadow_beside_main(2);
 }
 
 TESTS(T(start_preempts_less_urgent_caller),

@@ -280,6 +280,21 @@ static void init_mutex(struct nk_mutex *mutex, const char *name,
 	CHECK_EQ(nk_mutex_init(nk, mutex, name, flags, ceiling), 0);
 }
 
+/* A fresh instance whose mutex m1 is @name, with @flags and @ceiling. */
+static void setup_m1(const char *name, unsigned int flags, int ceiling)
+{
+	setup();
+	init_mutex(&m1, name, flags, ceiling);
+}
+
+/* main sleeps until @date, then checks @thread's priorities there. */
+static void check_prio_at(nk_time_t date, struct nk_thread *thread, int base,
+			  int effective)
+{
+	at(date);
+	check_prio(thread, base, effective);
+}
+
 static unsigned int nr_waiters(struct nk_synch *synch)
 {
 	unsigned int n;
@@ -359,13 +374,11 @@ static void run_inversion(unsigned int flags, int low_at_2ms,
 				UNLOCK(&m1), END};
 	struct nk_thread *low, *mid, *high;
 
-	setup();
-	init_mutex(&m1, "m", flags, 0);
+	setup_m1("m", flags, 0);
 	low = spawn("low", 10, low_s);
 	mid = spawn("mid", 20, mid_s);
 	high = spawn("high", 30, high_s);
-	at(2 * MS);
-	check_prio(low, 10, low_at_2ms);
+	check_prio_at(2 * MS, low, 10, low_at_2ms);
 	CHECK(nk_mutex_owner(&m1) == low);
 	CHECK_EQ(nk_thread_state(high), NK_THREAD_PENDING);
 	CHECK_EQ(nk_thread_state(mid), NK_THREAD_READY);
@@ -402,29 +415,24 @@ TEST(pi_transitive_chain)
 			      END};
 	struct nk_thread *t1, *t2, *t3, *t4;
 
-	setup();
-	init_mutex(&m1, "m1", NK_SYNCH_PI, 0);
+	setup_m1("m1", NK_SYNCH_PI, 0);
 	init_mutex(&m2, "m2", NK_SYNCH_PI, 0);
 	init_mutex(&m3, "m3", NK_SYNCH_PI, 0);
 	t1 = spawn("T1", 10, hold_m1_10ms);
 	t2 = spawn("T2", 20, t2_s);
 	t3 = spawn("T3", 30, t3_s);
 	t4 = spawn("T4", 40, t4_s);
-	at(3500 * US);
-	check_prio(t1, 10, 40);
+	check_prio_at(3500 * US, t1, 10, 40);
 	check_prio(t2, 20, 40);
 	check_prio(t3, 30, 40);
 	check_prio(t4, 40, 40);
 	/* T1 released m1 at 10 ms; T2 still carries T4's priority. */
-	at(10500 * US);
-	check_prio(t1, 10, 10);
+	check_prio_at(10500 * US, t1, 10, 10);
 	check_prio(t2, 20, 40);
 	check_prio(t3, 30, 40);
-	at(11500 * US);
-	check_prio(t2, 20, 20);
+	check_prio_at(11500 * US, t2, 20, 20);
 	check_prio(t3, 30, 40);
-	at(12500 * US);
-	check_prio(t3, 30, 30);
+	check_prio_at(12500 * US, t3, 30, 30);
 	check_prio(t4, 40, 40);
 	finish("T1+m1@0 T2:at@1000 T2+m2@1000 T1^20@1000 T3:at@2000 "
 	       "T3+m3@2000 T2^30@2000 T1^30@2000 T4:at@3000 T3^40@3000 "
@@ -448,16 +456,13 @@ static void run_two_boosts(struct nk_mutex *first, struct nk_mutex *second,
 	    RUN(1 * MS), UNLOCK(second), END};
 	struct nk_thread *o;
 
-	setup();
-	init_mutex(&m1, "ma", NK_SYNCH_PI, 0);
+	setup_m1("ma", NK_SYNCH_PI, 0);
 	init_mutex(&m2, "mb", NK_SYNCH_PI, 0);
 	o = spawn("O", 10, o_s);
 	spawn("W1", 20, lock_m1_at_1ms);
 	spawn("W2", 30, lock_m2_at_2ms);
-	at(2500 * US);
-	check_prio(o, 10, 30);
-	at(3500 * US);
-	check_prio(o, 10, o_at_3500);
+	check_prio_at(2500 * US, o, 10, 30);
+	check_prio_at(3500 * US, o, 10, o_at_3500);
 	finish(expect);
 }
 
@@ -487,15 +492,12 @@ TEST(pi_deboost_on_waiter_timeout)
 	struct step w_s[] = {AT(1 * MS), LOCK_TMO(&m1, 2 * MS), END};
 	struct nk_thread *o;
 
-	setup();
-	init_mutex(&m1, "m", NK_SYNCH_PI, 0);
+	setup_m1("m", NK_SYNCH_PI, 0);
 	o = spawn("O", 10, hold_m1_5ms);
 	spawn("M", 20, mid_s);
 	spawn("W", 30, w_s);
-	at(2500 * US);
-	check_prio(o, 10, 30);
-	at(3500 * US);
-	check_prio(o, 10, 10);
+	check_prio_at(2500 * US, o, 10, 30);
+	check_prio_at(3500 * US, o, 10, 10);
 	/* O drops at 3 ms exactly, so M (ready since 2 ms) runs then. */
 	finish("O+m@0 W:at@1000 O^30@1000 O^10@3000 W+m=-110@3000 "
 	       "M:at@3000 M:run@4000 O:run@6000 O-m@6000");
@@ -504,8 +506,7 @@ TEST(pi_deboost_on_waiter_timeout)
 /* O (10) holds m1 for 5 ms of work; W (30) waits for it from 1 ms. */
 static void start_owner_and_waiter(struct nk_thread **o, struct nk_thread **w)
 {
-	setup();
-	init_mutex(&m1, "m", NK_SYNCH_PI, 0);
+	setup_m1("m", NK_SYNCH_PI, 0);
 	*o = spawn("O", 10, hold_m1_5ms);
 	*w = spawn("W", 30, lock_m1_at_1ms);
 }
@@ -515,8 +516,7 @@ TEST(pi_follows_waiter_priority)
 	struct nk_thread *o, *w;
 
 	start_owner_and_waiter(&o, &w);
-	at(2 * MS);
-	check_prio(o, 10, 30);
+	check_prio_at(2 * MS, o, 10, 30);
 	CHECK_EQ(nk_thread_set_priority(w, 15), 0);
 	check_prio(o, 10, 15);
 	at(3 * MS);
@@ -552,14 +552,12 @@ TEST(pi_owner_base_change_keeps_boost)
 static void start_chain(struct nk_thread **t1, struct nk_thread **t2,
 			struct nk_thread **t3)
 {
-	setup();
-	init_mutex(&m1, "m1", NK_SYNCH_PI, 0);
+	setup_m1("m1", NK_SYNCH_PI, 0);
 	init_mutex(&m2, "m2", NK_SYNCH_PI, 0);
 	*t1 = spawn("T1", 10, hold_m1_10ms);
 	*t2 = spawn("T2", 20, chain_link);
 	*t3 = spawn("T3", 30, lock_m2_at_2ms);
-	at(3 * MS);
-	check_prio(*t1, 10, 30);
+	check_prio_at(3 * MS, *t1, 10, 30);
 	check_prio(*t2, 20, 30);
 }
 
@@ -596,15 +594,12 @@ TEST(pp_runs_at_ceiling)
 	struct step mid_s[] = {AT(1 * MS), RUN(1 * MS), END};
 	struct nk_thread *t, *mid;
 
-	setup();
-	init_mutex(&m1, "m", NK_SYNCH_PP, 50);
+	setup_m1("m", NK_SYNCH_PP, 50);
 	t = spawn("T", 10, t_s);
 	mid = spawn("Mid", 30, mid_s);
-	at(1500 * US);
-	check_prio(t, 10, 50);
+	check_prio_at(1500 * US, t, 10, 50);
 	CHECK_EQ(nk_thread_state(mid), NK_THREAD_READY);
-	at(2500 * US);
-	check_prio(t, 10, 10);
+	check_prio_at(2500 * US, t, 10, 10);
 	/* Mid (ready at 1 ms) waits for T to leave its critical section. */
 	finish("T^50@0 T+m@0 T:run@2000 T^10@2000 Mid:at@2000 Mid:run@3000 "
 	       "T-m@3000 T:run@4000");
@@ -646,8 +641,7 @@ static void run_owner_cycle(unsigned int flags, const char *expect)
 	struct step b_s[] = {LOCK(&m2), AT(2 * MS), LOCK(&m1), UNLOCK(&m2),
 			     END};
 
-	setup();
-	init_mutex(&m1, "m1", flags, 0);
+	setup_m1("m1", flags, 0);
 	init_mutex(&m2, "m2", flags, 0);
 	spawn("A", 20, a_s);
 	spawn("B", 10, b_s);
@@ -747,8 +741,7 @@ static void run_transfer(unsigned int flags, const char *expect)
 	    {"w10", 10}, {"w30", 30}, {"w20", 20}, {"x30", 30}};
 	struct step body[] = {LOCK(&m1), UNLOCK(&m1), END};
 
-	setup();
-	init_mutex(&m1, "m", flags, 0);
+	setup_m1("m", flags, 0);
 	CHECK_EQ(nk_mutex_lock(&m1, NK_INFINITE, NK_RELATIVE), 0);
 	spawn_arrivals(waiters, 4, body);
 	at(1 * MS);
@@ -828,8 +821,7 @@ TEST(sem_destroy_wakes_deleted)
 
 TEST(mutex_destroy_wakes_deleted)
 {
-	setup();
-	init_mutex(&m1, "m", NK_SYNCH_PI, 0);
+	setup_m1("m", NK_SYNCH_PI, 0);
 	CHECK_EQ(nk_mutex_lock(&m1, NK_INFINITE, NK_RELATIVE), 0);
 	run_destroy(OP_LOCK, &m1,
 		    "main:destroyed@1000 b+m=-43@1000 a+m=-43@1000");
@@ -848,12 +840,10 @@ TEST(delete_waiter_deboosts_owner)
 	struct step w_s[] = {AT(1 * MS), LOCK(&m1), END};
 	struct nk_thread *o, *w;
 
-	setup();
-	init_mutex(&m1, "m", NK_SYNCH_PI, 0);
+	setup_m1("m", NK_SYNCH_PI, 0);
 	o = spawn("O", 10, hold_m1_5ms);
 	w = spawn("W", 30, w_s);
-	at(2 * MS);
-	check_prio(o, 10, 30);
+	check_prio_at(2 * MS, o, 10, 30);
 	CHECK_EQ(nk_thread_delete(w), 0);
 	check_prio(o, 10, 10);
 	CHECK_EQ(nr_waiters(&m1.synch), 0);
@@ -867,13 +857,11 @@ TEST(delete_owner_passes_mutex)
 			      UNLOCK(&m1), END};
 	struct nk_thread *o, *w1, *w2;
 
-	setup();
-	init_mutex(&m1, "m", NK_SYNCH_PI, 0);
+	setup_m1("m", NK_SYNCH_PI, 0);
 	o = spawn("O", 10, hold_m1_5ms);
 	w1 = spawn("W1", 20, lock_m1_at_1ms);
 	w2 = spawn("W2", 30, w2_s);
-	at(2 * MS);
-	check_prio(o, 10, 30);
+	check_prio_at(2 * MS, o, 10, 30);
 	CHECK_EQ(nk_thread_delete(o), 0);
 	/* The top waiter owns it now; nobody carries the old boost. */
 	CHECK(nk_mutex_owner(&m1) == w2);

@@ -212,25 +212,32 @@ TEST(sleepers_equal_dates_from_different_times)
 
 /* --- semaphore and mutex timeouts --- */
 
-struct giver {
-	struct nk_sem *sem;
+/* A peer thread acting on @obj (a semaphore or a mutex) at date @at. */
+struct timed_peer {
+	void *obj;
 	nk_time_t at;
 };
 
+/* Sleep to @at exactly, then log @what. */
+static void wake_and_note(nk_time_t at, const char *what)
+{
+	CHECK_EQ(nk_thread_sleep(nk, at, NK_ABSOLUTE), NK_WAKE_OK);
+	event(what);
+}
+
 static void giver_body(void *arg)
 {
-	const struct giver *g = arg;
+	const struct timed_peer *g = arg;
 
-	CHECK_EQ(nk_thread_sleep(nk, g->at, NK_ABSOLUTE), NK_WAKE_OK);
-	event("give");
-	CHECK_EQ(nk_sem_give(g->sem), 0);
+	wake_and_note(g->at, "give");
+	CHECK_EQ(nk_sem_give(g->obj), 0);
 }
 
 /* Take @sem with a timeout while a thread gives it at @give_at. */
 static void take_given_at(struct nk_sem *sem, nk_time_t give_at,
 			  nk_time_t timeout, enum nk_tmode mode)
 {
-	struct giver g = {sem, give_at};
+	struct timed_peer g = {sem, give_at};
 	struct nk_thread *thread = spawn("giver", 20, giver_body, &g);
 	unsigned long count = 99;
 
@@ -310,19 +317,14 @@ TEST(sem_take_expired_timeouts_do_not_block)
 	stop_sim();
 }
 
-struct holder {
-	struct nk_mutex *mutex;
-	nk_time_t release_at;
-};
-
+/* Holds the mutex from its start until it unlocks it at h->at. */
 static void holder_body(void *arg)
 {
-	const struct holder *h = arg;
+	const struct timed_peer *h = arg;
 
-	CHECK_EQ(nk_mutex_lock(h->mutex, NK_INFINITE, NK_RELATIVE), 0);
-	CHECK_EQ(nk_thread_sleep(nk, h->release_at, NK_ABSOLUTE), NK_WAKE_OK);
-	event("unlock");
-	CHECK_EQ(nk_mutex_unlock(h->mutex), 0);
+	CHECK_EQ(nk_mutex_lock(h->obj, NK_INFINITE, NK_RELATIVE), 0);
+	wake_and_note(h->at, "unlock");
+	CHECK_EQ(nk_mutex_unlock(h->obj), 0);
 }
 
 static void lock_fails(struct nk_mutex *mutex, nk_time_t timeout,
@@ -335,7 +337,7 @@ static void lock_fails(struct nk_mutex *mutex, nk_time_t timeout,
 TEST(mutex_lock_timeouts)
 {
 	struct nk_mutex mutex;
-	struct holder h = {&mutex, 4999};
+	struct timed_peer h = {&mutex, 4999};
 	struct nk_thread *holder;
 
 	start_sim(1, 10);
@@ -388,44 +390,62 @@ TEST(periodic_releases_on_grid)
 	stop_sim();
 }
 
-TEST(periodic_overruns_counted_exactly)
+/* Burn @work ns (none if 0), then wait for the next release. */
+struct period_step {
+	nk_time_t work;
+	int ret;
+	unsigned long overruns;
+	nk_time_t now;
+};
+
+/* A 1000 ns period released from 1000, through @n steps. */
+static void run_period_steps(const struct period_step *steps, size_t n)
 {
 	start_sim(1, 10);
 	CHECK_EQ(nk_thread_set_periodic(nk, 1000, 1000), 0);
-	wait_release(NK_WAKE_OK, 0, 1000);
-	/*
-	 * 2.5 periods of work from the release at 1000: the release at 2000
-	 * is this call's (late), the one at 3000 is missed.
-	 */
-	consume(2500);
-	wait_release(-ETIMEDOUT, 1, 3500);
-	wait_release(NK_WAKE_OK, 0, 4000);
-	/* 3.5 periods: 5000 is this call's, 6000 and 7000 are missed. */
-	consume(3500);
-	wait_release(-ETIMEDOUT, 2, 7500);
-	wait_release(NK_WAKE_OK, 0, 8000);
-	wait_release(NK_WAKE_OK, 0, 9000);
+	for (size_t i = 0; i < n; i++) {
+		if (steps[i].work)
+			consume(steps[i].work);
+		wait_release(steps[i].ret, steps[i].overruns, steps[i].now);
+	}
 	stop_sim();
+}
+
+TEST(periodic_overruns_counted_exactly)
+{
+	static const struct period_step steps[] = {
+	    {0, NK_WAKE_OK, 0, 1000},
+	    /*
+	     * 2.5 periods of work from the release at 1000: the release at
+	     * 2000 is this call's (late), the one at 3000 is missed.
+	     */
+	    {2500, -ETIMEDOUT, 1, 3500},
+	    {0, NK_WAKE_OK, 0, 4000},
+	    /* 3.5 periods: 5000 is this call's, 6000 and 7000 are missed. */
+	    {3500, -ETIMEDOUT, 2, 7500},
+	    {0, NK_WAKE_OK, 0, 8000},
+	    {0, NK_WAKE_OK, 0, 9000},
+	};
+
+	run_period_steps(steps, sizeof(steps) / sizeof(steps[0]));
 }
 
 TEST(periodic_exact_period_is_no_overrun)
 {
-	start_sim(1, 10);
-	CHECK_EQ(nk_thread_set_periodic(nk, 1000, 1000), 0);
-	wait_release(NK_WAKE_OK, 0, 1000);
-	/* Reaching the release point exactly: no overrun, no wait. */
-	consume(1000);
-	wait_release(NK_WAKE_OK, 0, 2000);
-	wait_release(NK_WAKE_OK, 0, 3000);
-	/* Late by less than a period: no overrun either. */
-	consume(1500);
-	wait_release(NK_WAKE_OK, 0, 4500);
-	wait_release(NK_WAKE_OK, 0, 5000);
-	/* Exactly two periods: one release point missed. */
-	consume(2000);
-	wait_release(-ETIMEDOUT, 1, 7000);
-	wait_release(NK_WAKE_OK, 0, 8000);
-	stop_sim();
+	static const struct period_step steps[] = {
+	    {0, NK_WAKE_OK, 0, 1000},
+	    /* Reaching the release point exactly: no overrun, no wait. */
+	    {1000, NK_WAKE_OK, 0, 2000},
+	    {0, NK_WAKE_OK, 0, 3000},
+	    /* Late by less than a period: no overrun either. */
+	    {1500, NK_WAKE_OK, 0, 4500},
+	    {0, NK_WAKE_OK, 0, 5000},
+	    /* Exactly two periods: one release point missed. */
+	    {2000, -ETIMEDOUT, 1, 7000},
+	    {0, NK_WAKE_OK, 0, 8000},
+	};
+
+	run_period_steps(steps, sizeof(steps) / sizeof(steps[0]));
 }
 
 TEST(periodic_start_now_and_stop)
@@ -488,6 +508,18 @@ TEST(periodic_and_consume_errors)
 
 /* --- nucleus timers --- */
 
+/* Destroy each timer of the list, in order. */
+static void destroy_timers_n(struct nk_timer *const *timers, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ(nk_timer_destroy(timers[i]), 0);
+}
+
+#define DESTROY_TIMERS(...)                                                    \
+	destroy_timers_n((struct nk_timer *const[]){__VA_ARGS__},              \
+			 sizeof((struct nk_timer *const[]){__VA_ARGS__}) /     \
+			     sizeof(struct nk_timer *))
+
 static void timer_event(struct nk_timer *timer)
 {
 	event(timer->name);
@@ -536,9 +568,7 @@ TEST(timer_oneshot_fires_at_exact_date)
 	consume(1000);
 	CHECK_STR(events, "c@1 b@700 a@1500 a@2300");
 	timer_check(&a, 2, 0, NK_INFINITE);
-	CHECK_EQ(nk_timer_destroy(&a), 0);
-	CHECK_EQ(nk_timer_destroy(&b), 0);
-	CHECK_EQ(nk_timer_destroy(&c), 0);
+	DESTROY_TIMERS(&a, &b, &c);
 	stop_sim();
 }
 
@@ -580,8 +610,7 @@ TEST(timer_armed_in_the_past_counts_overruns)
 	CHECK_STR(events, "past@10000 late@10000 late@11000 late@12000");
 	timer_check(&late, 3, 9, 13000);
 	timer_check(&past, 1, 0, NK_INFINITE);
-	CHECK_EQ(nk_timer_destroy(&late), 0);
-	CHECK_EQ(nk_timer_destroy(&past), 0);
+	DESTROY_TIMERS(&late, &past);
 	stop_sim();
 }
 
@@ -680,8 +709,7 @@ TEST(timer_stop_prevents_firing)
 	sleep_until(20000);
 	CHECK_STR(events, "y@9000 x@9100 x@9200");
 	timer_check(&x, 2, 0, NK_INFINITE);
-	CHECK_EQ(nk_timer_destroy(&x), 0);
-	CHECK_EQ(nk_timer_destroy(&y), 0);
+	DESTROY_TIMERS(&x, &y);
 	CHECK_EQ(nk_synch_destroy(&gate), 0);
 	stop_sim();
 }
@@ -737,9 +765,7 @@ TEST(timer_handler_rearms_other_timers)
 	timer_check(&a, 1, 0, NK_INFINITE);
 	timer_check(&b, 1, 0, NK_INFINITE);
 	timer_check(&c, 1, 0, NK_INFINITE);
-	CHECK_EQ(nk_timer_destroy(&a), 0);
-	CHECK_EQ(nk_timer_destroy(&b), 0);
-	CHECK_EQ(nk_timer_destroy(&c), 0);
+	DESTROY_TIMERS(&a, &b, &c);
 	stop_sim();
 }
 
@@ -853,8 +879,7 @@ TEST(timer_on_second_cpu)
 	sleep_until(3000);
 	CHECK_STR(events, "cpu1@1234 cpu0@2345");
 	CHECK_EQ(t1.cpu, 1);
-	CHECK_EQ(nk_timer_destroy(&t1), 0);
-	CHECK_EQ(nk_timer_destroy(&t0), 0);
+	DESTROY_TIMERS(&t1, &t0);
 	stop_sim();
 }
 
