@@ -148,7 +148,8 @@ struct ipipe_source {
  * Attach a source on RT CPU @cpu; its IRQ number goes to *@irq.
  *
  * An fd raises the IRQ each time new data arrives (an edge: the handler
- * reads what is there, and should drain it; use a non-blocking fd); UIO
+ * reads what is there, and should drain it; use a non-blocking fd; data
+ * left unread may raise it once more later, as a level would); UIO
  * is acknowledged (its count read) by the pipeline and unmasked after
  * the handlers; GPIO line events are read by the handler from
  * ipipe_source_fd(); a signal raises the IRQ once per delivery.  A

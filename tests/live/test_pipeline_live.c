@@ -1,10 +1,12 @@
 /*
  * The interrupt pipeline on the live backend: an eventfd source and a
- * signal source raise head-domain handlers that wake RT threads; root
- * handlers run in an ordinary thread; a virtual IRQ round trip head ->
- * root -> head; detach and re-attach; source errors.  Checks are on the
- * order and number of events and on error codes, never on durations;
- * timeouts are generous safety nets only.
+ * signal source raise head-domain handlers that wake RT threads; an idle
+ * CPU takes its sources' IRQs on the thread that waits, and leaves no
+ * poller behind when another thread is made current; root handlers run
+ * in an ordinary thread; a virtual IRQ round trip head -> root -> head;
+ * detach and re-attach; source errors.  Checks are on the order and
+ * number of events, on which thread ran what and on error codes, never
+ * on durations; timeouts are generous safety nets only.
  *
  * Handlers run outside nucleus threads and may make system calls (they
  * read the eventfd); RT thread bodies make none, so that no stray call
@@ -15,6 +17,7 @@
 #include <fusion/fusion.h>
 #include <fusion/pipeline.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -22,6 +25,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -120,11 +125,65 @@ static bool wait_count(_Atomic unsigned long *counter, unsigned long value)
 	return false;
 }
 
+/* The id of this process's thread named @name, or -1. */
+static pid_t task_named(const char *name)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t tid = -1;
+
+	CHECK(dir != NULL);
+	while (tid < 0 && (e = readdir(dir)) != NULL) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+		if (strcmp(comm, name) == 0)
+			tid = atoi(e->d_name);
+	}
+	closedir(dir);
+	return tid;
+}
+
+/* Wait until thread @tid sleeps in system call @nr. */
+static bool wait_in_syscall(pid_t tid, long nr)
+{
+	struct timespec pause = {.tv_nsec = 20000};
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	for (long spent = 0; spent < SAFETY_NS; spent += pause.tv_nsec) {
+		char line[32] = "";
+		FILE *f = fopen(path, "r");
+
+		if (f == NULL)
+			return false;
+		if (fgets(line, sizeof(line), f) == NULL)
+			line[0] = '\0';
+		fclose(f);
+		if (strtol(line, NULL, 10) == nr && line[0] != 'r')
+			return true;
+		nanosleep(&pause, NULL);
+	}
+	return false;
+}
+
 /* --- eventfd source --- */
 
 static int efd = -1;
 static _Atomic unsigned long wakes, handled, read_total, in_nucleus_thread;
 static volatile int rt_final_take;
+/* The OS threads of the last handler run and of rt_waiter. */
+static pthread_t handler_thread, waiter_thread;
 
 /* Head domain: acknowledge the device (read the eventfd), wake RT. */
 static void efd_handler(unsigned int irq, void *cookie)
@@ -137,6 +196,7 @@ static void efd_handler(unsigned int irq, void *cookie)
 		atomic_fetch_add(&in_nucleus_thread, 1);
 	if (read(efd, &value, sizeof(value)) == sizeof(value))
 		atomic_fetch_add(&read_total, value);
+	handler_thread = pthread_self();
 	atomic_fetch_add(&handled, 1);
 	nk_sem_give(&sem);
 }
@@ -146,6 +206,7 @@ static void rt_waiter(void *arg)
 {
 	long rounds = (long)arg;
 
+	waiter_thread = pthread_self();
 	for (long i = 0; i < rounds; i++) {
 		if (nk_sem_take(&sem, SAFETY_NS, NK_RELATIVE) != 0)
 			return;
@@ -256,6 +317,186 @@ TEST(eventfd_source_wakes_rt_thread)
 	close(efd);
 	efd = -1;
 	live_destroy();
+}
+
+static struct nk_sem go;
+static pid_t main_tid;
+
+/* Waits for "go" (which a plain pthread gives once main parked), then
+ * acts as rt_waiter. */
+static void rt_after_go(void *arg)
+{
+	if (nk_sem_take(&go, SAFETY_NS, NK_RELATIVE) == 0)
+		rt_waiter(arg);
+}
+
+#define DIRECT_ROUNDS 20
+static volatile int direct_rounds;
+
+/*
+ * Plain pthread: once main parked (polling the sources as the idle
+ * waiter), wakes "rtpoll", which parks in turn and becomes the waiter;
+ * then fires the source each time rtpoll polls, counting the rounds
+ * whose handler ran on rtpoll's own thread.
+ */
+static void *direct_writer(void *arg)
+{
+	pid_t tid = -1;
+	uint64_t one = 1;
+
+	(void)arg;
+	if (!wait_in_syscall(main_tid, SYS_epoll_pwait2))
+		return NULL;
+	nk_sem_give(&go);
+	for (unsigned long i = 0; i < DIRECT_ROUNDS; i++) {
+		if (tid < 0)
+			tid = task_named("rtpoll");
+		if (tid < 0 || !wait_in_syscall(tid, SYS_epoll_pwait2) ||
+		    write(efd, &one, sizeof(one)) != sizeof(one) ||
+		    !wait_count(&wakes, i + 1))
+			return NULL;
+		if (pthread_equal(handler_thread, waiter_thread))
+			direct_rounds++;
+	}
+	writer_ok = 1;
+	return NULL;
+}
+
+/* Starts the sources test: eventfd source, counters, "go", main's id. */
+static unsigned int sources_test_start(void)
+{
+	struct ipipe_source src = {.kind = IPIPE_SRC_FD};
+
+	live_create(10);
+	reset_counters();
+	main_tid = gettid();
+	CHECK_EQ(nk_sem_init(nk, &go, "go", 0, 0, 0), 0);
+	src.fd = efd = new_eventfd();
+	return attach_efd(&src);
+}
+
+static void sources_test_end(unsigned int irq)
+{
+	CHECK_EQ(nk_sem_destroy(&go), 0);
+	detach(irq);
+	close(efd);
+	efd = -1;
+	live_destroy();
+}
+
+/*
+ * An idle RT CPU with sources sleeps in epoll on them in its waiting
+ * thread (the one that parked last), which runs the handler itself on an
+ * arrival: one thread woken, as with a raw epoll thread.  A thread made
+ * current from outside is handed over by the waiter (main here).
+ */
+TEST(idle_cpu_takes_irq_on_waiting_thread)
+{
+	unsigned int irq = sources_test_start();
+	struct nk_thread *rt;
+	pthread_t thread;
+
+	direct_rounds = 0;
+	rt = spawn("rtpoll", 50, rt_after_go, (void *)(long)DIRECT_ROUNDS);
+	CHECK_EQ(pthread_create(&thread, NULL, direct_writer, NULL), 0);
+	CHECK_EQ(nk_thread_join(rt), 0);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
+	CHECK_EQ(writer_ok, 1);
+	CHECK_EQ(direct_rounds, DIRECT_ROUNDS);
+	CHECK_EQ(atomic_load(&handled), DIRECT_ROUNDS);
+	CHECK_EQ(atomic_load(&in_nucleus_thread), 0);
+	CHECK_EQ(rt_final_take, -ETIMEDOUT);
+	sources_test_end(irq);
+}
+
+static _Atomic int spinning;
+static volatile int saw_irq;
+
+/* Made current on the idle CPU from outside, then spins (no system
+ * call) until an IRQ has been handled. */
+static void busy_until_irq(void *arg)
+{
+	nk_time_t until;
+
+	(void)arg;
+	if (nk_sem_take(&go, SAFETY_NS, NK_RELATIVE))
+		return;
+	until = nk_now(nk) + 2 * 1000 * MS;
+	atomic_store(&spinning, 1);
+	while (atomic_load(&handled) == 0 && nk_now(nk) < until)
+		;
+	saw_irq = atomic_load(&handled) != 0;
+}
+
+/* Plain pthread: once main polls as the idle waiter, wakes "busy",
+ * then fires the source while it spins. */
+static void *wake_busy_then_fire(void *arg)
+{
+	uint64_t one = 1;
+
+	(void)arg;
+	if (!wait_in_syscall(main_tid, SYS_epoll_pwait2))
+		return NULL;
+	nk_sem_give(&go);
+	while (!atomic_load(&spinning))
+		sched_yield();
+	if (write(efd, &one, sizeof(one)) == sizeof(one))
+		writer_ok = 1;
+	return NULL;
+}
+
+/*
+ * Starts @fn in a plain SCHED_OTHER pthread kept off the RT CPU the
+ * caller is pinned to (when there is another CPU), which a spinning RT
+ * thread would starve: a default pthread would inherit both.
+ */
+static void start_outside(pthread_t *thread, void *(*fn)(void *))
+{
+	struct sched_param param = {.sched_priority = 0};
+	int rt_cpu = sched_getcpu();
+	pthread_attr_t attr;
+	cpu_set_t set;
+
+	CHECK_EQ(pthread_attr_init(&attr), 0);
+	CHECK_EQ(pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED), 0);
+	CHECK_EQ(pthread_attr_setschedpolicy(&attr, SCHED_OTHER), 0);
+	CHECK_EQ(pthread_attr_setschedparam(&attr, &param), 0);
+	CPU_ZERO(&set);
+	for (int cpu = 0; cpu < get_nprocs(); cpu++)
+		if (cpu != rt_cpu || get_nprocs() == 1)
+			CPU_SET(cpu, &set);
+	CHECK_EQ(pthread_attr_setaffinity_np(&attr, sizeof(set), &set), 0);
+	CHECK_EQ(pthread_create(thread, &attr, fn, NULL), 0);
+	pthread_attr_destroy(&attr);
+}
+
+/*
+ * The waiter (main) that handed a more urgent thread over leaves the
+ * poll: an IRQ arriving while that thread spins is taken at once by the
+ * source thread, not left to the waiter, which could only run once the
+ * spinner stops.
+ */
+TEST(woken_thread_leaves_no_poller_behind)
+{
+	unsigned int irq = sources_test_start();
+	struct nk_thread *busy, *rt;
+	pthread_t thread;
+
+	atomic_store(&spinning, 0);
+	saw_irq = 0;
+	rt = spawn("rt", 20, rt_waiter, (void *)1L);
+	busy = spawn("busy", 60, busy_until_irq, NULL);
+	start_outside(&thread, wake_busy_then_fire);
+	CHECK_EQ(nk_thread_join(busy), 0);
+	CHECK_EQ(nk_thread_join(rt), 0);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
+	CHECK_EQ(writer_ok, 1);
+	CHECK_EQ(saw_irq, 1);
+	CHECK_EQ(atomic_load(&wakes), 1);
+	CHECK_EQ(atomic_load(&handled), 1);
+	CHECK(!pthread_equal(handler_thread, pthread_self()));
+	CHECK(!pthread_equal(handler_thread, waiter_thread));
+	sources_test_end(irq);
 }
 
 /* --- signal source --- */
@@ -513,7 +754,9 @@ TEST(source_errors)
 	live_destroy();
 }
 
-TESTS(T(eventfd_source_wakes_rt_thread), T(signal_source_raises_irq),
+TESTS(T(eventfd_source_wakes_rt_thread),
+      T(idle_cpu_takes_irq_on_waiting_thread),
+      T(woken_thread_leaves_no_poller_behind), T(signal_source_raises_irq),
       T(root_handler_runs_in_plain_thread), T(virq_round_trip_head_root_head),
       T(trigger_runs_head_handler_before_return), T(detach_then_reattach),
       T(source_errors));

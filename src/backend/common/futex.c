@@ -20,32 +20,52 @@ static void futex_wake(_Atomic uint32_t *word, int count)
 void be_gate_init(struct be_gate *gate)
 {
 	atomic_init(&gate->word, 0);
+	atomic_init(&gate->poll_fd, -1);
 }
 
-void be_gate_open(struct be_gate *gate)
+/* Wake the waiter of @gate as @old (the word before our change) says. */
+static void gate_wake(struct be_gate *gate, uint32_t old)
 {
-	if (atomic_fetch_or_explicit(&gate->word, BE_GATE_OPEN,
-				     memory_order_release) &
-	    BE_GATE_SLEEPING)
+	uint64_t one = 1;
+
+	if (old & BE_GATE_SLEEPING) {
 		futex_wake(&gate->word, 1);
+	} else if (old & BE_GATE_POLLING) {
+		int fd = atomic_load_explicit(&gate->poll_fd,
+					      memory_order_relaxed);
+
+		/* A full counter (EAGAIN) is readable: the wake is there. */
+		if (write(fd, &one, sizeof(one)) < 0)
+			return;
+	}
+}
+
+bool be_gate_open(struct be_gate *gate)
+{
+	uint32_t old = atomic_fetch_or_explicit(&gate->word, BE_GATE_OPEN,
+						memory_order_acq_rel);
+
+	gate_wake(gate, old);
+	return old & BE_GATE_POLLING;
 }
 
 /*
  * Take the token if there is one.  Else announce that we are going to
- * sleep and return the word to sleep on; false with *@seen == 0 means
- * "look again" (the word moved under us).
+ * sleep (@sleep: on the futex or in a poll) and return the word to sleep
+ * on in *@seen.
  */
-static bool gate_take(struct be_gate *gate, uint32_t *seen)
+static bool gate_take(struct be_gate *gate, uint32_t sleep, uint32_t *seen)
 {
 	uint32_t v = atomic_load_explicit(&gate->word, memory_order_relaxed);
 
 	for (;;) {
 		uint32_t want = v & BE_GATE_OPEN
-				    ? v & ~(BE_GATE_OPEN | BE_GATE_SLEEPING)
-				    : v | BE_GATE_SLEEPING;
+				    ? v & ~(BE_GATE_OPEN | BE_GATE_SLEEPING |
+					    BE_GATE_POLLING)
+				    : v | sleep;
 
 		if (atomic_compare_exchange_weak_explicit(
-			&gate->word, &v, want, memory_order_acquire,
+			&gate->word, &v, want, memory_order_acq_rel,
 			memory_order_relaxed)) {
 			*seen = want;
 			return v & BE_GATE_OPEN;
@@ -57,7 +77,7 @@ void be_gate_wait(struct be_gate *gate)
 {
 	uint32_t seen;
 
-	while (!gate_take(gate, &seen))
+	while (!gate_take(gate, BE_GATE_SLEEPING, &seen))
 		futex_wait(&gate->word, seen);
 }
 
@@ -74,7 +94,7 @@ bool be_gate_wait_until(struct be_gate *gate, int64_t (*deadline)(void *ctx),
 {
 	uint32_t seen;
 
-	while (!gate_take(gate, &seen)) {
+	while (!gate_take(gate, BE_GATE_SLEEPING, &seen)) {
 		int64_t until = deadline(ctx);
 		struct timespec ts = {
 		    .tv_sec = until / 1000000000,
@@ -93,10 +113,34 @@ bool be_gate_wait_until(struct be_gate *gate, int64_t (*deadline)(void *ctx),
 
 void be_gate_retime(struct be_gate *gate)
 {
-	if (atomic_fetch_add_explicit(&gate->word, BE_GATE_RETIME,
-				      memory_order_release) &
-	    BE_GATE_SLEEPING)
-		futex_wake(&gate->word, 1);
+	gate_wake(gate, atomic_fetch_add_explicit(&gate->word, BE_GATE_RETIME,
+						  memory_order_acq_rel));
+}
+
+bool be_gate_poll_begin(struct be_gate *gate, int efd)
+{
+	uint32_t seen;
+
+	/* Published by the release of the announcing exchange. */
+	atomic_store_explicit(&gate->poll_fd, efd, memory_order_relaxed);
+	return gate_take(gate, BE_GATE_POLLING, &seen);
+}
+
+void be_gate_poll_end(struct be_gate *gate)
+{
+	atomic_fetch_and_explicit(&gate->word, ~BE_GATE_POLLING,
+				  memory_order_acq_rel);
+}
+
+bool be_gate_ring(struct be_gate *gate)
+{
+	uint32_t old = atomic_fetch_add_explicit(&gate->word, BE_GATE_RETIME,
+						 memory_order_acq_rel);
+
+	if (!(old & BE_GATE_POLLING))
+		return false;
+	gate_wake(gate, old);
+	return true;
 }
 
 void be_lock_init(struct be_lock *lock)

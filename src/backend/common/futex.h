@@ -1,7 +1,9 @@
 /*
  * Futex-based primitives shared by every backend: the gate a shadow
  * waits on, and the nucleus lock.  Both are plain 32-bit words with
- * atomics, so ThreadSanitizer sees their ordering.
+ * atomics, so ThreadSanitizer sees their ordering.  A gate's waiter may
+ * also sleep in poll(2)-like calls instead of on the futex: opening the
+ * gate then writes to an eventfd the waiter watches.
  */
 #ifndef FUSION_BACKEND_FUTEX_H
 #define FUSION_BACKEND_FUTEX_H
@@ -12,22 +14,26 @@
 
 /*
  * A gate.  Bit 0 set = open: opening passes a token which the one waiting
- * thread consumes on its way through.  Bit 1 says the waiter sleeps in
- * the kernel, so that opening an unwatched gate costs no system call.
- * The other bits count "re-time" requests: bumping them wakes a timed
- * waiter without opening the gate, so that it re-reads its deadline (and
- * no wake-up can be lost between reading the deadline and sleeping).
+ * thread consumes on its way through.  Bit 1 says the waiter sleeps on
+ * the futex, bit 2 that it sleeps in a poll watching @poll_fd, so that
+ * opening an unwatched gate costs no system call.  The other bits count
+ * "re-time" requests: bumping them wakes a timed waiter without opening
+ * the gate, so that it re-reads its deadline (and no wake-up can be lost
+ * between reading the deadline and sleeping).
  */
 struct be_gate {
 	_Atomic uint32_t word;
+	_Atomic int poll_fd; /* eventfd of a polling waiter */
 };
 
 #define BE_GATE_OPEN 1u
 #define BE_GATE_SLEEPING 2u
-#define BE_GATE_RETIME 4u
+#define BE_GATE_POLLING 4u
+#define BE_GATE_RETIME 8u
 
 void be_gate_init(struct be_gate *gate);
-void be_gate_open(struct be_gate *gate);
+/* Returns true when the waiter polls (see below): its doorbell rang. */
+bool be_gate_open(struct be_gate *gate);
 void be_gate_wait(struct be_gate *gate);
 /*
  * Wait for the gate until the absolute CLOCK_MONOTONIC date returned by
@@ -37,6 +43,17 @@ void be_gate_wait(struct be_gate *gate);
 bool be_gate_wait_until(struct be_gate *gate, int64_t (*deadline)(void *ctx),
 			void *ctx);
 void be_gate_retime(struct be_gate *gate);
+/*
+ * Polling on a gate: begin takes the token (true) or announces that the
+ * caller is about to sleep in a poll that watches the eventfd @efd,
+ * which opening or re-timing the gate then writes to (false); end, once
+ * awake, withdraws that announcement.  The caller drains @efd.
+ */
+bool be_gate_poll_begin(struct be_gate *gate, int efd);
+void be_gate_poll_end(struct be_gate *gate);
+/* Wake a polling waiter without opening: false (and no effect) when the
+ * waiter does not poll. */
+bool be_gate_ring(struct be_gate *gate);
 
 /*
  * The nucleus lock: 0 free, 1 held, 2 held with waiters (Drepper's

@@ -181,45 +181,105 @@ static int64_t cpu_deadline(void *ctx)
 	return atomic_load(&((struct live_cpu *)ctx)->deadline);
 }
 
-/* @s parked as its idle CPU's timer waiter (see struct live_cpu). */
+/* @s stops being @c's idle waiter, if it still is: the interrupt thread
+ * watches the deadline. */
+static void leave_idle(struct live_cpu *c, struct live_shadow *s)
+{
+	struct live_shadow *expected = s;
+
+	if (atomic_compare_exchange_strong(&c->idle_waiter, &expected, NULL) &&
+	    atomic_load(&c->deadline) != NK_INFINITE)
+		live_irq_wake(c);
+}
+
+/* Interrupt context on an idle CPU: the timer if due, then @nr IRQs. */
+static void idle_irqs(struct live *live, struct live_shadow *s,
+		      struct live_cpu *c, unsigned int *irqs, int nr, bool more)
+{
+	live_irq_ctx = true;
+	if (atomic_load(&c->idle_waiter) == s &&
+	    atomic_load(&c->deadline) <= live_clock()) {
+		atomic_store(&c->deadline, NK_INFINITE);
+		live->handlers->timer(live->nk, c->index);
+	}
+	for (;;) {
+		for (int i = 0; i < nr; i++)
+			live_source_deliver(live, c->index, irqs[i]);
+		if (!more)
+			break;
+		nr = live_idle_poll(c, NULL, irqs, &more);
+	}
+	live_irq_ctx = false;
+}
+
+/*
+ * @s parked as its idle CPU's waiter (see struct live_cpu): it runs the
+ * timer at the deadline, and the IRQs of the CPU's sources if it polls
+ * them.
+ */
 static void park_idle(struct live *live, struct live_shadow *s,
 		      struct live_cpu *c)
 {
 	for (;;) {
-		bool waiter;
+		unsigned int irqs[LIVE_IDLE_EVENTS];
+		struct live_shadow *next = NULL;
+		bool more = false, waiter;
+		int nr = 0;
 
-		if (be_gate_wait_until(&s->gate, cpu_deadline, c)) {
-			if (atomic_load(&s->killed))
-				shadow_exit(s);
-			return;
+		if (atomic_load(&c->src_poll)) {
+			nr = live_idle_poll(c, s, irqs, &more);
+			if (nr < 0)
+				break;
+			next = atomic_exchange(&c->handoff, NULL);
+		} else if (be_gate_wait_until(&s->gate, cpu_deadline, c)) {
+			break;
 		}
 		be_lock_acquire(&live->lock);
-		if (atomic_load(&c->idle_waiter) == s &&
-		    atomic_load(&c->deadline) <= live_clock()) {
-			live_irq_ctx = true;
-			atomic_store(&c->deadline, NK_INFINITE);
-			live->handlers->timer(live->nk, c->index);
-			live_irq_ctx = false;
-		}
+		idle_irqs(live, s, c, irqs, nr, more);
 		waiter = atomic_load(&c->idle_waiter) == s;
 		be_lock_release(&live->lock);
+		/* Last: the thread handed over, more urgent, would preempt us
+		 * with the lock held. */
+		if (next)
+			be_gate_open(&next->gate);
 		if (!waiter) {
 			park(s);
 			return;
 		}
 	}
+	/* Killed while polling, it kept the role until now. */
+	if (atomic_load(&s->killed)) {
+		leave_idle(c, s);
+		shadow_exit(s);
+	}
 }
 
-/* @c stops being idle (or loses its waiter): hand the deadline over. */
-static void drop_idle_waiter(struct live_cpu *c, bool wake_now)
+/* @c stops being idle: hand the deadline over; returns the waiter. */
+static struct live_shadow *drop_idle_waiter(struct live_cpu *c)
 {
-	if (atomic_exchange(&c->idle_waiter, NULL) == NULL ||
-	    atomic_load(&c->deadline) == NK_INFINITE)
-		return;
-	if (wake_now)
-		live_irq_wake(c);
-	else
+	struct live_shadow *w = atomic_exchange(&c->idle_waiter, NULL);
+
+	if (w && atomic_load(&c->deadline) != NK_INFINITE)
 		atomic_store(&c->irq_watch, true);
+	return w;
+}
+
+/*
+ * @n becomes current on idle @c, whose waiter was @w.  A waiter asleep
+ * in the CPU's poll must not stay there under @n, taking the sources'
+ * IRQs at its own priority: it is rung and opens @n's gate itself on its
+ * way out.  Exactly one of it and us takes the handoff back.
+ */
+static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
+			 struct live_shadow *n)
+{
+	if (w && w != n) {
+		atomic_store(&c->handoff, n);
+		if (be_gate_ring(&w->gate) ||
+		    atomic_exchange(&c->handoff, NULL) != n)
+			return;
+	}
+	be_gate_open(&n->gate);
 }
 
 /*
@@ -339,13 +399,13 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			   unsigned int flags)
 {
 	struct live *live = priv;
-	struct live_shadow *p = prev, *n = next;
+	struct live_shadow *p = prev, *n = next, *waiter = NULL;
 	struct live_cpu *idle = NULL;
 
 	if (!(flags & NK_SWITCH_PARK)) {
 		if (n) {
 			atomic_store(&live->cpus[n->cpu].current, n);
-			drop_idle_waiter(&live->cpus[n->cpu], false);
+			waiter = drop_idle_waiter(&live->cpus[n->cpu]);
 		} else if (p) {
 			idle = &live->cpus[p->cpu];
 			atomic_store(&idle->current, NULL);
@@ -354,7 +414,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	if (p == NULL) {
 		/* Interrupt or idle context: it keeps the lock. */
 		if (n)
-			be_gate_open(&n->gate);
+			wake_on_idle(&live->cpus[n->cpu], waiter, n);
 		return;
 	}
 	if (flags & NK_SWITCH_RELAX) {
@@ -521,15 +581,11 @@ static void live_thread_kill(void *priv, void *shadow)
 {
 	struct live *live = priv;
 	struct live_shadow *s = shadow;
-	struct live_cpu *c = &live->cpus[s->cpu];
-
-	if (atomic_load(&c->idle_waiter) == s) {
-		atomic_store(&c->idle_waiter, NULL);
-		if (atomic_load(&c->deadline) != NK_INFINITE)
-			live_irq_wake(c);
-	}
 	atomic_store(&s->killed, true);
-	be_gate_open(&s->gate);
+	/* Asleep in the CPU's poll, an idle waiter keeps its role until it
+	 * is out, so that nobody else polls meanwhile (see park_idle). */
+	if (!be_gate_open(&s->gate))
+		leave_idle(&live->cpus[s->cpu], s);
 }
 
 static void live_thread_reap(void *priv, void *shadow)

@@ -74,6 +74,20 @@ struct live_cpu {
 	bool src_started;
 	int src_epfd;
 	int src_stopfd;
+	/*
+	 * Once the CPU has sources, its idle waiter sleeps in epoll on them
+	 * too: an arrival then wakes the thread it is for, not the source
+	 * thread first.  Each source is registered exclusively in idle_epfd
+	 * before src_epfd, so an arrival wakes the idle waiter alone, or the
+	 * source thread when nobody idles.  idle_efd is the doorbell the
+	 * waiter's gate rings.  Only the idle waiter ever sleeps there: a
+	 * thread made current in its place is handed to it (handoff), which
+	 * opens that thread's gate on its way out of the poll.
+	 */
+	_Atomic bool src_poll;
+	int idle_epfd;
+	int idle_efd;
+	struct live_shadow *_Atomic handoff;
 };
 
 struct live_source;
@@ -143,6 +157,17 @@ void live_source_detach(void *priv, unsigned int irq);
 void live_source_end(void *priv, unsigned int irq, bool recheck);
 int live_source_fd(void *priv, unsigned int irq);
 void live_sources_stop(struct live *live);
+/* Lock held: raise in the pipeline what source @irq of @cpu reported. */
+void live_source_deliver(struct live *live, int cpu, unsigned int irq);
+/*
+ * The idle waiter @s of @c (which has sources) sleeps until its gate
+ * opens (-1, token taken), @c's deadline passes, a doorbell rings or
+ * sources report: returns how many IRQs it wrote to @irqs, and sets
+ * *@more when more may be ready.  @s NULL: collect more without sleeping.
+ */
+#define LIVE_IDLE_EVENTS 16
+int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
+		   unsigned int irqs[LIVE_IDLE_EVENTS], bool *more);
 
 /* sud.c */
 bool live_sud_probe(void);
