@@ -132,6 +132,12 @@ static inline bool nk_thread_valid(const struct nk_thread *t)
 	return t && t->magic == NK_THREAD_MAGIC;
 }
 
+/* A CPU's root thread (Linux): fixed at creation, so no lock needed. */
+static inline bool nk_thread_is_root(const struct nk_thread *t)
+{
+	return t == t->sched->root;
+}
+
 static inline void nk_lock_held(struct nk_instance *nk)
 {
 	nk->be->lock(nk->be_priv);

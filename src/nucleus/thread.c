@@ -360,7 +360,7 @@ int nk_thread_delete(struct nk_thread *thread)
 	struct nk_thread *self;
 	int ret = 0;
 
-	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	nk = thread->nk;
 	nk_lock_held(nk);
@@ -447,7 +447,7 @@ int nk_thread_suspend(struct nk_thread *thread)
 	struct nk_thread *self;
 	int ret = 0;
 
-	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	nk = thread->nk;
 	nk_lock_held(nk);
@@ -478,7 +478,7 @@ int nk_thread_resume(struct nk_thread *thread)
 	struct nk_instance *nk;
 	int ret = 0;
 
-	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	nk = thread->nk;
 	nk_lock_held(nk);
@@ -504,7 +504,7 @@ int nk_thread_set_priority(struct nk_thread *thread, int priority)
 	struct nk_instance *nk;
 	int ret = 0;
 
-	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT) ||
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread) ||
 	    priority < NK_PRIO_MIN || priority > NK_PRIO_MAX)
 		return -EINVAL;
 	nk = thread->nk;
@@ -526,7 +526,7 @@ int nk_thread_set_policy(struct nk_thread *thread, enum nk_policy policy,
 	struct nk_instance *nk;
 	int ret = 0;
 
-	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	if (policy == NK_SCHED_RR ? quantum <= 0 : policy != NK_SCHED_FIFO)
 		return -EINVAL;
@@ -653,7 +653,7 @@ int nk_thread_unblock(struct nk_thread *thread)
 	struct nk_instance *nk;
 	int ret = 0;
 
-	if (!nk_thread_valid(thread) || (thread->state & NK_THREAD_ROOT))
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	nk = thread->nk;
 	nk_lock_held(nk);

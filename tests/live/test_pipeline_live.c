@@ -499,6 +499,71 @@ TEST(woken_thread_leaves_no_poller_behind)
 	sources_test_end(irq);
 }
 
+static struct nk_sem never;
+static struct nk_thread *victim;
+static volatile int victim_delete_ret;
+static _Atomic nk_time_t deleted_at;
+
+/* Runs once "go" arrives, then parks for good: the CPU's polling waiter. */
+static void park_for_good(void *arg)
+{
+	(void)arg;
+	if (nk_sem_take(&go, SAFETY_NS, NK_RELATIVE) == 0 &&
+	    nk_sem_take(&never, NK_INFINITE, NK_RELATIVE) == 0)
+		rec("never-given");
+}
+
+/* Plain pthread: once main polls, makes "victim" the polling waiter,
+ * then deletes it there. */
+static void *delete_polling_waiter(void *arg)
+{
+	pid_t tid;
+
+	(void)arg;
+	if (!wait_in_syscall(main_tid, SYS_epoll_pwait2))
+		return NULL;
+	nk_sem_give(&go);
+	tid = task_named("victim");
+	if (tid < 0 || !wait_in_syscall(tid, SYS_epoll_pwait2))
+		return NULL;
+	victim_delete_ret = nk_thread_delete(victim);
+	atomic_store(&deleted_at, nk_now(nk));
+	writer_ok = 1;
+	return NULL;
+}
+
+/*
+ * A polling waiter deleted keeps its role until it is out of the poll,
+ * then hands the CPU's deadline to the interrupt thread: main's timed
+ * wait still ends (it would hang if the deadline had no watcher), and
+ * the source still raises its IRQ.
+ */
+TEST(polling_waiter_deleted)
+{
+	unsigned int irq = sources_test_start();
+	pthread_t thread;
+	uint64_t one = 1;
+	nk_time_t woke_at;
+
+	victim_delete_ret = 1;
+	CHECK_EQ(nk_sem_init(nk, &never, "never", 0, 0, 0), 0);
+	victim = spawn("victim", 50, park_for_good, NULL);
+	start_outside(&thread, delete_polling_waiter);
+	CHECK_EQ(nk_sem_take(&sem, 1000 * MS, NK_RELATIVE), -ETIMEDOUT);
+	woke_at = nk_now(nk);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
+	CHECK_EQ(writer_ok, 1);
+	CHECK_EQ(victim_delete_ret, 0);
+	CHECK(atomic_load(&deleted_at) < woke_at);
+	CHECK_EQ(nk_thread_join(victim), 0);
+	CHECK_STR(log_buf, "");
+	CHECK_EQ(write(efd, &one, sizeof(one)), sizeof(one));
+	CHECK_EQ(nk_sem_take(&sem, SAFETY_NS, NK_RELATIVE), 0);
+	CHECK_EQ(atomic_load(&handled), 1);
+	CHECK_EQ(nk_sem_destroy(&never), 0);
+	sources_test_end(irq);
+}
+
 /* --- signal source --- */
 
 static void count_give(unsigned int irq, void *cookie)
@@ -756,7 +821,8 @@ TEST(source_errors)
 
 TESTS(T(eventfd_source_wakes_rt_thread),
       T(idle_cpu_takes_irq_on_waiting_thread),
-      T(woken_thread_leaves_no_poller_behind), T(signal_source_raises_irq),
+      T(woken_thread_leaves_no_poller_behind), T(polling_waiter_deleted),
+      T(signal_source_raises_irq),
       T(root_handler_runs_in_plain_thread), T(virq_round_trip_head_root_head),
       T(trigger_runs_head_handler_before_return), T(detach_then_reattach),
       T(source_errors));
