@@ -7,7 +7,9 @@
  * IRQs in the pipeline.  While the CPU idles, its idle waiter watches
  * the same fds and raises their IRQs itself, as it runs the timer: the
  * thread a device wakes is then the only one to wake up, as with a raw
- * epoll thread (see struct live_cpu).  Fds are watched edge-triggered:
+ * epoll thread (see struct live_cpu).  It does so at its own priority,
+ * which is enough as long as nothing outside Fusion competes for the RT
+ * CPU in real time (what its timing needs anyway).  Fds are watched edge-triggered:
  * an IRQ per arrival, no re-arming system call on the interrupt path,
  * and an fd nobody drains cannot storm; one still readable when the CPU
  * next idles may raise its IRQ once more.  When the pipeline held an IRQ
