@@ -69,9 +69,11 @@ static void rec(const char *what)
 
 /* --- helpers --- */
 
-static void live_create(int main_priority)
+/* A live instance of @nr_cpus RT CPUs; main is its thread on CPU 0. */
+static void live_create_cpus(int main_priority, int nr_cpus)
 {
-	struct nk_instance_attr attr = {.main_priority = main_priority};
+	struct nk_instance_attr attr = {.main_priority = main_priority,
+					.nr_cpus = nr_cpus};
 
 	/* A failed check left the previous test's instance behind. */
 	if (nk)
@@ -80,6 +82,11 @@ static void live_create(int main_priority)
 	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
 	CHECK_STR(nk_instance_backend(nk), "live");
 	CHECK_EQ(nk_sem_init(nk, &sem, "sem", 0, 0, 0), 0);
+}
+
+static void live_create(int main_priority)
+{
+	live_create_cpus(main_priority, 1);
 }
 
 static void live_destroy(void)
@@ -564,6 +571,107 @@ TEST(polling_waiter_deleted)
 	sources_test_end(irq);
 }
 
+/* --- sources on two RT CPUs --- */
+
+static int cpu_efd[2];
+static struct nk_sem cpu_sem[2];
+static _Atomic int handler_cpu[2];
+static _Atomic unsigned long cpu_wakes[2], wrong_cpu;
+
+/* Head domain: acknowledge, note the Linux CPU it ran on, wake. */
+static void cpu_handler(unsigned int irq, void *cookie)
+{
+	long k = (long)cookie;
+	uint64_t value;
+
+	(void)irq;
+	if (read(cpu_efd[k], &value, sizeof(value)) == sizeof(value))
+		atomic_store(&handler_cpu[k], sched_getcpu());
+	nk_sem_give(&cpu_sem[k]);
+}
+
+/* On RT CPU @arg: ROUNDS wake-ups by its CPU's source, each handled on
+ * the Linux CPU this thread runs on (sched_getcpu: no system call). */
+static void cpu_waiter(void *arg)
+{
+	long k = (long)arg;
+
+	for (long i = 0; i < ROUNDS; i++) {
+		if (nk_sem_take(&cpu_sem[k], SAFETY_NS, NK_RELATIVE) != 0)
+			return;
+		if (atomic_load(&handler_cpu[k]) != sched_getcpu())
+			atomic_fetch_add(&wrong_cpu, 1);
+		atomic_fetch_add(&cpu_wakes[k], 1);
+	}
+}
+
+/* Plain pthread: fires each CPU's source in turn, waiting each time. */
+static void *cpu_writer(void *arg)
+{
+	uint64_t one = 1;
+
+	(void)arg;
+	for (unsigned long i = 0; i < ROUNDS; i++)
+		for (int k = 0; k < 2; k++)
+			if (write(cpu_efd[k], &one, sizeof(one)) != sizeof(one) ||
+			    !wait_count(&cpu_wakes[k], i + 1))
+				return NULL;
+	writer_ok = 1;
+	return NULL;
+}
+
+/*
+ * Each RT CPU watches its own sources: an IRQ attached to CPU k is
+ * handled on CPU k (by its idle waiter or its source thread) and wakes
+ * the thread waiting there, never the other CPU's.
+ */
+TEST(sources_on_two_rt_cpus)
+{
+	struct nk_thread *waiter[2];
+	unsigned int irq[2];
+	pthread_t thread;
+
+	if (get_nprocs() < 2) {
+		printf("one CPU here: sources_on_two_rt_cpus has nothing to "
+		       "check\n");
+		return;
+	}
+	live_create_cpus(10, 2);
+	writer_ok = 0;
+	atomic_store(&wrong_cpu, 0);
+	for (long k = 0; k < 2; k++) {
+		struct ipipe_source src = {.kind = IPIPE_SRC_FD};
+		struct nk_thread_attr attr = {.name = k ? "w1" : "w0",
+					      .priority = 50,
+					      .cpu = (int)k,
+					      .flags = NK_THREAD_JOINABLE};
+
+		atomic_store(&cpu_wakes[k], 0);
+		CHECK_EQ(nk_sem_init(nk, &cpu_sem[k], "cpu", 0, 0, 0), 0);
+		src.fd = cpu_efd[k] = new_eventfd();
+		CHECK_EQ(ipipe_attach_source(nk, &src, (int)k, &irq[k]), 0);
+		CHECK_EQ(ipipe_virtualize_irq(ipipe_head_domain(nk), irq[k],
+					      cpu_handler, (void *)k,
+					      IPIPE_HANDLE),
+			 0);
+		CHECK_EQ(nk_thread_create(nk, &attr, &waiter[k]), 0);
+		CHECK_EQ(nk_thread_start(waiter[k], cpu_waiter, (void *)k), 0);
+	}
+	CHECK_EQ(pthread_create(&thread, NULL, cpu_writer, NULL), 0);
+	for (int k = 0; k < 2; k++)
+		CHECK_EQ(nk_thread_join(waiter[k]), 0);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
+	CHECK_EQ(writer_ok, 1);
+	CHECK_EQ(atomic_load(&wrong_cpu), 0);
+	for (int k = 0; k < 2; k++) {
+		CHECK_EQ(atomic_load(&cpu_wakes[k]), ROUNDS);
+		detach(irq[k]);
+		close(cpu_efd[k]);
+		CHECK_EQ(nk_sem_destroy(&cpu_sem[k]), 0);
+	}
+	live_destroy();
+}
+
 /* --- signal source --- */
 
 static void count_give(unsigned int irq, void *cookie)
@@ -822,7 +930,7 @@ TEST(source_errors)
 TESTS(T(eventfd_source_wakes_rt_thread),
       T(idle_cpu_takes_irq_on_waiting_thread),
       T(woken_thread_leaves_no_poller_behind), T(polling_waiter_deleted),
-      T(signal_source_raises_irq),
+      T(sources_on_two_rt_cpus), T(signal_source_raises_irq),
       T(root_handler_runs_in_plain_thread), T(virq_round_trip_head_root_head),
       T(trigger_runs_head_handler_before_return), T(detach_then_reattach),
       T(source_errors));
