@@ -352,13 +352,13 @@ static void *direct_writer(void *arg)
 	uint64_t one = 1;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, SYS_epoll_pwait2))
+	if (!wait_in_syscall(main_tid, SYS_epoll_wait))
 		return NULL;
 	nk_sem_give(&go);
 	for (unsigned long i = 0; i < DIRECT_ROUNDS; i++) {
 		if (tid < 0)
 			tid = task_named("rtpoll");
-		if (tid < 0 || !wait_in_syscall(tid, SYS_epoll_pwait2) ||
+		if (tid < 0 || !wait_in_syscall(tid, SYS_epoll_wait) ||
 		    write(efd, &one, sizeof(one)) != sizeof(one) ||
 		    !wait_count(&wakes, i + 1))
 			return NULL;
@@ -442,7 +442,7 @@ static void *wake_busy_then_fire(void *arg)
 	uint64_t one = 1;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, SYS_epoll_pwait2))
+	if (!wait_in_syscall(main_tid, SYS_epoll_wait))
 		return NULL;
 	nk_sem_give(&go);
 	while (!atomic_load(&spinning))
@@ -480,7 +480,7 @@ static void start_outside(pthread_t *thread, void *(*fn)(void *))
 /*
  * The waiter (main) that handed a more urgent thread over leaves the
  * poll: an IRQ arriving while that thread spins is taken at once by the
- * source thread, not left to the waiter, which could only run once the
+ * interrupt thread, not left to the waiter, which could only run once the
  * spinner stops.
  */
 TEST(woken_thread_leaves_no_poller_behind)
@@ -527,11 +527,11 @@ static void *delete_polling_waiter(void *arg)
 	pid_t tid;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, SYS_epoll_pwait2))
+	if (!wait_in_syscall(main_tid, SYS_epoll_wait))
 		return NULL;
 	nk_sem_give(&go);
 	tid = task_named("victim");
-	if (tid < 0 || !wait_in_syscall(tid, SYS_epoll_pwait2))
+	if (tid < 0 || !wait_in_syscall(tid, SYS_epoll_wait))
 		return NULL;
 	victim_delete_ret = nk_thread_delete(victim);
 	atomic_store(&deleted_at, nk_now(nk));
@@ -622,7 +622,7 @@ static void *cpu_writer(void *arg)
 
 /*
  * Each RT CPU watches its own sources: an IRQ attached to CPU k is
- * handled on CPU k (by its idle waiter or its source thread) and wakes
+ * handled on CPU k (by its idle waiter or its interrupt thread) and wakes
  * the thread waiting there, never the other CPU's.
  */
 TEST(sources_on_two_rt_cpus)

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
@@ -81,42 +80,6 @@ void be_gate_wait(struct be_gate *gate)
 		futex_wait(&gate->word, seen);
 }
 
-static int64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-bool be_gate_wait_until(struct be_gate *gate, int64_t (*deadline)(void *ctx),
-			void *ctx)
-{
-	uint32_t seen;
-
-	while (!gate_take(gate, BE_GATE_SLEEPING, &seen)) {
-		int64_t until = deadline(ctx);
-		struct timespec ts = {
-		    .tv_sec = until / 1000000000,
-		    .tv_nsec = until % 1000000000,
-		};
-
-		if (until <= monotonic_ns())
-			return false;
-		/* FUTEX_WAIT_BITSET: absolute CLOCK_MONOTONIC date. */
-		syscall(SYS_futex, &gate->word, FUTEX_WAIT_BITSET_PRIVATE, seen,
-			until == INT64_MAX ? NULL : &ts, NULL,
-			FUTEX_BITSET_MATCH_ANY);
-	}
-	return true;
-}
-
-void be_gate_retime(struct be_gate *gate)
-{
-	gate_wake(gate, atomic_fetch_add_explicit(&gate->word, BE_GATE_RETIME,
-						  memory_order_acq_rel));
-}
-
 bool be_gate_poll_begin(struct be_gate *gate, int efd)
 {
 	uint32_t seen;
@@ -134,8 +97,9 @@ void be_gate_poll_end(struct be_gate *gate)
 
 bool be_gate_ring(struct be_gate *gate)
 {
-	uint32_t old = atomic_fetch_add_explicit(&gate->word, BE_GATE_RETIME,
-						 memory_order_acq_rel);
+	/* A read-modify-write: ordered against the waiter's announcement. */
+	uint32_t old = atomic_fetch_or_explicit(&gate->word, 0,
+						memory_order_acq_rel);
 
 	if (!(old & BE_GATE_POLLING))
 		return false;
@@ -177,14 +141,7 @@ void be_seq_bump(_Atomic uint32_t *word)
 	futex_wake(word, INT32_MAX);
 }
 
-void be_seq_wait(_Atomic uint32_t *word, uint32_t seen, int64_t until)
+void be_seq_wait(_Atomic uint32_t *word, uint32_t seen)
 {
-	struct timespec ts = {
-	    .tv_sec = until / 1000000000,
-	    .tv_nsec = until % 1000000000,
-	};
-
-	/* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC date. */
-	syscall(SYS_futex, word, FUTEX_WAIT_BITSET_PRIVATE, seen,
-		until == INT64_MAX ? NULL : &ts, NULL, FUTEX_BITSET_MATCH_ANY);
+	futex_wait(word, seen);
 }

@@ -16,10 +16,7 @@
  * A gate.  Bit 0 set = open: opening passes a token which the one waiting
  * thread consumes on its way through.  Bit 1 says the waiter sleeps on
  * the futex, bit 2 that it sleeps in a poll watching @poll_fd, so that
- * opening an unwatched gate costs no system call.  The other bits count
- * "re-time" requests: bumping them wakes a timed waiter without opening
- * the gate, so that it re-reads its deadline (and no wake-up can be lost
- * between reading the deadline and sleeping).
+ * opening an unwatched gate costs no system call.
  */
 struct be_gate {
 	_Atomic uint32_t word;
@@ -29,24 +26,15 @@ struct be_gate {
 #define BE_GATE_OPEN 1u
 #define BE_GATE_SLEEPING 2u
 #define BE_GATE_POLLING 4u
-#define BE_GATE_RETIME 8u
 
 void be_gate_init(struct be_gate *gate);
 /* Returns true when the waiter polls (see below): its doorbell rang. */
 bool be_gate_open(struct be_gate *gate);
 void be_gate_wait(struct be_gate *gate);
 /*
- * Wait for the gate until the absolute CLOCK_MONOTONIC date returned by
- * @deadline(@ctx), re-read after each re-time.  Returns true when the
- * gate opened (token consumed), false when the date passed.
- */
-bool be_gate_wait_until(struct be_gate *gate, int64_t (*deadline)(void *ctx),
-			void *ctx);
-void be_gate_retime(struct be_gate *gate);
-/*
  * Polling on a gate: begin takes the token (true) or announces that the
  * caller is about to sleep in a poll that watches the eventfd @efd,
- * which opening or re-timing the gate then writes to (false); end, once
+ * which opening or ringing the gate then writes to (false); end, once
  * awake, withdraws that announcement.  The caller drains @efd.
  */
 bool be_gate_poll_begin(struct be_gate *gate, int efd);
@@ -71,10 +59,9 @@ void be_lock_release(struct be_lock *lock);
 /*
  * A sequence word a service thread sleeps on: it reads the word, checks
  * its work, and sleeps only while the word still holds what it read, so
- * a bump in between is never lost.  @until: absolute CLOCK_MONOTONIC ns,
- * INT64_MAX for none.
+ * a bump in between is never lost.
  */
 void be_seq_bump(_Atomic uint32_t *word);
-void be_seq_wait(_Atomic uint32_t *word, uint32_t seen, int64_t until);
+void be_seq_wait(_Atomic uint32_t *word, uint32_t seen);
 
 #endif

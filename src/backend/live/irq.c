@@ -1,27 +1,124 @@
 /*
- * The interrupt thread of each RT CPU: pinned there, above every shadow.
- * It sleeps until the nucleus's next deadline for the CPU (one futex wait
- * with an absolute CLOCK_MONOTONIC timeout, so that a new earlier deadline
- * or an idle kick can wake it early), then runs the nucleus timer handler.
+ * The interrupt events of each RT CPU, and its interrupt thread.
+ *
+ * An RT CPU's interrupts are its timer (a timerfd armed at the nucleus's
+ * next deadline for the CPU) and the fds of the sources attached to it.
+ * Two threads may take them, through two epoll sets that watch them all
+ * edge-triggered and exclusively, the idle waiter's set registered first:
+ *
+ *   - while the CPU idles, the shadow that parked last (the idle waiter)
+ *     sleeps in its set and takes them itself: a periodic thread or a
+ *     thread a device wakes is the one thread to wake up, as with
+ *     clock_nanosleep or a raw epoll thread;
+ *   - otherwise the arrival falls through to the interrupt thread
+ *     ("fusion-irq/N", pinned to the CPU above every shadow), which
+ *     preempts whatever runs.
+ *
+ * The interrupt thread also takes kicks of an idle CPU and pipeline syncs
+ * posted to it, through an eventfd.  The timerfd is re-armed under the
+ * nucleus lock, whenever the deadline moves earlier than the date it is
+ * armed at, and before the CPU idles or returns to application code: an
+ * expiry nobody needed is a wasted wake-up, not a lost one.
  */
 #include "live.h"
 
+#include <fusion/pipeline.h>
+
 #include <errno.h>
 #include <stdio.h>
-#include <time.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
-/* The RT CPU whose interrupt thread this is, NULL elsewhere. */
-static __thread struct live_cpu *irq_self;
+/* Marks in the epoll sets, beside source IRQ numbers. */
+#define EV_TIMER IPIPE_NR_IRQS
+#define EV_DOORBELL (IPIPE_NR_IRQS + 1)
+#define EV_KICK (IPIPE_NR_IRQS + 2)
+/* How the timer and every source fd are watched, in both sets. */
+#define WATCH_EVENTS (EPOLLIN | EPOLLET | EPOLLEXCLUSIVE)
 
-struct live_cpu *live_irq_cpu(void)
+static void efd_signal(int fd)
 {
-	return irq_self;
+	uint64_t one = 1;
+
+	/* A full counter (EAGAIN) is readable: the wake is there. */
+	if (write(fd, &one, sizeof(one)) < 0)
+		return;
+}
+
+static void efd_drain(int fd)
+{
+	uint64_t count;
+
+	if (read(fd, &count, sizeof(count)) < 0)
+		return; /* drained already */
 }
 
 void live_irq_wake(struct live_cpu *cpu)
 {
-	be_seq_bump(&cpu->irq_seq);
+	efd_signal(cpu->irq_efd);
+}
+
+void live_timer_sync(struct live_cpu *c)
+{
+	nk_time_t when = atomic_load(&c->deadline);
+	struct itimerspec its = {0};
+
+	if (when == c->armed)
+		return;
+	/* Fired, so disarmed already. */
+	if (when == NK_INFINITE && c->armed == LIVE_TIMER_FIRED) {
+		c->armed = NK_INFINITE;
+		return;
+	}
+	/* A date already past (0 would disarm) fires at once. */
+	if (when != NK_INFINITE) {
+		its.it_value.tv_sec = when / 1000000000;
+		its.it_value.tv_nsec = when % 1000000000;
+		if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
+			its.it_value.tv_nsec = 1;
+	}
+	if (timerfd_settime(c->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) == 0)
+		c->armed = when;
+}
+
+/* Lock held: run the timer handler if the deadline has passed. */
+static void timer_due(struct live *live, struct live_cpu *c)
+{
+	if (atomic_load(&c->deadline) > live_clock())
+		return;
+	atomic_store(&c->deadline, NK_INFINITE);
+	/* One-shot, it fired.  The caller arms it once, for the deadline
+	 * the handler leaves, however many times the handler programs one. */
+	c->armed = LIVE_TIMER_FIRED;
+	live->handlers->timer(live->nk, c->index);
+}
+
+/*
+ * Lock held, interrupt context: the timer if due, the sources that
+ * reported among @events (@n of them, from @epfd), and more of @epfd's
+ * while a batch was full.  Eventfds reported are drained.
+ */
+static void take_events(struct live *live, struct live_cpu *c, int epfd,
+			struct epoll_event *events, int n)
+{
+	for (;;) {
+		timer_due(live, c);
+		for (int i = 0; i < n; i++) {
+			unsigned int what = events[i].data.u32;
+
+			if (what < IPIPE_NR_IRQS)
+				live_source_deliver(live, c->index, what);
+			else if (what == EV_DOORBELL)
+				efd_drain(c->idle_efd);
+			else if (what == EV_KICK)
+				efd_drain(c->irq_efd);
+		}
+		if (n < LIVE_EVENTS)
+			break;
+		n = epoll_wait(epfd, events, LIVE_EVENTS, 0);
+	}
 }
 
 static void *irq_main(void *arg)
@@ -30,32 +127,21 @@ static void *irq_main(void *arg)
 	struct live *live = cpu->live;
 	char name[16];
 
-	irq_self = cpu;
 	snprintf(name, sizeof(name), "fusion-irq/%d", cpu->index);
 	pthread_setname_np(pthread_self(), name);
 	while (!atomic_load(&live->stopping)) {
-		uint32_t seq =
-		    atomic_load_explicit(&cpu->irq_seq, memory_order_acquire);
-		nk_time_t deadline = atomic_load(&cpu->idle_waiter)
-					 ? NK_INFINITE
-					 : atomic_load(&cpu->deadline);
-		bool kicked = atomic_exchange(&cpu->idle_kick, false);
-		bool posted = atomic_exchange(&cpu->irq_posted, false);
+		struct epoll_event events[LIVE_EVENTS];
+		int n = epoll_wait(cpu->irq_epfd, events, LIVE_EVENTS, -1);
 
-		if (!kicked && !posted && deadline > live_clock()) {
-			be_seq_wait(&cpu->irq_seq, seq, deadline);
-			continue;
-		}
 		live_nucleus_lock(live);
-		if (posted)
+		take_events(live, cpu, cpu->irq_epfd, events, n < 0 ? 0 : n);
+		/* After the kick eventfd was drained: set before it was
+		 * written to. */
+		if (atomic_exchange(&cpu->irq_posted, false))
 			live->handlers->irq_sync(live->nk, cpu->index);
-		if (kicked)
+		if (atomic_exchange(&cpu->idle_kick, false))
 			live->handlers->resched(live->nk, cpu->index);
-		if (!atomic_load(&cpu->idle_waiter) &&
-		    atomic_load(&cpu->deadline) <= live_clock()) {
-			atomic_store(&cpu->deadline, NK_INFINITE);
-			live->handlers->timer(live->nk, cpu->index);
-		}
+		live_timer_sync(cpu);
 		live_nucleus_unlock(live);
 	}
 	return NULL;
@@ -69,15 +155,127 @@ void live_irq_post(void *priv, int index)
 	live_irq_wake(cpu);
 }
 
+int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
+		   struct epoll_event events[LIVE_EVENTS])
+{
+	int n;
+
+	if (be_gate_poll_begin(&s->gate, c->idle_efd))
+		return -1;
+	/* Replaced as the waiter before it announced the poll: the one who
+	 * did it saw no poll to hand over through. */
+	if (atomic_load(&c->idle_waiter) != s) {
+		be_gate_poll_end(&s->gate);
+		return 0;
+	}
+	n = epoll_wait(c->idle_epfd, events, LIVE_EVENTS, -1);
+	be_gate_poll_end(&s->gate);
+	return n < 0 ? 0 : n;
+}
+
+void live_idle_take(struct live *live, struct live_cpu *c,
+		    struct epoll_event events[LIVE_EVENTS], int n)
+{
+	take_events(live, c, c->idle_epfd, events, n);
+}
+
+int live_cpu_watch(struct live_cpu *c, int fd, unsigned int irq)
+{
+	struct epoll_event ev = {.events = WATCH_EVENTS, .data.u32 = irq};
+
+	/* The idle waiter's set first: an arrival goes to it if it waits. */
+	if (epoll_ctl(c->idle_epfd, EPOLL_CTL_ADD, fd, &ev))
+		return -errno;
+	if (epoll_ctl(c->irq_epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		int ret = -errno;
+
+		epoll_ctl(c->idle_epfd, EPOLL_CTL_DEL, fd, NULL);
+		return ret;
+	}
+	return 0;
+}
+
+void live_cpu_unwatch(struct live_cpu *c, int fd)
+{
+	epoll_ctl(c->irq_epfd, EPOLL_CTL_DEL, fd, NULL);
+	epoll_ctl(c->idle_epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+void live_cpu_rewatch(struct live_cpu *c, int fd, unsigned int irq)
+{
+	struct epoll_event ev = {.events = WATCH_EVENTS, .data.u32 = irq};
+
+	/*
+	 * Adding an fd reports what is already there (an exclusive watch
+	 * cannot be modified).  The interrupt thread's watch stays behind
+	 * the idle waiter's: it raises what is there.
+	 */
+	epoll_ctl(c->irq_epfd, EPOLL_CTL_DEL, fd, NULL);
+	epoll_ctl(c->irq_epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void events_close(struct live_cpu *c)
+{
+	close_fd(&c->timer_fd);
+	close_fd(&c->idle_efd);
+	close_fd(&c->idle_epfd);
+	close_fd(&c->irq_efd);
+	close_fd(&c->irq_epfd);
+}
+
+/* An epoll set holding the eventfd @efd (reported as @mark), then the
+ * timer. */
+static int events_set(struct live_cpu *c, int efd, unsigned int mark)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.u32 = mark};
+	struct epoll_event timer = {.events = WATCH_EVENTS,
+				    .data.u32 = EV_TIMER};
+	int epfd = epoll_create1(EPOLL_CLOEXEC);
+
+	if (epfd >= 0 && (epoll_ctl(epfd, EPOLL_CTL_ADD, efd, &ev) ||
+			  epoll_ctl(epfd, EPOLL_CTL_ADD, c->timer_fd, &timer))) {
+		close(epfd);
+		epfd = -1;
+	}
+	return epfd;
+}
+
 int live_irq_start(struct live *live, struct live_cpu *cpu)
 {
-	int ret =
-	    live_thread_start(&cpu->irq_thread, irq_main, cpu, cpu->linux_cpu,
-			      live->rt ? LIVE_FIFO_IRQ : 0, 0);
+	int ret;
 
-	if (ret == 0)
-		cpu->irq_started = true;
-	return ret;
+	cpu->armed = NK_INFINITE;
+	cpu->timer_fd = timerfd_create(CLOCK_MONOTONIC,
+				       TFD_CLOEXEC | TFD_NONBLOCK);
+	cpu->idle_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	cpu->irq_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	cpu->idle_epfd = cpu->irq_epfd = -1;
+	if (cpu->timer_fd >= 0 && cpu->idle_efd >= 0 && cpu->irq_efd >= 0) {
+		/* The idle waiter's set first, as for sources. */
+		cpu->idle_epfd = events_set(cpu, cpu->idle_efd, EV_DOORBELL);
+		if (cpu->idle_epfd >= 0)
+			cpu->irq_epfd = events_set(cpu, cpu->irq_efd, EV_KICK);
+	}
+	if (cpu->irq_epfd < 0) {
+		ret = -errno;
+		events_close(cpu);
+		return ret;
+	}
+	ret = live_thread_start(&cpu->irq_thread, irq_main, cpu, cpu->linux_cpu,
+				live->rt ? LIVE_FIFO_IRQ : 0, 0);
+	if (ret) {
+		events_close(cpu);
+		return ret;
+	}
+	cpu->irq_started = true;
+	return 0;
 }
 
 void live_irq_stop(struct live *live)
@@ -90,6 +288,7 @@ void live_irq_stop(struct live *live)
 			continue;
 		live_irq_wake(cpu);
 		pthread_join(cpu->irq_thread, NULL);
+		events_close(cpu);
 		cpu->irq_started = false;
 	}
 }

@@ -89,17 +89,14 @@ void live_nucleus_unlock(struct live *live)
 		live_depth--;
 		return;
 	}
+	/* Back to application code: the CPU's timer at its deadline. */
+	if (s && s->live == live &&
+	    atomic_load_explicit(&live->cpus[s->cpu].current,
+				 memory_order_relaxed) == s)
+		live_timer_sync(&live->cpus[s->cpu]);
 	be_lock_release(&live->lock);
 	atomic_signal_fence(memory_order_seq_cst);
 	live_depth = 0;
-	/* Back to application code: the deadline needs a watcher. */
-	if (s && s->live == live) {
-		struct live_cpu *c = &live->cpus[s->cpu];
-
-		if (atomic_load_explicit(&c->irq_watch, memory_order_relaxed) &&
-		    atomic_exchange(&c->irq_watch, false))
-			live_irq_wake(c);
-	}
 	if (live_preempt_pending) {
 		live_preempt_pending = false;
 		live->handlers->preempt(live->nk);
@@ -176,67 +173,37 @@ static void park(struct live_shadow *s)
 		shadow_exit(s);
 }
 
-static int64_t cpu_deadline(void *ctx)
-{
-	return atomic_load(&((struct live_cpu *)ctx)->deadline);
-}
-
-/* @s stops being @c's idle waiter, if it still is: the interrupt thread
- * watches the deadline. */
+/* @s stops being @c's idle waiter, if it still is. */
 static void leave_idle(struct live_cpu *c, struct live_shadow *s)
 {
 	struct live_shadow *expected = s;
 
-	if (atomic_compare_exchange_strong(&c->idle_waiter, &expected, NULL) &&
-	    atomic_load(&c->deadline) != NK_INFINITE)
-		live_irq_wake(c);
-}
-
-/* Interrupt context on an idle CPU: the timer if due, then @nr IRQs. */
-static void idle_irqs(struct live *live, struct live_shadow *s,
-		      struct live_cpu *c, unsigned int *irqs, int nr, bool more)
-{
-	live_irq_ctx = true;
-	if (atomic_load(&c->idle_waiter) == s &&
-	    atomic_load(&c->deadline) <= live_clock()) {
-		atomic_store(&c->deadline, NK_INFINITE);
-		live->handlers->timer(live->nk, c->index);
-	}
-	for (;;) {
-		for (int i = 0; i < nr; i++)
-			live_source_deliver(live, c->index, irqs[i]);
-		if (!more)
-			break;
-		nr = live_idle_poll(c, NULL, irqs, &more);
-	}
-	live_irq_ctx = false;
+	atomic_compare_exchange_strong(&c->idle_waiter, &expected, NULL);
 }
 
 /*
- * @s parked as its idle CPU's waiter (see struct live_cpu): it runs the
- * timer at the deadline, and the IRQs of the CPU's sources if it polls
- * them.
+ * @s parked as its idle CPU's waiter (see struct live_cpu): it takes the
+ * CPU's timer and sources until its gate opens or it is replaced.
  */
 static void park_idle(struct live *live, struct live_shadow *s,
 		      struct live_cpu *c)
 {
 	for (;;) {
-		unsigned int irqs[LIVE_IDLE_EVENTS];
-		struct live_shadow *next = NULL;
-		bool more = false, waiter;
-		int nr = 0;
+		struct epoll_event events[LIVE_EVENTS];
+		struct live_shadow *next;
+		int n = live_idle_poll(c, s, events);
+		bool waiter;
 
-		if (atomic_load(&c->src_poll)) {
-			nr = live_idle_poll(c, s, irqs, &more);
-			if (nr < 0)
-				break;
-			next = atomic_exchange(&c->handoff, NULL);
-		} else if (be_gate_wait_until(&s->gate, cpu_deadline, c)) {
+		if (n < 0)
 			break;
-		}
+		next = atomic_exchange(&c->handoff, NULL);
 		be_lock_acquire(&live->lock);
-		idle_irqs(live, s, c, irqs, nr, more);
+		live_irq_ctx = true;
+		live_idle_take(live, c, events, n);
+		live_irq_ctx = false;
 		waiter = atomic_load(&c->idle_waiter) == s;
+		if (waiter)
+			live_timer_sync(c);
 		be_lock_release(&live->lock);
 		/* Last: the thread handed over, more urgent, would preempt us
 		 * with the lock held. */
@@ -252,16 +219,6 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		leave_idle(c, s);
 		shadow_exit(s);
 	}
-}
-
-/* @c stops being idle: hand the deadline over; returns the waiter. */
-static struct live_shadow *drop_idle_waiter(struct live_cpu *c)
-{
-	struct live_shadow *w = atomic_exchange(&c->idle_waiter, NULL);
-
-	if (w && atomic_load(&c->deadline) != NK_INFINITE)
-		atomic_store(&c->irq_watch, true);
-	return w;
 }
 
 /*
@@ -373,26 +330,16 @@ static nk_time_t live_now(void *priv)
 
 static void live_program_timer(void *priv, int cpu, nk_time_t when)
 {
-	struct live *live = priv;
-	struct live_cpu *c = &live->cpus[cpu];
-	nk_time_t old = atomic_exchange(&c->deadline, when);
-	struct live_shadow *waiter = atomic_load(&c->idle_waiter);
-	struct live_shadow *self = live_self;
+	struct live_cpu *c = &((struct live *)priv)->cpus[cpu];
 
-	/* Whoever watches the old date must see an earlier one. */
-	if (when >= old || live_irq_cpu() == c)
-		return;
-	if (waiter) {
-		if (waiter != self)
-			be_gate_retime(&waiter->gate);
-	} else if (self && self->live == live && !live_irq_ctx &&
-		   atomic_load(&c->current) == self) {
-		/* The CPU's own current thread: it hands the date to the
-		 * interrupt thread only if it returns to application code. */
-		atomic_store(&c->irq_watch, true);
-	} else {
-		live_irq_wake(c);
-	}
+	atomic_store(&c->deadline, when);
+	/*
+	 * Earlier than the timer is armed: arm it now.  Later: when the CPU
+	 * next idles or returns to application code; an expiry meanwhile
+	 * only wakes someone for nothing.
+	 */
+	if (when < c->armed)
+		live_timer_sync(c);
 }
 
 static void live_switch_to(void *priv, void *prev, void *next,
@@ -405,7 +352,8 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	if (!(flags & NK_SWITCH_PARK)) {
 		if (n) {
 			atomic_store(&live->cpus[n->cpu].current, n);
-			waiter = drop_idle_waiter(&live->cpus[n->cpu]);
+			waiter = atomic_exchange(
+			    &live->cpus[n->cpu].idle_waiter, NULL);
 		} else if (p) {
 			idle = &live->cpus[p->cpu];
 			atomic_store(&idle->current, NULL);
@@ -417,28 +365,26 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			wake_on_idle(&live->cpus[n->cpu], waiter, n);
 		return;
 	}
+	/* An idle CPU's timer is armed before anyone sleeps on it. */
+	if (idle)
+		live_timer_sync(idle);
 	if (flags & NK_SWITCH_RELAX) {
-		/* @p runs on under Linux; nobody parks for an idle CPU. */
+		/* @p runs on under Linux; nobody parks for an idle CPU: the
+		 * interrupt thread takes its interrupts. */
 		p->relaxed = true;
-		if (idle && atomic_load(&idle->deadline) != NK_INFINITE)
-			live_irq_wake(idle);
 		if (n)
 			be_gate_open(&n->gate);
 		return;
 	}
 	if (flags & NK_SWITCH_EXIT) {
 		/* Everything shared is touched before the lock goes. */
-		if (idle && atomic_load(&idle->deadline) != NK_INFINITE)
-			live_irq_wake(idle);
 		be_lock_release(&live->lock);
 		if (n)
 			be_gate_open(&n->gate);
 		shadow_exit(p);
 	}
-	if (idle) {
-		atomic_store(&idle->irq_watch, false);
+	if (idle)
 		atomic_store(&idle->idle_waiter, p);
-	}
 	be_lock_release(&live->lock);
 	if (n)
 		be_gate_open(&n->gate);
@@ -581,6 +527,7 @@ static void live_thread_kill(void *priv, void *shadow)
 {
 	struct live *live = priv;
 	struct live_shadow *s = shadow;
+
 	atomic_store(&s->killed, true);
 	/* Asleep in the CPU's poll, an idle waiter keeps its role until it
 	 * is out, so that nobody else polls meanwhile (see park_idle). */

@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
 
 #include "../common/futex.h"
@@ -53,40 +54,27 @@ struct live_cpu {
 	struct live *live;
 	int index;
 	int linux_cpu;
+	/* Interrupt events and thread (irq.c). */
 	pthread_t irq_thread;
 	bool irq_started;
-	_Atomic uint32_t irq_seq;    /* futex word the interrupt thread waits on */
+	int timer_fd;		     /* armed at the deadline... */
+	nk_time_t armed;	     /* ...this one (lock held), or: */
+#define LIVE_TIMER_FIRED ((nk_time_t)-1) /* no date: it fired */
 	_Atomic nk_time_t deadline;  /* programmed timer date */
-	_Atomic bool idle_kick;      /* resched requested while idle */
+	int irq_epfd;		     /* the interrupt thread's set */
+	int irq_efd;		     /* ...and its kick */
+	int idle_epfd;		     /* the idle waiter's set */
+	int idle_efd;		     /* ...and its gate's doorbell */
+	_Atomic bool idle_kick;	     /* resched requested while idle */
+	_Atomic bool irq_posted;     /* the pipeline asked for a sync */
 	struct live_shadow *_Atomic current; /* NULL: idle (Linux) */
 	/*
-	 * While the CPU is idle, the shadow that parked last waits on its
-	 * gate until the CPU's deadline and runs the timer handler itself:
-	 * one wake-up per expiry, as clock_nanosleep.  The interrupt thread
-	 * watches the deadline only while a shadow runs application code;
-	 * irq_watch is set when it must start doing so.
+	 * While the CPU is idle, the shadow that parked last sleeps in the
+	 * idle set and takes the CPU's interrupts itself.  Only it ever
+	 * sleeps there: a thread made current in its place is handed to it
+	 * (handoff), and it opens that thread's gate on its way out.
 	 */
 	struct live_shadow *_Atomic idle_waiter;
-	_Atomic bool irq_watch;
-	_Atomic bool irq_posted; /* the pipeline asked for a sync */
-	/* Interrupt sources of this CPU (source.c). */
-	pthread_t src_thread;
-	bool src_started;
-	int src_epfd;
-	int src_stopfd;
-	/*
-	 * Once the CPU has sources, its idle waiter sleeps in epoll on them
-	 * too: an arrival then wakes the thread it is for, not the source
-	 * thread first.  Each source is registered exclusively in idle_epfd
-	 * before src_epfd, so an arrival wakes the idle waiter alone, or the
-	 * source thread when nobody idles.  idle_efd is the doorbell the
-	 * waiter's gate rings.  Only the idle waiter ever sleeps there: a
-	 * thread made current in its place is handed to it (handoff), which
-	 * opens that thread's gate on its way out of the poll.
-	 */
-	_Atomic bool src_poll;
-	int idle_epfd;
-	int idle_efd;
 	struct live_shadow *_Atomic handoff;
 };
 
@@ -145,9 +133,27 @@ int live_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg,
 int live_irq_start(struct live *live, struct live_cpu *cpu);
 void live_irq_stop(struct live *live);
 void live_irq_wake(struct live_cpu *cpu);
-struct live_cpu *live_irq_cpu(void);
-
 void live_irq_post(void *priv, int cpu);
+/* Lock held: arm @c's timer at its deadline if it is armed elsewhere. */
+void live_timer_sync(struct live_cpu *c);
+/*
+ * Watch @fd in both of @c's sets as source @irq (0 or -errno); stop; or
+ * watch it again, which reports what is already there.
+ */
+int live_cpu_watch(struct live_cpu *c, int fd, unsigned int irq);
+void live_cpu_unwatch(struct live_cpu *c, int fd);
+void live_cpu_rewatch(struct live_cpu *c, int fd, unsigned int irq);
+/*
+ * The idle waiter @s of @c sleeps until its gate opens (-1, token
+ * taken) or events arrive: returns how many it wrote to @events (0 when
+ * it is no longer the waiter).  Then, lock held and in interrupt
+ * context, live_idle_take runs the timer if due and the sources.
+ */
+#define LIVE_EVENTS 16
+int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
+		   struct epoll_event events[LIVE_EVENTS]);
+void live_idle_take(struct live *live, struct live_cpu *c,
+		    struct epoll_event events[LIVE_EVENTS], int n);
 
 /* source.c */
 void live_root_post(void *priv);
@@ -159,15 +165,6 @@ int live_source_fd(void *priv, unsigned int irq);
 void live_sources_stop(struct live *live);
 /* Lock held: raise in the pipeline what source @irq of @cpu reported. */
 void live_source_deliver(struct live *live, int cpu, unsigned int irq);
-/*
- * The idle waiter @s of @c (which has sources) sleeps until its gate
- * opens (-1, token taken), @c's deadline passes, a doorbell rings or
- * sources report: returns how many IRQs it wrote to @irqs, and sets
- * *@more when more may be ready.  @s NULL: collect more without sleeping.
- */
-#define LIVE_IDLE_EVENTS 16
-int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
-		   unsigned int irqs[LIVE_IDLE_EVENTS], bool *more);
 
 /* sud.c */
 bool live_sud_probe(void);
