@@ -248,20 +248,6 @@ static int synch_may_block(struct nk_synch *synch, struct nk_thread **self,
 	return 0;
 }
 
-int nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout,
-		   enum nk_tmode mode)
-{
-	struct nk_thread *self;
-	int ret = synch_may_block(synch, &self, mode);
-
-	if (ret)
-		return ret;
-	if (synch->owner == self)
-		return -EDEADLK;
-	return synch_block(synch, self,
-			   nk_abs_timeout(synch->nk, timeout, mode));
-}
-
 int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, nk_time_t timeout,
 		       enum nk_tmode mode)
 {
@@ -276,6 +262,12 @@ int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, nk_time_t timeout,
 	ret = synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
 	self->wait_ctx = NULL;
 	return ret;
+}
+
+int nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout,
+		   enum nk_tmode mode)
+{
+	return nk_synch_sleep_ctx(synch, NULL, timeout, mode);
 }
 
 struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,

@@ -317,23 +317,27 @@ static void slow_server(void *arg)
 	note("late:%d", late_reply);
 }
 
+/* A slow server, and client "c" that has sent to it and waits for
+ * the reply. */
+static void client_waits_for_reply(RT_TASK *c)
+{
+	CHECK_EQ(rt_task_spawn(&target, "server", 0, 10, 0, slow_server, NULL),
+		 0);
+	CHECK_EQ(rt_task_spawn(c, "c", 0, 20, 0, client, "c"), 0);
+	CHECK_EQ(rt_task_sleep(MS), 0);
+}
+
 TEST(sender_gone)
 {
 	RT_TASK c;
 
 	log_start();
 	/* Deleted while waiting for the reply. */
-	CHECK_EQ(rt_task_spawn(&target, "server", 0, 10, 0, slow_server, NULL),
-		 0);
-	CHECK_EQ(rt_task_spawn(&c, "c", 0, 20, 0, client, "c"), 0);
-	CHECK_EQ(rt_task_sleep(MS), 0);
+	client_waits_for_reply(&c);
 	CHECK_EQ(rt_task_delete(&c), 0);
 	CHECK_EQ(rt_task_sleep(2 * MS), 0);
 	/* Unblocked while waiting for the reply. */
-	CHECK_EQ(rt_task_spawn(&target, "server", 0, 10, 0, slow_server, NULL),
-		 0);
-	CHECK_EQ(rt_task_spawn(&c, "c", 0, 20, 0, client, "c"), 0);
-	CHECK_EQ(rt_task_sleep(MS), 0);
+	client_waits_for_reply(&c);
 	CHECK_EQ(rt_task_unblock(&c), 0);
 	CHECK_EQ(rt_task_sleep(2 * MS), 0);
 	/* Timed out while waiting for the reply. */

@@ -22,21 +22,23 @@ void be_gate_init(struct be_gate *gate)
 	atomic_init(&gate->poll_fd, -1);
 }
 
-/* Wake the waiter of @gate as @old (the word before our change) says. */
-static void gate_wake(struct be_gate *gate, uint32_t old)
+void be_efd_signal(int fd)
 {
 	uint64_t one = 1;
 
-	if (old & BE_GATE_SLEEPING) {
-		futex_wake(&gate->word, 1);
-	} else if (old & BE_GATE_POLLING) {
-		int fd = atomic_load_explicit(&gate->poll_fd,
-					      memory_order_relaxed);
+	/* A full counter (EAGAIN) is readable: the wake is there. */
+	if (write(fd, &one, sizeof(one)) < 0)
+		return;
+}
 
-		/* A full counter (EAGAIN) is readable: the wake is there. */
-		if (write(fd, &one, sizeof(one)) < 0)
-			return;
-	}
+/* Wake the waiter of @gate as @old (the word before our change) says. */
+static void gate_wake(struct be_gate *gate, uint32_t old)
+{
+	if (old & BE_GATE_SLEEPING)
+		futex_wake(&gate->word, 1);
+	else if (old & BE_GATE_POLLING)
+		be_efd_signal(atomic_load_explicit(&gate->poll_fd,
+						   memory_order_relaxed));
 }
 
 bool be_gate_open(struct be_gate *gate)

@@ -42,6 +42,8 @@ void be_gate_poll_end(struct be_gate *gate);
 /* Wake a polling waiter without opening: false (and no effect) when the
  * waiter does not poll. */
 bool be_gate_ring(struct be_gate *gate);
+/* Add 1 to the eventfd @fd, waking whoever polls it.  Async-signal-safe. */
+void be_efd_signal(int fd);
 
 /*
  * The nucleus lock: 0 free, 1 held, 2 held with waiters (Drepper's

@@ -38,15 +38,6 @@
 /* How the timer and every source fd are watched, in both sets. */
 #define WATCH_EVENTS (EPOLLIN | EPOLLET | EPOLLEXCLUSIVE)
 
-static void efd_signal(int fd)
-{
-	uint64_t one = 1;
-
-	/* A full counter (EAGAIN) is readable: the wake is there. */
-	if (write(fd, &one, sizeof(one)) < 0)
-		return;
-}
-
 static void efd_drain(int fd)
 {
 	uint64_t count;
@@ -57,7 +48,7 @@ static void efd_drain(int fd)
 
 void live_irq_wake(struct live_cpu *cpu)
 {
-	efd_signal(cpu->irq_efd);
+	be_efd_signal(cpu->irq_efd);
 }
 
 void live_timer_sync(struct live_cpu *c)

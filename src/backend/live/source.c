@@ -43,16 +43,13 @@ static _Atomic int signal_fds[NSIG];
 
 static void signal_to_fd(int sig, siginfo_t *info, void *uc)
 {
-	uint64_t one = 1;
 	char old = live_sud_save_allow();
 	int fd = atomic_load(&signal_fds[sig]);
-	ssize_t n;
 
 	(void)info;
 	(void)uc;
 	if (fd > 0)
-		n = write(fd, &one, sizeof(one));
-	(void)n;
+		be_efd_signal(fd);
 	live_sud_restore(old);
 }
 
