@@ -22,9 +22,9 @@ int nk_set_wallclock(struct nk_instance *nk, nk_time_t date)
 {
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	nk->wall_offset = date - nk_clock_now(nk);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return 0;
 }
 
@@ -35,7 +35,7 @@ int nk_consume(struct nk_instance *nk, nk_time_t ns)
 
 	if (!nk_instance_valid(nk) || ns < 0)
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	/* Preemptions during the busy period are taken here, and the rest
 	 * of the period is consumed when the thread runs again. */
@@ -47,7 +47,7 @@ int nk_consume(struct nk_instance *nk, nk_time_t ns)
 		nk_thread_check_cancel(self);
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return self ? 0 : -EPERM;
 }
 

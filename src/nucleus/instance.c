@@ -110,7 +110,7 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	for (int cpu = 0; cpu < nk->nr_cpus && ret == 0; cpu++)
 		ret = nk_sched_init(nk, &nk->scheds[cpu], cpu);
 	if (ret == 0) {
-		nk_lock_held(nk);
+		nk_lock_acquire(nk);
 		ret = nk_thread_adopt(nk, attr->main_name ? attr->main_name
 							  : "main",
 				      attr->main_priority, attr->main_cpu,
@@ -123,7 +123,7 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 			sched->curr = nk->creator;
 			nk->creator->stats.switches = 1;
 		}
-		nk_unlock_held(nk);
+		nk_lock_release(nk);
 	}
 	if (ret) {
 		be->fini(nk->be_priv);
@@ -147,10 +147,10 @@ int nk_instance_destroy(struct nk_instance *nk)
 
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self == NULL || self != nk->creator) {
-		nk_unlock_held(nk);
+		nk_lock_release(nk);
 		return -EPERM;
 	}
 	/* Everybody else waits in the backend: end them where they are. */
@@ -163,7 +163,7 @@ int nk_instance_destroy(struct nk_instance *nk)
 		nk_thread_free(thread);
 	}
 	nk_thread_reap_all(nk);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	priv = nk->be_priv;
 	nk->be->fini(priv);
 	instance_free(nk);
@@ -189,10 +189,10 @@ int nk_instance_set_trace(struct nk_instance *nk, nk_trace_fn fn, void *ctx)
 {
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	nk->trace = fn;
 	nk->trace_ctx = ctx;
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return 0;
 }
 
@@ -237,9 +237,9 @@ int nk_instance_describe(struct nk_instance *nk,
 {
 	if (!nk_instance_valid(nk) || emit == NULL)
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	describe_handler(nk, emit, ctx);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return 0;
 }
 
@@ -261,11 +261,11 @@ void nk_trace_emit(struct nk_instance *nk, int cpu, enum nk_trace_event ev,
 void nk_lock(struct nk_instance *nk)
 {
 	if (nk_instance_valid(nk))
-		nk_lock_held(nk);
+		nk_lock_acquire(nk);
 }
 
 void nk_unlock(struct nk_instance *nk)
 {
 	if (nk_instance_valid(nk))
-		nk_unlock_held(nk);
+		nk_lock_release(nk);
 }

@@ -138,12 +138,12 @@ static inline bool nk_thread_is_root(const struct nk_thread *t)
 	return t == t->sched->root;
 }
 
-static inline void nk_lock_held(struct nk_instance *nk)
+static inline void nk_lock_acquire(struct nk_instance *nk)
 {
 	nk->be->lock(nk->be_priv);
 }
 
-static inline void nk_unlock_held(struct nk_instance *nk)
+static inline void nk_lock_release(struct nk_instance *nk)
 {
 	nk->be->unlock(nk->be_priv);
 }
@@ -195,7 +195,6 @@ void nk_sched_enqueue(struct nk_thread *thread, bool at_head);
 void nk_sched_dequeue(struct nk_thread *thread);
 void nk_sched_mark(struct nk_sched *sched);
 void nk_sched_account(struct nk_sched *sched, nk_time_t now);
-void nk_sched_irq_exit(struct nk_instance *nk);
 void nk_sched_handle_resched(struct nk_instance *nk, int cpu);
 void nk_sched_handle_preempt(struct nk_instance *nk);
 void nk_sched_rr_arm(struct nk_sched *sched);

@@ -45,7 +45,7 @@ int nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout,
 	if (!mutex_valid(mutex) || (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
 		return -EINVAL;
 	nk = mutex->synch.nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self && mutex->synch.owner == self &&
 	    (mutex->flags & NK_MUTEX_RECURSIVE)) {
@@ -63,7 +63,7 @@ int nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout,
 	if (ret == NK_WAKE_OK || ret == NK_WAKE_OWNER_DEAD)
 		mutex->depth = 1;
 out:
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -75,7 +75,7 @@ int nk_mutex_unlock(struct nk_mutex *mutex)
 	if (!mutex_valid(mutex))
 		return -EINVAL;
 	nk = mutex->synch.nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (mutex->synch.owner == NULL ||
 	    mutex->synch.owner != nk_current(nk)) {
 		ret = -EPERM;
@@ -83,7 +83,7 @@ int nk_mutex_unlock(struct nk_mutex *mutex)
 		ret = nk_synch_release(&mutex->synch);
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 

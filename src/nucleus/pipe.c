@@ -86,7 +86,7 @@ static void pipe_flush(unsigned int irq, void *cookie)
 	struct nk_instance *nk = pipe->nk;
 
 	(void)irq;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	while (!pipe->dead && !nk_list_empty(&pipe->out)) {
 		struct pipe_msg *msg =
 		    nk_list_first_entry(&pipe->out, struct pipe_msg, link);
@@ -94,10 +94,10 @@ static void pipe_flush(unsigned int irq, void *cookie)
 
 		nk_list_del(&msg->link);
 		pipe->flushing = true;
-		nk_unlock_held(nk);
+		nk_lock_release(nk);
 		n = nk->be->chan_send(nk->be_priv, pipe->fd_nucleus, msg->data,
 				      msg->size);
-		nk_lock_held(nk);
+		nk_lock_acquire(nk);
 		pipe->flushing = false;
 		if (n == -EAGAIN && !pipe->dead) {
 			/* Linux does not keep up: keep it and come back. */
@@ -115,11 +115,11 @@ static void pipe_flush(unsigned int irq, void *cookie)
 		msg_free(pipe, msg);
 	}
 	if (pipe->dead) {
-		nk_unlock_held(nk);
+		nk_lock_release(nk);
 		pipe_free(pipe);
 		return;
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 }
 
 /* Interrupt context: hand the flush back to root context. */
@@ -261,13 +261,13 @@ int nk_pipe_delete(struct nk_pipe *pipe)
 	nk = pipe->nk;
 	nk_timer_destroy(&pipe->retry);
 	pipe_unwire(pipe);
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	pipe->magic = 0;
 	nk_synch_destroy_locked(&pipe->readers);
 	flushing = pipe->flushing;
 	pipe->dead = true;
 	nk_sched_run(nk);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	if (!flushing)
 		pipe_free(pipe);
 	return 0;
@@ -285,7 +285,7 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 	    (flags == (NK_PIPE_URGENT | NK_PIPE_STREAM)) || size > SSIZE_MAX)
 		return -EINVAL;
 	nk = pipe->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	last = nk_list_empty(&pipe->out)
 		   ? NULL
 		   : nk_container_of(pipe->out.prev, struct pipe_msg, link);
@@ -297,7 +297,7 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 		if (room - sizeof(*last) - last->size >= size) {
 			memcpy(last->data + last->size, buf, size);
 			last->size += size;
-			nk_unlock_held(nk);
+			nk_lock_release(nk);
 			return ret;
 		}
 	}
@@ -313,7 +313,7 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 		else
 			nk_list_add_before(&msg->link, &pipe->out);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	if (msg)
 		ipipe_trigger_irq(nk, pipe->virq, 0);
 	return ret;
@@ -351,7 +351,7 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 	    (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
 		return -EINVAL;
 	nk = pipe->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	/* One deadline across the wake-ups that find nothing to take. */
 	if (mode == NK_RELATIVE && timeout > 0) {
 		timeout = nk_abs_timeout(nk, timeout, mode);
@@ -384,7 +384,7 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 			break;
 		}
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 

@@ -277,13 +277,13 @@ void nk_sched_handle_preempt(struct nk_instance *nk)
 {
 	struct nk_thread *self;
 
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self) {
 		nk_thread_check_cancel(self);
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 }
 
 int nk_sched_lock(struct nk_instance *nk)
@@ -293,7 +293,7 @@ int nk_sched_lock(struct nk_instance *nk)
 
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self == NULL)
 		ret = -EPERM;
@@ -301,7 +301,7 @@ int nk_sched_lock(struct nk_instance *nk)
 		ret = -EOVERFLOW;
 	else
 		self->lock_count++;
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -312,14 +312,14 @@ int nk_sched_unlock(struct nk_instance *nk)
 
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self == NULL || self->lock_count == 0) {
 		ret = -EPERM;
 	} else if (--self->lock_count == 0) {
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -330,9 +330,9 @@ int nk_sched_locked(struct nk_instance *nk)
 
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	ret = self ? self->lock_count : -EPERM;
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }

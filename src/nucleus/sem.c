@@ -44,7 +44,7 @@ int nk_sem_take(struct nk_sem *sem, nk_time_t timeout, enum nk_tmode mode)
 	if (!sem_valid(sem) || (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
 		return -EINVAL;
 	nk = sem->synch.nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (sem->count > 0) {
 		sem->count--;
 		ret = 0;
@@ -54,7 +54,7 @@ int nk_sem_take(struct nk_sem *sem, nk_time_t timeout, enum nk_tmode mode)
 		/* A give hands the unit to the waiter directly. */
 		ret = nk_synch_sleep(&sem->synch, timeout, mode);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -66,14 +66,14 @@ int nk_sem_give(struct nk_sem *sem)
 	if (!sem_valid(sem))
 		return -EINVAL;
 	nk = sem->synch.nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (nk_synch_wakeup_one(&sem->synch))
 		nk_sched_run(nk);
 	else if (sem->count == sem->max)
 		ret = -EOVERFLOW;
 	else
 		sem->count++;
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -84,10 +84,10 @@ int nk_sem_flush(struct nk_sem *sem)
 	if (!sem_valid(sem))
 		return -EINVAL;
 	nk = sem->synch.nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	nk_synch_flush(&sem->synch, NK_WAKE_UNBLOCKED);
 	nk_sched_run(nk);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return 0;
 }
 

@@ -210,10 +210,10 @@ int nk_synch_destroy(struct nk_synch *synch)
 	if (!synch_valid(synch))
 		return -EINVAL;
 	nk = synch->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	ret = nk_synch_destroy_locked(synch);
 	nk_sched_run(nk);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret < 0 ? ret : 0;
 }
 

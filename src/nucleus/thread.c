@@ -170,7 +170,7 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	if (thread == NULL)
 		return -ENOMEM;
 	stack = attr->stack_size ? attr->stack_size : nk->default_stack_size;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	nk_thread_reap_all(nk);
 	ret = thread_setup(nk, thread, attr->name, attr->priority, attr->cpu);
 	if (ret == 0) {
@@ -186,7 +186,7 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 		nk_list_add_before(&thread->instance_link, &nk->threads);
 		nk->nr_threads++;
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	if (ret) {
 		thread->magic = 0;
 		free(thread);
@@ -231,7 +231,7 @@ int nk_thread_shadow(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	    attr->cpu < 0 || attr->cpu >= nk->nr_cpus || attr->flags ||
 	    attr->policy != NK_SCHED_FIFO || check_name(attr->name))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (nk->be->self(nk->be_priv)) {
 		ret = -EBUSY;
 	} else {
@@ -247,7 +247,7 @@ int nk_thread_shadow(struct nk_instance *nk, const struct nk_thread_attr *attr,
 				  NK_SWITCH_PARK);
 		*out = thread;
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -259,7 +259,7 @@ int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
 	if (!nk_thread_valid(thread) || entry == NULL)
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (!(thread->state & NK_THREAD_DORMANT) || thread->entry) {
 		ret = -EBUSY;
 	} else {
@@ -270,7 +270,7 @@ int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
 		nk_thread_release(thread, NK_THREAD_DORMANT);
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -327,9 +327,9 @@ void nk_thread_entry(struct nk_thread *thread)
 
 	nk_thread_check_cancel(thread);
 	nk_sched_run(nk);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	thread->entry(thread->arg);
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	thread_do_exit(thread);
 }
 
@@ -363,7 +363,7 @@ int nk_thread_delete(struct nk_thread *thread)
 	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (thread->state & NK_THREAD_ZOMBIE) {
 		ret = -ESRCH;
@@ -381,7 +381,7 @@ int nk_thread_delete(struct nk_thread *thread)
 		nk->be->thread_kill(nk->be_priv, thread->shadow);
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -406,7 +406,7 @@ int nk_thread_join(struct nk_thread *thread)
 	if (!nk_thread_valid(thread) || !(thread->flags & NK_THREAD_JOINABLE))
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self == NULL)
 		ret = -EPERM;
@@ -426,7 +426,7 @@ int nk_thread_join(struct nk_thread *thread)
 	if (ret == 0)
 		nk_thread_free(thread);
 out:
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -450,7 +450,7 @@ int nk_thread_suspend(struct nk_thread *thread)
 	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (thread->state & NK_THREAD_ZOMBIE)
 		ret = -ESRCH;
@@ -469,7 +469,7 @@ int nk_thread_suspend(struct nk_thread *thread)
 					NK_INFINITE, NULL);
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -481,7 +481,7 @@ int nk_thread_resume(struct nk_thread *thread)
 	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (thread->state & NK_THREAD_ZOMBIE) {
 		ret = -ESRCH;
 	} else if (thread->suspend_count == 0) {
@@ -495,7 +495,7 @@ int nk_thread_resume(struct nk_thread *thread)
 			nk_sched_run(nk);
 		}
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -508,7 +508,7 @@ int nk_thread_set_priority(struct nk_thread *thread, int priority)
 	    priority < NK_PRIO_MIN || priority > NK_PRIO_MAX)
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (thread->state & NK_THREAD_ZOMBIE) {
 		ret = -ESRCH;
 	} else {
@@ -516,7 +516,7 @@ int nk_thread_set_priority(struct nk_thread *thread, int priority)
 		nk_synch_update_chain(thread);
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -531,12 +531,12 @@ int nk_thread_set_policy(struct nk_thread *thread, enum nk_policy policy,
 	if (policy == NK_SCHED_RR ? quantum <= 0 : policy != NK_SCHED_FIFO)
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (thread->state & NK_THREAD_ZOMBIE)
 		ret = -ESRCH;
 	else
 		nk_sched_set_policy(thread, policy, quantum);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -546,7 +546,7 @@ int nk_thread_yield(struct nk_instance *nk)
 
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self) {
 		self->info |= NK_INFO_YIELD;
@@ -555,7 +555,7 @@ int nk_thread_yield(struct nk_instance *nk)
 		/* Nobody level to yield to: forget the request. */
 		self->info &= ~NK_INFO_YIELD;
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return self ? 0 : -EPERM;
 }
 
@@ -582,12 +582,12 @@ int nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout,
 	if (!nk_instance_valid(nk) ||
 	    (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	ret = check_may_block(nk, &self);
 	if (ret == 0)
 		ret = thread_sleep_until(self,
 					 nk_abs_timeout(nk, timeout, mode));
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -598,14 +598,14 @@ int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
 
 	if (!nk_instance_valid(nk) || period < 0)
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self) {
 		self->period = period;
 		self->next_release =
 			start == NK_INFINITE ? nk_clock_now(nk) : start;
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return self ? 0 : -EPERM;
 }
 
@@ -618,7 +618,7 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	ret = check_may_block(nk, &self);
 	if (ret == 0 && self->period == 0)
 		ret = -EWOULDBLOCK;
@@ -644,7 +644,7 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 out:
 	if (overruns)
 		*overruns = missed;
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -656,7 +656,7 @@ int nk_thread_unblock(struct nk_thread *thread)
 	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (thread->state & NK_THREAD_ZOMBIE) {
 		ret = -ESRCH;
 	} else if (!(thread->state &
@@ -672,7 +672,7 @@ int nk_thread_unblock(struct nk_thread *thread)
 				  NK_THREAD_PENDING | NK_THREAD_DELAYED);
 		nk_sched_run(nk);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -698,11 +698,11 @@ void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr)
 {
 	struct nk_thread *self;
 
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self && self->sched->curr == self)
 		thread_relax(self, reason, nr);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 }
 
 void nk_thread_handle_harden(struct nk_instance *nk)
@@ -726,11 +726,11 @@ int nk_thread_relax(struct nk_instance *nk)
 
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	ret = check_may_block(nk, &self);
 	if (ret == 0)
 		thread_relax(self, NK_RELAX_EXPLICIT, -1);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -741,9 +741,9 @@ int nk_thread_harden(struct nk_instance *nk)
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
 	/* Entering the nucleus is what hardens a relaxed thread. */
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return self ? 0 : -EPERM;
 }
 
@@ -754,14 +754,14 @@ int nk_thread_set_mode(struct nk_instance *nk, unsigned int clear,
 
 	if (!nk_instance_valid(nk) || ((clear | set) & ~NK_MODE_WARNSW))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self) {
 		if (old)
 			*old = self->mode;
 		self->mode = (self->mode & ~clear) | set;
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return self ? 0 : -EPERM;
 }
 
@@ -818,12 +818,12 @@ int nk_thread_stats(struct nk_thread *thread, struct nk_thread_stats *stats)
 	if (!nk_thread_valid(thread) || stats == NULL)
 		return -EINVAL;
 	nk = thread->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	*stats = thread->stats;
 	if (thread->sched->curr == thread)
 		stats->exec_time +=
 			nk_clock_now(nk) - thread->sched->switched_in;
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return 0;
 }
 

@@ -106,9 +106,9 @@ int nk_timer_start(struct nk_timer *timer, nk_time_t value,
 	if (!timer_valid(timer))
 		return -EINVAL;
 	nk = timer->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	ret = nk_timer_start_locked(timer, value, interval, mode);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -119,9 +119,9 @@ int nk_timer_stop(struct nk_timer *timer)
 	if (!timer_valid(timer))
 		return -EINVAL;
 	nk = timer->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	nk_timer_stop_locked(timer);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return 0;
 }
 

@@ -98,10 +98,10 @@ static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 		nk_trace(pipe->nk, cpu, NK_TRACE_IRQ, d->name, NULL, (long)irq);
 	start = nk_clock_now(pipe->nk);
 	if (unlocked)
-		nk_unlock_held(pipe->nk);
+		nk_lock_release(pipe->nk);
 	handler(irq, cookie);
 	if (unlocked)
-		nk_lock_held(pipe->nk);
+		nk_lock_acquire(pipe->nk);
 	took = nk_clock_now(pipe->nk) - start;
 	if (e->handler == handler) {
 		e->stats.handled++;
@@ -202,14 +202,14 @@ void ipipe_handle_root(struct nk_instance *nk)
 	struct ipipe_domain *d;
 	int cpu = 0;
 
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	while ((d = next_pending(pipe, true, &cpu)) != NULL) {
 		unsigned int irq = log_pop(&d->log[cpu]);
 
 		run_handler(pipe, d, cpu, irq, true);
 		ipipe_irq_done(pipe, irq);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 }
 
 int ipipe_trigger_irq(struct nk_instance *nk, unsigned int irq, int cpu)
@@ -221,7 +221,7 @@ int ipipe_trigger_irq(struct nk_instance *nk, unsigned int irq, int cpu)
 	    cpu >= nk->nr_cpus)
 		return -EINVAL;
 	pipe = nk->pipeline;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (pipe->kind[irq] == IPIPE_IRQ_FREE) {
 		ret = -EINVAL;
 	} else {
@@ -229,7 +229,7 @@ int ipipe_trigger_irq(struct nk_instance *nk, unsigned int irq, int cpu)
 		if (next_pending(pipe, false, &cpu))
 			ipipe_post(pipe->head, cpu);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -241,8 +241,8 @@ int ipipe_irq_stats(struct ipipe_domain *d, unsigned int irq,
 	if (stats == NULL || irq >= IPIPE_NR_IRQS || ipipe_test_stall(d, 0) < 0)
 		return -EINVAL;
 	nk = d->pipe->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	*stats = d->irqs[irq].stats;
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return 0;
 }

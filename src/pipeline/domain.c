@@ -140,7 +140,7 @@ int ipipe_register_domain(struct nk_instance *nk, const char *name,
 	d = domain_new(nk->pipeline, name, priority);
 	if (d == NULL)
 		return -ENOMEM;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	nk_list_for_each(pos, &nk->pipeline->domains)
 	{
 		if (nk_container_of(pos, struct ipipe_domain, link)->priority ==
@@ -149,7 +149,7 @@ int ipipe_register_domain(struct nk_instance *nk, const char *name,
 	}
 	if (ret == 0)
 		domain_insert(nk->pipeline, d);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	if (ret) {
 		domain_free(d);
 		return ret;
@@ -174,12 +174,12 @@ int ipipe_unregister_domain(struct ipipe_domain *d)
 	if (!domain_valid(d) || d == d->pipe->head || d == d->pipe->root)
 		return -EINVAL;
 	nk = d->pipe->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	if (domain_has_pending(d))
 		ret = -EBUSY;
 	else
 		nk_list_del(&d->link);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	if (ret == 0)
 		domain_free(d);
 	return ret;
@@ -221,7 +221,7 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 	    ((mode & IPIPE_HANDLE) && handler == NULL))
 		return -EINVAL;
 	nk = d->pipe->nk;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	e = &d->irqs[irq];
 	if (d->pipe->kind[irq] == IPIPE_IRQ_FREE)
 		ret = -EINVAL;
@@ -246,7 +246,7 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 			ipipe_irq_done(d->pipe, irq);
 		}
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -263,10 +263,10 @@ int ipipe_stall(struct ipipe_domain *d, int cpu)
 
 	if (old < 0)
 		return old;
-	nk_lock_held(d->pipe->nk);
+	nk_lock_acquire(d->pipe->nk);
 	old = d->stalled[cpu];
 	d->stalled[cpu] = true;
-	nk_unlock_held(d->pipe->nk);
+	nk_lock_release(d->pipe->nk);
 	return old;
 }
 
@@ -276,11 +276,11 @@ int ipipe_unstall(struct ipipe_domain *d, int cpu)
 
 	if (ret < 0)
 		return ret;
-	nk_lock_held(d->pipe->nk);
+	nk_lock_acquire(d->pipe->nk);
 	d->stalled[cpu] = false;
 	if (d->log[cpu].count)
 		ipipe_post(d, cpu);
-	nk_unlock_held(d->pipe->nk);
+	nk_lock_release(d->pipe->nk);
 	return 0;
 }
 

@@ -60,7 +60,7 @@ static struct ipipe *pipe_enter(struct nk_instance *nk, unsigned int irq)
 {
 	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS)
 		return NULL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	return nk->pipeline;
 }
 
@@ -81,7 +81,7 @@ static int irq_free(struct nk_instance *nk, unsigned int irq,
 			nk->be->source_detach(nk->be_priv, irq);
 		irq_release(pipe, irq);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -91,10 +91,10 @@ int ipipe_alloc_virq(struct nk_instance *nk, unsigned int *irq)
 
 	if (!nk_instance_valid(nk) || irq == NULL)
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	ret = irq_alloc(nk->pipeline, IPIPE_FIRST_VIRQ, IPIPE_NR_IRQS,
 			IPIPE_IRQ_VIRQ, irq);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -131,7 +131,7 @@ int ipipe_attach_source(struct nk_instance *nk, const struct ipipe_source *src,
 	if (!nk_instance_valid(nk) || src == NULL || irq == NULL || cpu < 0 ||
 	    cpu >= nk->nr_cpus || !source_valid(src))
 		return -EINVAL;
-	nk_lock_held(nk);
+	nk_lock_acquire(nk);
 	ret = irq_alloc(nk->pipeline, IPIPE_FIRST_SOURCE_IRQ, IPIPE_FIRST_VIRQ,
 			IPIPE_IRQ_SOURCE, &n);
 	if (ret == 0) {
@@ -141,7 +141,7 @@ int ipipe_attach_source(struct nk_instance *nk, const struct ipipe_source *src,
 		else
 			*irq = n;
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -159,7 +159,7 @@ int ipipe_source_fd(struct nk_instance *nk, unsigned int irq)
 		return -EINVAL;
 	if (pipe->kind[irq] == IPIPE_IRQ_SOURCE)
 		ret = nk->be->source_fd(nk->be_priv, irq);
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
@@ -182,7 +182,7 @@ static int irq_lock(struct nk_instance *nk, unsigned int irq, bool lock)
 		pipe->locks[irq]--;
 		ipipe_irq_done(pipe, irq);
 	}
-	nk_unlock_held(nk);
+	nk_lock_release(nk);
 	return ret;
 }
 
