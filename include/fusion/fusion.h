@@ -6,6 +6,7 @@
 #include <fusion/instance.h>
 #include <fusion/clock.h>
 #include <fusion/thread.h>
+#include <fusion/personality.h>
 #include <fusion/sched.h>
 #include <fusion/synch.h>
 #include <fusion/sem.h>

@@ -142,7 +142,8 @@ fail:
 
 int nk_instance_destroy(struct nk_instance *nk)
 {
-	struct nk_thread *self;
+	struct nk_thread *self, *thread;
+	struct nk_list *pos;
 	void *priv;
 
 	if (!nk_instance_valid(nk))
@@ -153,16 +154,24 @@ int nk_instance_destroy(struct nk_instance *nk)
 		nk_lock_release(nk);
 		return -EPERM;
 	}
-	/* Everybody else waits in the backend: end them where they are. */
+	/* Skins see every thread end, the caller's included, while all
+	 * are still whole; then everybody else, waiting in the backend,
+	 * is ended where it is. */
+	nk_list_for_each(pos, &nk->threads) {
+		thread = nk_list_entry(pos, struct nk_thread, instance_link);
+		if (!(thread->state & NK_THREAD_ZOMBIE))
+			nk_personality_exit(thread);
+	}
 	while (!nk_list_empty(&nk->threads)) {
-		struct nk_thread *thread = nk_list_first_entry(
-			&nk->threads, struct nk_thread, instance_link);
+		thread = nk_list_first_entry(&nk->threads, struct nk_thread,
+					     instance_link);
 
 		if (thread != self && !(thread->state & NK_THREAD_ZOMBIE))
 			nk->be->thread_kill(nk->be_priv, thread->shadow);
 		nk_thread_free(thread);
 	}
 	nk_thread_reap_all(nk);
+	nk_personality_fini_all(nk);
 	nk_lock_release(nk);
 	priv = nk->be_priv;
 	nk->be->fini(priv);

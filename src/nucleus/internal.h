@@ -7,6 +7,7 @@
 
 #include <fusion/fusion.h>
 #include <fusion/backend.h>
+#include <fusion/personality.h>
 
 #include <stdio.h>
 
@@ -98,8 +99,19 @@ struct nk_thread {
 	bool adopted;
 	int errno_slot;
 	void *ext;
+	/* Personalities: extension per instance slot, slots in order of
+	 * attachment (personality.c). */
+	void *pers_ext[NK_MAX_PERSONALITIES];
+	bool pers_attached[NK_MAX_PERSONALITIES];
+	unsigned char pers_order[NK_MAX_PERSONALITIES];
+	int nr_attached;
 	struct nk_list instance_link;
 	struct nk_thread_stats stats;
+};
+
+struct nk_personality_slot {
+	const struct nk_personality *pers;
+	void *state;
 };
 
 struct nk_instance {
@@ -119,6 +131,8 @@ struct nk_instance {
 	size_t default_stack_size;
 	struct nk_registry registry;
 	struct ipipe *pipeline;
+	struct nk_personality_slot personalities[NK_MAX_PERSONALITIES];
+	int nr_personalities; /* appended under the lock, read without */
 };
 
 /* Checks of caller-supplied objects (api_check): never dereference junk. */
@@ -216,6 +230,12 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
 void nk_thread_free(struct nk_thread *thread);
 void nk_thread_reap_all(struct nk_instance *nk);
 const char *nk_thread_wait_name(struct nk_thread *thread);
+
+/* personality.c: hooks of every personality @thread carries.  Lock held. */
+void nk_personality_exit(struct nk_thread *thread);
+void nk_personality_finalize(struct nk_thread *thread);
+/* Personalities' fini hooks and state, at instance destruction. */
+void nk_personality_fini_all(struct nk_instance *nk);
 
 /* synch.c */
 void nk_synch_forget_waiter(struct nk_thread *thread);

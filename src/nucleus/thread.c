@@ -297,6 +297,7 @@ static void thread_detach_all(struct nk_thread *thread)
 	thread->state |= NK_THREAD_ZOMBIE;
 	nk_trace(thread->nk, thread->sched->cpu, NK_TRACE_EXIT, thread->name,
 		 NULL, 0);
+	nk_personality_exit(thread);
 	nk_synch_flush(&thread->joiners, NK_WAKE_OK);
 	if (!(thread->flags & NK_THREAD_JOINABLE)) {
 		nk_list_del(&thread->instance_link);
@@ -338,6 +339,7 @@ void nk_thread_free(struct nk_thread *thread)
 	struct nk_instance *nk = thread->nk;
 
 	nk->be->thread_reap(nk->be_priv, thread->shadow);
+	nk_personality_finalize(thread);
 	nk_list_del(&thread->instance_link);
 	nk->nr_threads--;
 	thread->magic = 0;

@@ -1,0 +1,104 @@
+/*
+ * Personalities: how a skin plugs into the nucleus.
+ *
+ * A skin describes itself once, in a constant struct nk_personality, and
+ * registers it with each instance it serves.  The nucleus then keeps,
+ * for that skin, one block of per-instance state (the skin's tables and
+ * counters: no file-scope globals in a skin) and, for every thread that
+ * uses the skin, one block of per-thread extension data (a TCB).
+ *
+ * A thread may carry several personalities at once: a task created by
+ * one skin that calls another skin's service is attached to that skin
+ * too, with the defaults the skin chooses in its attach hook.  The
+ * nucleus calls each attached personality's exit hook when the thread
+ * ends, whatever ends it (return from its entry, an exit call, deletion
+ * by another thread, instance destruction), so a skin never keeps its
+ * own list of threads to find the dead ones.
+ *
+ * Hooks run with the nucleus lock held and must not block, switch
+ * (nk_sched_run) or take other locks that a nucleus caller may hold.
+ */
+#ifndef FUSION_PERSONALITY_H
+#define FUSION_PERSONALITY_H
+
+#include <fusion/types.h>
+
+#include <stddef.h>
+
+/* Personalities one instance can hold. */
+#define NK_MAX_PERSONALITIES 8
+
+struct nk_instance;
+struct nk_thread;
+
+struct nk_personality {
+	const char *name; /* non-empty; one registration per name */
+	/* Bytes of per-instance state and per-thread extension, zeroed
+	 * when allocated; 0 allocates nothing (the pointer is NULL). */
+	size_t state_size;
+	size_t thread_size;
+	/*
+	 * Set up @state once, at registration.  An error fails the
+	 * registration (the state is freed, fini is not called).
+	 */
+	int (*init)(struct nk_instance *nk, void *state);
+	/*
+	 * @thread starts using the skin; @ext is its zeroed extension.
+	 * An error refuses the attachment (the extension is freed, no
+	 * other hook runs for it).  Also run for a thread attached while
+	 * dormant or while it is the caller.
+	 */
+	int (*attach)(struct nk_thread *thread, void *ext);
+	/*
+	 * @thread ends.  Runs once per attached thread, in the reverse
+	 * order of attachment among its personalities, after the nucleus
+	 * released what the thread held (its waits, timers and mutexes)
+	 * and before its joiners wake.  The extension stays readable
+	 * until finalize.
+	 */
+	void (*exit)(struct nk_thread *thread, void *ext);
+	/* @thread's storage is being freed (reaped, joined or destroyed). */
+	void (*finalize)(struct nk_thread *thread, void *ext);
+	/* The instance is destroyed, after every thread was finalized. */
+	void (*fini)(struct nk_instance *nk, void *state);
+};
+
+/*
+ * Register @pers with @nk, or find it registered, and return its
+ * per-instance state in *@state (may be NULL).  Idempotent: a skin may
+ * call it on every entry.
+ * Errors: -EINVAL (bad instance, NULL or unnamed @pers, another
+ * personality registered under the same name), -ENOSPC (the instance
+ * holds NK_MAX_PERSONALITIES already), -ENOMEM, those of @pers->init.
+ * Context: any; calls @pers->init with the lock held.
+ */
+nk_export int nk_personality_register(struct nk_instance *nk,
+				      const struct nk_personality *pers,
+				      void **state);
+
+/*
+ * The state of @pers in @nk, NULL if it is not registered there (or
+ * for bad arguments).  Context: any.
+ */
+nk_export void *nk_personality_state(struct nk_instance *nk,
+				     const struct nk_personality *pers);
+
+/*
+ * Attach @thread to @pers (registered in its instance) if it is not
+ * yet, and return its extension in *@ext (may be NULL).
+ * Errors: -EINVAL (bad thread, NULL @pers, @pers not registered),
+ * -ESRCH (terminated), -ENOMEM, those of @pers->attach.  Context: any.
+ */
+nk_export int nk_thread_attach(struct nk_thread *thread,
+			       const struct nk_personality *pers, void **ext);
+
+/*
+ * @thread's extension for @pers, NULL when it is not attached (or for
+ * bad arguments).  Stays valid until the thread is freed.  Context:
+ * any; the caller keeps @thread from being freed meanwhile (lock held,
+ * or it is the caller).
+ */
+nk_export void *nk_thread_personality(struct nk_thread *thread,
+				      const struct nk_personality *pers);
+
+#endif
