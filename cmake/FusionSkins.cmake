@@ -6,6 +6,7 @@
 #   FUSION_SKIN_<name>_INCLUDE     headers in include/<this>
 #   FUSION_SKIN_<name>_TESTS       tests in tests/<this>
 #   FUSION_SKIN_<name>_ALIASES     other names --skin= accepts
+# and, for its own checks, FUSION_SKIN_NAMES_TAKEN (names and aliases).
 # Also read in script mode at install time (tools/CMakeLists.txt), so it
 # defines no target.
 include_guard(GLOBAL)

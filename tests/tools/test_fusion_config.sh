@@ -243,7 +243,7 @@ for s in $skins; do
 	expect_eq "--skin=nucleus --auto-init is --skin=$skin" \
 		"$("$fc" --auto-init --ldflags --skin=nucleus)" \
 		"$("$fc" --skin="$skin" --ldflags)"
-	if "$fc" --help | grep -q "^ *$skin[ ,]"; then
+	if "$fc" --help | grep -q "^ *${skin}[ ,]"; then
 		pass "--help lists $skin"
 	else
 		fail "--help does not list $skin"
