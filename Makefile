@@ -40,7 +40,7 @@ bench: build
 	bench/run-callgrind.sh $(BUILD)
 
 # Libraries, headers, the fusion tool, fusion-config and
-# fusion-alchemy.pc under $(PREFIX).
+# the fusion-API.pc files (nucleus and every skin) under $(PREFIX).
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 

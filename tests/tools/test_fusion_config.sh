@@ -1,16 +1,20 @@
 #!/bin/sh
-# fusion-config and fusion-alchemy.pc, used the way an application's
-# Makefile uses them: compile runtime_app.c outside CMake, run it, and
-# check what it saw.  First against the build tree, then against a tree
-# installed into a temporary prefix.
-#   usage: test_fusion_config.sh BUILD_DIR
+# fusion-config and the fusion-API.pc files, used the way an
+# application's Makefile uses them: compile runtime_app.c outside CMake,
+# run it, and check what it saw; for the nucleus and every skin of
+# skins.cmake, dynamically and statically linked.  First against the
+# build tree, then against a tree installed into a temporary prefix.
+#   usage: test_fusion_config.sh BUILD_DIR [SKIN:INCLUDE_SUBDIR...]
+# (CMake passes every skin of the list with its include subdirectory.)
 set -eu
 
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: $0 BUILD_DIR" >&2
+if [ $# -lt 1 ] || [ ! -d "$1" ]; then
+	echo "usage: $0 BUILD_DIR [SKIN:INCLUDE_SUBDIR...]" >&2
 	exit 2
 fi
 build=$(cd "$1" && pwd)
+shift
+skins="$*"
 src=$(cd "$(dirname "$0")" && pwd)/runtime_app.c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,6 +39,16 @@ expect_eq()
 	else
 		fail "$1: got '$2', expected '$3'"
 	fi
+}
+
+# expect_prefix WHAT ACTUAL PREFIX: sanitized builds append their
+# -fsanitize flags to fusion-config's.
+expect_prefix()
+{
+	case $2 in
+	"$3"*) pass "$1: $2" ;;
+	*) fail "$1: got '$2', expected '$3...'" ;;
+	esac
 }
 
 # expect_error WHAT ARGS...: exit status 1, a message on stderr, nothing
@@ -86,43 +100,110 @@ run_app()
 # The wrapper consumed --backend=sim (argc 2) and applied it before the
 # instance existed: FUSION_BACKEND=live in the environment loses.
 wrapped="self=main backend=sim argc=2 argv1=keep"
+# Control: without the wrapper main sees every argument, so the check
+# above does tell the wrapper's work apart.
+unwrapped="self=main backend=sim argc=3 argv1=--backend=sim"
 
-# check_tree TREE FUSION_CONFIG PKG_CONFIG_DIR
-check_tree()
+# run_api WHAT NAME API: run_app with what an app of API must print.
+# Skins get the wrapper: --backend=sim wins over FUSION_BACKEND=live.
+# The nucleus does not: FUSION_BACKEND=sim makes the run comparable.
+run_api()
+{
+	if [ "$3" = nucleus ]; then
+		run_app "$1" "$2" "$unwrapped" FUSION_BACKEND=sim
+	else
+		run_app "$1" "$2" "$wrapped" FUSION_BACKEND=live
+	fi
+}
+
+# Blanks folded, so that two spellings of the same flags compare equal.
+words()
+{
+	# shellcheck disable=SC2048,SC2086
+	echo $*
+}
+
+# check_api TREE FUSION_CONFIG PKG_CONFIG_DIR API: build runtime_app
+# with the flags of fusion-config and of fusion-API.pc, dynamically and
+# statically, and run it.
+check_api()
 {
 	tree=$1
-	fc=$2
-	cc=$("$fc" --cc)
-	if build_app "$tree-alchemy" "$("$fc" --skin=alchemy --cflags)" \
-		"$("$fc" --skin=alchemy --ldflags)"; then
-		run_app "$tree: fusion-config --skin=alchemy" "$tree-alchemy" \
-			"$wrapped" FUSION_BACKEND=live
+	config=$2
+	api=$4
+	cflags=$("$config" --skin="$api" --cflags)
+	ldflags=$("$config" --skin="$api" --ldflags)
+	if build_app "$tree-$api" "$cflags" "$ldflags"; then
+		run_api "$tree: fusion-config --skin=$api" "$tree-$api" "$api"
 	fi
-	# Control: without the wrapper main sees every argument, so the
-	# check above does tell the wrapper's work apart.
-	if build_app "$tree-nucleus" "$("$fc" --skin=nucleus --cflags)" \
-		"$("$fc" --skin=nucleus --ldflags)"; then
-		run_app "$tree: fusion-config --skin=nucleus" "$tree-nucleus" \
-			"self=main backend=sim argc=3 argv1=--backend=sim" \
-			FUSION_BACKEND=sim
-	fi
-	if ! command -v pkg-config >/dev/null; then
-		echo "skip: $tree: pkg-config is not installed"
+	case $ldflags in
+	*-fsanitize*)
+		echo "skip: $tree: --skin=$api, static: sanitized build"
+		;;
+	*)
+		if [ -z "$static_ok" ]; then
+			echo "skip: $tree: --skin=$api, static: no static C library"
+		elif build_app "$tree-$api-static" "-static $cflags" "$ldflags"
+		then
+			run_api "$tree: fusion-config --skin=$api, static" \
+				"$tree-$api-static" "$api"
+		fi
+		;;
+	esac
+	if [ -z "$pkg_config" ]; then
 		return
 	fi
-	if ! pc=$(PKG_CONFIG_PATH=$3 pkg-config --cflags --libs \
-		fusion-alchemy 2>"$tmp/pc.err"); then
-		fail "$tree: pkg-config fusion-alchemy: $(cat "$tmp/pc.err")"
+	if ! pc_cflags=$(PKG_CONFIG_PATH=$3 pkg-config --cflags \
+		"fusion-$api" 2>"$tmp/pc.err") ||
+		! pc_libs=$(PKG_CONFIG_PATH=$3 pkg-config --libs \
+			"fusion-$api" 2>"$tmp/pc.err"); then
+		fail "$tree: pkg-config fusion-$api: $(cat "$tmp/pc.err")"
 		return
 	fi
-	if build_app "$tree-pc" "$pc" ""; then
-		run_app "$tree: pkg-config fusion-alchemy" "$tree-pc" \
-			"$wrapped" FUSION_BACKEND=live
+	expect_eq "$tree: fusion-$api.pc gives fusion-config's flags" \
+		"$(words "$pc_cflags" "$pc_libs")" "$(words "$cflags" "$ldflags")"
+	if build_app "$tree-$api-pc" "$pc_cflags" "$pc_libs"; then
+		run_api "$tree: pkg-config fusion-$api" "$tree-$api-pc" "$api"
 	fi
-	expect_eq "$tree: pkg-config --modversion" \
-		"$(PKG_CONFIG_PATH=$3 pkg-config --modversion fusion-alchemy)" \
-		"$("$fc" --version)"
+	expect_eq "$tree: pkg-config --modversion fusion-$api" \
+		"$(PKG_CONFIG_PATH=$3 pkg-config --modversion "fusion-$api")" \
+		"$("$config" --version)"
 }
+
+# check_headers TREE FUSION_CONFIG SKIN INCLUDE_DIR: every header of
+# the skin compiles by its bare name (#include <task.h>) with the
+# skin's --cflags, as ported code includes it.
+check_headers()
+{
+	for h in "$4"/*.h; do
+		echo "#include <${h##*/}>" >"$tmp/header.c"
+		# shellcheck disable=SC2046
+		if "$cc" $("$2" --skin="$3" --cflags) -Werror -c \
+			-o "$tmp/header.o" "$tmp/header.c" 2>"$tmp/header.log"
+		then
+			pass "$1: #include <${h##*/}> with --skin=$3 --cflags"
+		else
+			fail "$1: #include <${h##*/}>: $(cat "$tmp/header.log")"
+		fi
+	done
+}
+
+# check_tree TREE FUSION_CONFIG PKG_CONFIG_DIR INCLUDE_DIR
+check_tree()
+{
+	cc=$("$2" --cc)
+	check_api "$1" "$2" "$3" nucleus
+	for s in $skins; do
+		check_api "$1" "$2" "$3" "${s%%:*}"
+		check_headers "$1" "$2" "${s%%:*}" "$4/${s#*:}"
+	done
+}
+
+pkg_config=y
+if ! command -v pkg-config >/dev/null; then
+	echo "skip: pkg-config is not installed"
+	pkg_config=
+fi
 
 fc=$build/bin/fusion-config
 if [ ! -x "$fc" ]; then
@@ -130,38 +211,47 @@ if [ ! -x "$fc" ]; then
 	exit 1
 fi
 
+# A static link needs every library libfusion.a uses (-lm for one).  It
+# is not possible with sanitizers, nor without a static C library.
+static_ok=
+if printf 'int main(void) { return 0; }\n' |
+	"$("$fc" --cc)" -static -x c -o "$tmp/static-probe" - 2>/dev/null; then
+	static_ok=y
+fi
+
 # The options.
+expect_eq "--skin=fusion is --skin=nucleus" \
+	"$("$fc" --skin=fusion --ldflags)" "$("$fc" --skin=nucleus --ldflags)"
+include=$(cd "$(dirname "$src")/../../include" && pwd)
+libs="-L$build/lib -Wl,-rpath,$build/lib"
+expect_prefix "--skin=nucleus --cflags" "$("$fc" --skin=nucleus --cflags)" \
+	"-I$include -D_GNU_SOURCE -pthread"
+expect_prefix "--skin=nucleus --ldflags" "$("$fc" --skin=nucleus --ldflags)" \
+	"$libs -lfusion -lpthread -lm"
+for s in $skins; do
+	skin=${s%%:*}
+	expect_prefix "--skin=$skin --cflags" "$("$fc" --skin="$skin" --cflags)" \
+		"-I$include -I$include/${s#*:} -D_GNU_SOURCE -pthread"
+	expect_prefix "--skin=$skin --ldflags" \
+		"$("$fc" --skin="$skin" --ldflags)" \
+		"-Wl,--wrap=main $libs -lfusion-bootstrap -lfusion -lpthread -lm"
+	expect_eq "--$skin is --skin=$skin" "$("$fc" "--$skin" --ldflags)" \
+		"$("$fc" --skin="$skin" --ldflags)"
+	expect_eq "--skin=$skin --no-auto-init is --skin=nucleus" \
+		"$("$fc" --skin="$skin" --no-auto-init --ldflags)" \
+		"$("$fc" --skin=nucleus --ldflags)"
+	expect_eq "--skin=nucleus --auto-init is --skin=$skin" \
+		"$("$fc" --auto-init --ldflags --skin=nucleus)" \
+		"$("$fc" --skin="$skin" --ldflags)"
+	if "$fc" --help | grep -q "^ *${skin}[ ,]"; then
+		pass "--help lists $skin"
+	else
+		fail "--help does not list $skin"
+	fi
+done
 expect_eq "--skin=native is --skin=alchemy" \
 	"$("$fc" --skin=native --cflags --ldflags)" \
 	"$("$fc" --skin=alchemy --cflags --ldflags)"
-expect_eq "--skin=fusion is --skin=nucleus" \
-	"$("$fc" --skin=fusion --ldflags)" "$("$fc" --skin=nucleus --ldflags)"
-# Sanitized builds append their -fsanitize flags.
-include=$(cd "$(dirname "$src")/../../include" && pwd)
-cflags=$("$fc" --skin=alchemy --cflags)
-case $cflags in
-"-I$include -D_GNU_SOURCE -pthread"*)
-	pass "--cflags: $cflags"
-	;;
-*)
-	fail "--cflags: $cflags"
-	;;
-esac
-ld=$("$fc" --skin=alchemy --ldflags)
-case $ld in
-"-Wl,--wrap=main -L$build/lib -Wl,-rpath,$build/lib -lfusion-bootstrap -lfusion -lpthread"*)
-	pass "--skin=alchemy --ldflags: $ld"
-	;;
-*)
-	fail "--skin=alchemy --ldflags: $ld"
-	;;
-esac
-expect_eq "--skin=alchemy --no-auto-init is --skin=nucleus" \
-	"$("$fc" --skin=alchemy --no-auto-init --ldflags)" \
-	"$("$fc" --skin=nucleus --ldflags)"
-expect_eq "--skin=nucleus --auto-init is --skin=alchemy" \
-	"$("$fc" --auto-init --ldflags --skin=nucleus)" \
-	"$("$fc" --skin=alchemy --ldflags)"
 expect_eq "one line per option, in order" \
 	"$("$fc" --libdir --ldflags --prefix --skin=nucleus | sed 's/ .*//')" \
 	"$(printf '%s\n' "$build/lib" "-L$build/lib" "$build")"
@@ -171,7 +261,7 @@ expect_error "unknown skin" "$fc" --skin=posix --cflags
 expect_error "--ldflags without a skin" "$fc" --ldflags
 expect_error "--skin without a name" "$fc" --skin
 
-check_tree build "$fc" "$build/lib/pkgconfig"
+check_tree build "$fc" "$build/lib/pkgconfig" "$include"
 
 # An installed tree.  cmake --install writes only the manifest and
 # the install-time variants of fusion-config and the .pc into the build
@@ -183,24 +273,24 @@ if ! "${CMAKE:-cmake}" --install "$build" --prefix "$prefix" \
 	fail "cmake --install: $(cat "$tmp/install.log")"
 else
 	pass "cmake --install --prefix $prefix ($(($(date +%s) - start)) s)"
-	for f in bin/fusion-config bin/fusion lib/pkgconfig/fusion-alchemy.pc \
+	for f in bin/fusion-config bin/fusion lib/pkgconfig/fusion-nucleus.pc \
 		lib/libfusion.so lib/libfusion.a lib/libfusion-bootstrap.a \
 		include/fusion/fusion.h include/fusion/runtime.h; do
 		[ -e "$prefix/$f" ] || fail "installed tree: no $f"
+	done
+	for s in $skins; do
+		for f in "lib/pkgconfig/fusion-${s%%:*}.pc" "include/${s#*:}"; do
+			[ -e "$prefix/$f" ] || fail "installed tree: no $f"
+		done
 	done
 	ifc=$prefix/bin/fusion-config
 	expect_eq "installed --prefix --libdir --cflags" \
 		"$("$ifc" --prefix --libdir --cflags | sed 's/ .*//')" \
 		"$(printf '%s\n' "$prefix" "$prefix/lib" "-I$prefix/include")"
-	case $("$ifc" --skin=alchemy --ldflags) in
-	"-Wl,--wrap=main -L$prefix/lib -Wl,-rpath,$prefix/lib -lfusion-bootstrap -lfusion -lpthread"*)
-		pass "installed --ldflags"
-		;;
-	*)
-		fail "installed --ldflags: $("$ifc" --skin=alchemy --ldflags)"
-		;;
-	esac
-	check_tree installed "$ifc" "$prefix/lib/pkgconfig"
+	expect_prefix "installed --skin=nucleus --ldflags" \
+		"$("$ifc" --skin=nucleus --ldflags)" \
+		"-L$prefix/lib -Wl,-rpath,$prefix/lib -lfusion -lpthread -lm"
+	check_tree installed "$ifc" "$prefix/lib/pkgconfig" "$prefix/include"
 	# Programs written from the Alchemy documentation alone build
 	# against the installed tree and run unchanged (here on sim).
 	exdir=$(cd "$(dirname "$0")/../../examples/alchemy" && pwd)
