@@ -323,7 +323,7 @@ int nk_sched_unlock(struct nk_instance *nk)
 	return ret;
 }
 
-int nk_sched_locked(struct nk_instance *nk)
+int nk_sched_lock_depth(struct nk_instance *nk)
 {
 	struct nk_thread *self;
 	int ret;
