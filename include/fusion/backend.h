@@ -191,6 +191,18 @@ struct nk_backend_ops {
 	 */
 	void (*lock)(void *priv);
 	void (*unlock)(void *priv);
+	/*
+	 * Does the calling OS thread hold the nucleus lock?  The owner is
+	 * whoever took it and has not released it: a thread parked in
+	 * switch_to still counts as holding it, and does again when it
+	 * resumes, whichever thread took it meanwhile.  Backends count
+	 * the depth per OS thread, so a thread holding the lock of one
+	 * instance is seen holding it in any instance of the same backend.
+	 * Debug builds assert the lock state of each nucleus entry with
+	 * it; the nucleus also tells interrupt context by it.  Any
+	 * context, never blocks.
+	 */
+	bool (*lock_held)(void *priv);
 
 	/*
 	 * Deliver NK_SIGDEBUG to @shadow's thread (the caller) with

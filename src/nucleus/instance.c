@@ -145,6 +145,7 @@ int nk_instance_destroy(struct nk_instance *nk)
 	struct nk_thread *self;
 	void *priv;
 
+	nk_check_unlocked(nk);
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
 	nk_lock_acquire(nk);
@@ -266,6 +267,7 @@ void nk_lock(struct nk_instance *nk)
 
 void nk_unlock(struct nk_instance *nk)
 {
+	nk_check_locked(nk);
 	if (nk_instance_valid(nk))
 		nk_lock_release(nk);
 }

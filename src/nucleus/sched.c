@@ -239,6 +239,7 @@ void nk_sched_run(struct nk_instance *nk)
 {
 	struct nk_thread *self;
 
+	nk_check_locked(nk);
 	if (!nk_instance_valid(nk))
 		return;
 	self = nk_current(nk);

@@ -151,6 +151,15 @@ static void sync_head(struct ipipe *pipe, int cpu)
 	pipe->syncing[cpu] = false;
 }
 
+bool ipipe_head_syncing(struct ipipe *pipe)
+{
+	for (int cpu = 0; cpu < pipe->nk->nr_cpus; cpu++) {
+		if (pipe->syncing[cpu])
+			return true;
+	}
+	return false;
+}
+
 void ipipe_post(struct ipipe_domain *d, int cpu)
 {
 	struct nk_instance *nk = d->pipe->nk;

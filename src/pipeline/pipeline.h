@@ -63,6 +63,11 @@ struct ipipe {
  * Lock held.
  */
 void ipipe_post(struct ipipe_domain *d, int cpu);
+/*
+ * Are head-side handlers running on some CPU (interrupt context)?  Lock
+ * held: the one who holds it is then the one running them.
+ */
+bool ipipe_head_syncing(struct ipipe *pipe);
 /* Offer @irq, arrived on @cpu, to every domain in order.  Lock held. */
 void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq);
 /* A source IRQ's handler run completed (or was dropped).  Lock held. */
