@@ -262,4 +262,13 @@ void nk_synch_update_chain(struct nk_thread *thread);
 void nk_timer_handler(struct nk_instance *nk, int cpu);
 void nk_timer_reprogram(struct nk_sched *sched);
 
+/* irq.c: what the nucleus registers with its pipeline, and the backend
+ * handlers that lead there. */
+struct ipipe_host;
+extern const struct ipipe_host nk_ipipe_host;
+void nk_irq_handle_timer(struct nk_instance *nk, int cpu);
+void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq);
+void nk_irq_handle_sync(struct nk_instance *nk, int cpu);
+void nk_irq_handle_root(struct nk_instance *nk);
+
 #endif

@@ -247,7 +247,7 @@ void nk_sched_run(struct nk_instance *nk)
 		struct nk_sched *sched = &nk->scheds[cpu];
 
 		/* A CPU running pipeline handlers on its current thread's
-		 * stack reschedules when they end (ipipe_post). */
+		 * stack reschedules when they end (irq_exit, irq.c). */
 		if (!sched->resched || (self && sched->curr == self) ||
 		    sched->irq_depth)
 			continue;
