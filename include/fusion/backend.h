@@ -192,15 +192,14 @@ struct nk_backend_ops {
 	void (*lock)(void *priv);
 	void (*unlock)(void *priv);
 	/*
-	 * Does the calling OS thread hold the nucleus lock?  The owner is
-	 * whoever took it and has not released it: a thread parked in
-	 * switch_to still counts as holding it, and does again when it
-	 * resumes, whichever thread took it meanwhile.  Backends count
-	 * the depth per OS thread, so a thread holding the lock of one
-	 * instance is seen holding it in any instance of the same backend.
-	 * Debug builds assert the lock state of each nucleus entry with
-	 * it; the nucleus also tells interrupt context by it.  Any
-	 * context, never blocks.
+	 * Does the calling OS thread hold the nucleus lock: has it taken
+	 * it (lock(), or a handler called with it held) more times than
+	 * it released it?  The lock's owner, as far as the caller is
+	 * concerned: a thread parked in switch_to still counts its levels
+	 * and holds the lock again when it resumes.  The depth is counted
+	 * per OS thread, not per instance.  Debug builds assert each
+	 * nucleus entry's lock state with it, and the nucleus tells
+	 * interrupt context by it.  Any context; never blocks.
 	 */
 	bool (*lock_held)(void *priv);
 
