@@ -1,11 +1,17 @@
 # Front door: `make demo` runs the main job, `make test` runs every test.
-# SANITIZE=address,undefined (or thread) builds into its own directory.
+# SANITIZE=address,undefined (or thread) and DEBUG=1 (a Debug build: the
+# nucleus asserts its callers' contracts and its own invariants) build
+# into their own directories: build-address-undefined, build-debug...
 comma := ,
 BUILD ?= build
 SANITIZE ?=
+DEBUG ?=
 BUILD_TYPE ?= RelWithDebInfo
-ifneq ($(SANITIZE),)
-BUILD := build-$(subst $(comma),-,$(SANITIZE))
+ifneq ($(DEBUG),)
+BUILD_TYPE := Debug
+endif
+ifneq ($(SANITIZE)$(DEBUG),)
+BUILD := build$(if $(DEBUG),-debug)$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
 endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local

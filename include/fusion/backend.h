@@ -191,6 +191,17 @@ struct nk_backend_ops {
 	 */
 	void (*lock)(void *priv);
 	void (*unlock)(void *priv);
+	/*
+	 * Does the calling OS thread hold the nucleus lock: has it taken
+	 * it (lock(), or a handler called with it held) more times than
+	 * it released it?  The lock's owner, as far as the caller is
+	 * concerned: a thread parked in switch_to still counts its levels
+	 * and holds the lock again when it resumes.  The depth is counted
+	 * per OS thread, not per instance.  Debug builds assert each
+	 * nucleus entry's lock state with it, and the nucleus tells
+	 * interrupt context by it.  Any context; never blocks.
+	 */
+	bool (*lock_held)(void *priv);
 
 	/*
 	 * Deliver NK_SIGDEBUG to @shadow's thread (the caller) with

@@ -47,7 +47,8 @@ nk_export int nk_instance_create(const struct nk_instance_attr *attr,
 /*
  * End every other thread of @nk (wherever it waits), release all its
  * resources and unbind the caller.  Context: the thread that created the
- * instance.  Errors: -EINVAL (bad instance), -EPERM (other caller).
+ * instance, lock not held.  Errors: -EINVAL (bad instance), -EPERM
+ * (other caller).
  */
 nk_export int nk_instance_destroy(struct nk_instance *nk);
 
@@ -75,11 +76,21 @@ nk_export int nk_instance_describe(struct nk_instance *nk,
 				   void *ctx);
 
 /*
+ * Does the caller run in interrupt context of @nk: a timer handler
+ * (an Alchemy alarm's included) or a head-side pipeline handler, on
+ * whatever OS thread the backend runs it?  False in a nucleus thread's
+ * own code, in root-side handlers and in plain OS threads; false on a
+ * bad instance (no error).  For skins whose API refuses some calls from
+ * handlers.  Context: any.
+ */
+nk_export bool nk_in_interrupt(struct nk_instance *nk);
+
+/*
  * The nucleus lock.  Skins take it to make several nucleus calls atomic
  * (the *_locked services in synch.h require it).  Recursive for the OS
  * thread holding it: a holder may call any nucleus service, which takes
  * it again (a blocking one releases every level while it waits).
- * Context: any.
+ * Context: any; nk_unlock: lock held.
  */
 nk_export void nk_lock(struct nk_instance *nk);
 nk_export void nk_unlock(struct nk_instance *nk);

@@ -16,8 +16,11 @@
 nk_export int nk_sched_lock(struct nk_instance *nk);
 /* Errors: -EINVAL, -EPERM (not a thread, or not locked).  Context: thread. */
 nk_export int nk_sched_unlock(struct nk_instance *nk);
-/* Lock depth of the caller, or a negative errno. */
-nk_export int nk_sched_locked(struct nk_instance *nk);
+/*
+ * Scheduler lock depth of the caller (0: not locked).  Errors: -EINVAL,
+ * -EPERM (not a thread of @nk).  Context: any (thread for an answer).
+ */
+nk_export int nk_sched_lock_depth(struct nk_instance *nk);
 
 /*
  * Apply pending scheduling decisions: switch away from the caller if a

@@ -8,9 +8,10 @@
  * Every wait returns why it ended (enum nk_wake); skins translate that
  * into their own error codes exactly once.
  *
- * All nk_synch_* calls except init/destroy require the nucleus lock
- * (nk_lock).  Calls that ready threads only mark a reschedule: the
- * caller runs nk_sched_run() before unlocking.
+ * All nk_synch_* calls except init/destroy and the owner and waiter
+ * count queries require the nucleus lock (nk_lock).  Calls that ready
+ * threads only mark a reschedule: the caller runs nk_sched_run() before
+ * unlocking.
  */
 #ifndef FUSION_SYNCH_H
 #define FUSION_SYNCH_H
@@ -125,7 +126,11 @@ nk_export int nk_synch_release(struct nk_synch *synch);
 nk_export int nk_synch_try_acquire(struct nk_synch *synch,
 				   struct nk_thread *thread);
 
-/* Owner (NULL if none) and waiter count; lock held. */
+/*
+ * Owner (NULL if none, or a bad synch) and waiter count (0).  They take
+ * the lock themselves: any context, lock held or not (held, the answer
+ * stays true until the caller releases it).
+ */
 nk_export struct nk_thread *nk_synch_owner(struct nk_synch *synch);
 nk_export unsigned int nk_synch_nr_waiters(struct nk_synch *synch);
 

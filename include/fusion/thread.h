@@ -77,7 +77,8 @@ nk_export int nk_thread_create(struct nk_instance *nk,
  * nk_thread_create, FIFO policy, no flags (it ends with nk_thread_exit or
  * by deletion; its stack is its own).
  * Errors: -EINVAL (bad instance or attr), -EBUSY (the caller already is
- * a nucleus thread), -ENOMEM.  Context: a plain OS thread.
+ * a nucleus thread), -ENOMEM.  Context: a plain OS thread, never
+ * interrupt context; lock not held (it waits for its CPU).
  */
 nk_export int nk_thread_shadow(struct nk_instance *nk,
 			       const struct nk_thread_attr *attr,

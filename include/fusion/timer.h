@@ -49,7 +49,8 @@ nk_export int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
  * ns if @interval > 0.  Re-arming an armed timer moves it.  A date in the
  * past fires at the next timer interrupt.
  * Errors: -EINVAL (bad timer, interval < 0, value NK_INFINITE with an
- * interval).  Context: any (lock not held).  The _locked form: lock held.
+ * interval).  Context: any, lock held or not.  The _locked form: lock
+ * held.
  */
 nk_export int nk_timer_start(struct nk_timer *timer, nk_time_t value,
 			     nk_time_t interval, enum nk_tmode mode);

@@ -24,23 +24,17 @@ static void describe_handler(struct nk_instance *nk,
 			     void *ctx);
 
 static const struct nk_backend_handlers nucleus_handlers = {
-	.timer = ipipe_handle_timer,
+	.timer = nk_irq_handle_timer,
 	.resched = nk_sched_handle_resched,
 	.preempt = nk_sched_handle_preempt,
 	.relax = nk_thread_handle_relax,
 	.harden = nk_thread_handle_harden,
 	.thread_entry = nk_thread_entry,
 	.describe = describe_handler,
-	.irq = ipipe_handle_irq,
-	.irq_sync = ipipe_handle_sync,
-	.root_sync = ipipe_handle_root,
+	.irq = nk_irq_handle,
+	.irq_sync = nk_irq_handle_sync,
+	.root_sync = nk_irq_handle_root,
 };
-
-/* The head domain's handler of each CPU's timer IRQ. */
-static void timer_irq(unsigned int irq, void *cookie)
-{
-	nk_timer_handler(cookie, (int)irq);
-}
 
 static void instance_free(struct nk_instance *nk)
 {
@@ -101,12 +95,12 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		ret = -ENOMEM;
 		goto fail;
 	}
-	ret = ipipe_create(nk, timer_irq, &nk->pipeline);
-	if (ret)
-		goto fail;
 	ret = be->init(nk, nk->nr_cpus, &nucleus_handlers, &nk->be_priv);
 	if (ret)
 		goto fail;
+	/* Before anything can raise an IRQ: no timer, no source yet. */
+	ret = ipipe_create(nk, &nk_ipipe_host, be, nk->be_priv, nk->nr_cpus,
+			   &nk->pipeline);
 	for (int cpu = 0; cpu < nk->nr_cpus && ret == 0; cpu++)
 		ret = nk_sched_init(nk, &nk->scheds[cpu], cpu);
 	if (ret == 0) {
@@ -133,6 +127,7 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		be->default_trace(nk->be_priv, &trace, &trace_ctx);
 	nk->trace = trace;
 	nk->trace_ctx = trace_ctx;
+	ipipe_set_trace(nk->pipeline, trace, trace_ctx);
 	*out = nk;
 	return 0;
 fail:
@@ -146,6 +141,7 @@ int nk_instance_destroy(struct nk_instance *nk)
 	struct nk_list *pos;
 	void *priv;
 
+	nk_check_unlocked(nk);
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
 	nk_lock_acquire(nk);
@@ -201,6 +197,7 @@ int nk_instance_set_trace(struct nk_instance *nk, nk_trace_fn fn, void *ctx)
 	nk_lock_acquire(nk);
 	nk->trace = fn;
 	nk->trace_ctx = ctx;
+	ipipe_set_trace(nk->pipeline, fn, ctx);
 	nk_lock_release(nk);
 	return 0;
 }
@@ -275,6 +272,7 @@ void nk_lock(struct nk_instance *nk)
 
 void nk_unlock(struct nk_instance *nk)
 {
+	nk_check_locked(nk);
 	if (nk_instance_valid(nk))
 		nk_lock_release(nk);
 }

@@ -29,6 +29,41 @@ void nk_assert_fail(const char *expr, const char *file, int line)
 #define nk_assert(e) ((void)0)
 #endif
 
+/*
+ * Callers' contracts (api_check), asserted in debug builds only, one
+ * macro per kind, at the top of the entry points whose header states
+ * it: the nucleus lock held (the _locked and synch services), or not
+ * taken by the caller (calls that would hang or tear the instance down
+ * under it; interrupt context holds it for the handler, and is refused
+ * by those calls' own errors or by nk_check_not_interrupt).
+ * Each names the function and aborts, so a misuse stops at the call
+ * rather than corrupting state or hanging later.  @nk may be NULL or
+ * junk (a bad object): the call then fails with -EINVAL, unchecked.
+ * Wrong calling contexts whose header documents an error (-EPERM from
+ * interrupt context or a plain thread) are not asserted: that error is
+ * the contract, relied on by skins and tests.
+ */
+#ifdef NK_DEBUG
+void nk_check_fail(const char *fn, const char *what) __attribute__((noreturn));
+#define nk_check_locked(nk)                                                    \
+	(!nk_instance_valid(nk) || (nk)->be->lock_held((nk)->be_priv)          \
+	     ? (void)0                                                         \
+	     : nk_check_fail(__func__, "called without the nucleus lock"))
+#define nk_check_unlocked(nk)                                                  \
+	(!nk_instance_valid(nk) || !(nk)->be->lock_held((nk)->be_priv) ||      \
+		 nk_in_interrupt(nk)                                           \
+	     ? (void)0                                                         \
+	     : nk_check_fail(__func__, "called with the nucleus lock held"))
+#define nk_check_not_interrupt(nk)                                             \
+	(!nk_in_interrupt(nk)                                                  \
+	     ? (void)0                                                         \
+	     : nk_check_fail(__func__, "called from interrupt context"))
+#else
+#define nk_check_locked(nk) ((void)0)
+#define nk_check_unlocked(nk) ((void)0)
+#define nk_check_not_interrupt(nk) ((void)0)
+#endif
+
 /* Bits of thread->state that keep a thread from running. */
 #define NK_BLOCK_BITS                                                          \
 	(NK_THREAD_DORMANT | NK_THREAD_PENDING | NK_THREAD_DELAYED |           \
@@ -246,5 +281,14 @@ void nk_synch_update_chain(struct nk_thread *thread);
 /* timer.c */
 void nk_timer_handler(struct nk_instance *nk, int cpu);
 void nk_timer_reprogram(struct nk_sched *sched);
+
+/* irq.c: what the nucleus registers with its pipeline, and the backend
+ * handlers that lead there. */
+struct ipipe_host;
+extern const struct ipipe_host nk_ipipe_host;
+void nk_irq_handle_timer(struct nk_instance *nk, int cpu);
+void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq);
+void nk_irq_handle_sync(struct nk_instance *nk, int cpu);
+void nk_irq_handle_root(struct nk_instance *nk);
 
 #endif

@@ -36,7 +36,7 @@ struct nk_pipe {
 	unsigned int virq;
 	unsigned int src_irq;
 	bool has_source;
-	bool src_locked; /* the pool was full: the source waits for room */
+	bool src_masked; /* the pool was full: the source waits for room */
 	bool flushing;	 /* root context is sending a message */
 	bool dead;	 /* deleted while flushing: the flusher frees it */
 	/* Linux's socket was full: flush again later, backing off. */
@@ -163,9 +163,9 @@ static void pipe_readable(unsigned int irq, void *cookie)
 {
 	struct nk_pipe *pipe = cookie;
 
-	if (!pipe_pull(pipe) && !pipe->src_locked &&
+	if (!pipe_pull(pipe) && !pipe->src_masked &&
 	    ipipe_lock_irq(pipe->nk, irq) == 0)
-		pipe->src_locked = true;
+		pipe->src_masked = true;
 	nk_sched_run(pipe->nk);
 }
 
@@ -334,8 +334,8 @@ static ssize_t pipe_take(struct nk_pipe *pipe, void *buf, size_t size)
 	memcpy(buf, msg->data, msg->size);
 	nk_list_del(&msg->link);
 	msg_free(pipe, msg);
-	if (pipe->src_locked) {
-		pipe->src_locked = false;
+	if (pipe->src_masked) {
+		pipe->src_masked = false;
 		ipipe_unlock_irq(pipe->nk, pipe->src_irq);
 	}
 	return n;

@@ -239,6 +239,7 @@ void nk_sched_run(struct nk_instance *nk)
 {
 	struct nk_thread *self;
 
+	nk_check_locked(nk);
 	if (!nk_instance_valid(nk))
 		return;
 	self = nk_current(nk);
@@ -246,7 +247,7 @@ void nk_sched_run(struct nk_instance *nk)
 		struct nk_sched *sched = &nk->scheds[cpu];
 
 		/* A CPU running pipeline handlers on its current thread's
-		 * stack reschedules when they end (ipipe_post). */
+		 * stack reschedules when they end (irq_exit, irq.c). */
 		if (!sched->resched || (self && sched->curr == self) ||
 		    sched->irq_depth)
 			continue;
@@ -323,7 +324,7 @@ int nk_sched_unlock(struct nk_instance *nk)
 	return ret;
 }
 
-int nk_sched_locked(struct nk_instance *nk)
+int nk_sched_lock_depth(struct nk_instance *nk)
 {
 	struct nk_thread *self;
 	int ret;

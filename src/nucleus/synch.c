@@ -19,6 +19,12 @@ static bool synch_valid(const struct nk_synch *synch)
 	return synch && synch->magic == NK_SYNCH_MAGIC;
 }
 
+/* The instance of @synch, NULL for a bad one (for the lock check). */
+static inline struct nk_instance *synch_instance(const struct nk_synch *synch)
+{
+	return synch_valid(synch) ? synch->nk : NULL;
+}
+
 int nk_synch_init(struct nk_instance *nk, struct nk_synch *synch,
 		  const char *name, unsigned int flags, int ceiling)
 {
@@ -188,6 +194,7 @@ int nk_synch_destroy_locked(struct nk_synch *synch)
 {
 	int woken;
 
+	nk_check_locked(synch_instance(synch));
 	if (!synch_valid(synch))
 		return -EINVAL;
 	woken = nk_synch_flush(synch, NK_WAKE_DELETED);
@@ -252,8 +259,10 @@ int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, nk_time_t timeout,
 		       enum nk_tmode mode)
 {
 	struct nk_thread *self;
-	int ret = synch_may_block(synch, &self, mode);
+	int ret;
 
+	nk_check_locked(synch_instance(synch));
+	ret = synch_may_block(synch, &self, mode);
 	if (ret)
 		return ret;
 	if (synch->owner == self)
@@ -267,6 +276,7 @@ int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, nk_time_t timeout,
 int nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout,
 		   enum nk_tmode mode)
 {
+	nk_check_locked(synch_instance(synch));
 	return nk_synch_sleep_ctx(synch, NULL, timeout, mode);
 }
 
@@ -275,6 +285,7 @@ struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,
 {
 	struct nk_list *next;
 
+	nk_check_locked(synch_instance(synch));
 	if (!synch_valid(synch))
 		return NULL;
 	if (after == NULL)
@@ -291,6 +302,7 @@ struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,
 
 void *nk_synch_waiter_ctx(struct nk_thread *thread)
 {
+	nk_check_locked(nk_thread_valid(thread) ? thread->nk : NULL);
 	return nk_thread_valid(thread) && (thread->state & NK_THREAD_PENDING)
 		       ? thread->wait_ctx
 		       : NULL;
@@ -300,6 +312,7 @@ struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch)
 {
 	struct nk_thread *thread;
 
+	nk_check_locked(synch_instance(synch));
 	if (!synch_valid(synch) || synch->nr_waiters == 0)
 		return NULL;
 	thread = nk_list_first_entry(&synch->waiters, struct nk_thread,
@@ -312,6 +325,7 @@ struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch)
 
 int nk_synch_wakeup_this(struct nk_synch *synch, struct nk_thread *thread)
 {
+	nk_check_locked(synch_instance(synch));
 	if (!synch_valid(synch) || !nk_thread_valid(thread))
 		return -EINVAL;
 	if (!(thread->state & NK_THREAD_PENDING) || thread->wchan != synch)
@@ -342,6 +356,7 @@ int nk_synch_flush(struct nk_synch *synch, enum nk_wake reason)
 {
 	int woken = 0;
 
+	nk_check_locked(synch_instance(synch));
 	if (!synch_valid(synch))
 		return -EINVAL;
 	while (synch->nr_waiters) {
@@ -375,6 +390,7 @@ static bool synch_closes_cycle(struct nk_synch *synch, struct nk_thread *self)
 
 int nk_synch_try_acquire(struct nk_synch *synch, struct nk_thread *thread)
 {
+	nk_check_locked(synch_instance(synch));
 	if (!synch_valid(synch) || !(synch->flags & NK_SYNCH_OWNER) ||
 	    !nk_thread_valid(thread) ||
 	    (thread->state & (NK_THREAD_ZOMBIE | NK_THREAD_ROOT)))
@@ -391,8 +407,10 @@ int nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout,
 		     enum nk_tmode mode)
 {
 	struct nk_thread *self;
-	int ret = synch_may_block(synch, &self, mode);
+	int ret;
 
+	nk_check_locked(synch_instance(synch));
+	ret = synch_may_block(synch, &self, mode);
 	if (ret)
 		return ret;
 	if (!(synch->flags & NK_SYNCH_OWNER))
@@ -413,6 +431,7 @@ int nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout,
 
 int nk_synch_release(struct nk_synch *synch)
 {
+	nk_check_locked(synch_instance(synch));
 	if (!synch_valid(synch) || !(synch->flags & NK_SYNCH_OWNER))
 		return -EINVAL;
 	if (synch->owner == NULL || synch->owner != nk_current(synch->nk))
@@ -423,10 +442,24 @@ int nk_synch_release(struct nk_synch *synch)
 
 struct nk_thread *nk_synch_owner(struct nk_synch *synch)
 {
-	return synch_valid(synch) ? synch->owner : NULL;
+	struct nk_thread *owner;
+
+	if (!synch_valid(synch))
+		return NULL;
+	nk_lock_acquire(synch->nk);
+	owner = synch->owner;
+	nk_lock_release(synch->nk);
+	return owner;
 }
 
 unsigned int nk_synch_nr_waiters(struct nk_synch *synch)
 {
-	return synch_valid(synch) ? synch->nr_waiters : 0;
+	unsigned int n;
+
+	if (!synch_valid(synch))
+		return 0;
+	nk_lock_acquire(synch->nk);
+	n = synch->nr_waiters;
+	nk_lock_release(synch->nk);
+	return n;
 }

@@ -226,6 +226,10 @@ int nk_thread_shadow(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	struct nk_thread *thread;
 	int ret;
 
+	/* The backend hides the thread under a handler: it would adopt it
+	 * twice (sim) or adopt the interrupt thread (live). */
+	nk_check_not_interrupt(nk);
+	nk_check_unlocked(nk);
 	if (!nk_instance_valid(nk) || attr == NULL || out == NULL ||
 	    attr->priority < NK_PRIO_MIN || attr->priority > NK_PRIO_MAX ||
 	    attr->cpu < 0 || attr->cpu >= nk->nr_cpus || attr->flags ||

@@ -13,6 +13,12 @@ static bool timer_valid(const struct nk_timer *timer)
 	return timer && timer->magic == NK_TIMER_MAGIC;
 }
 
+/* The instance of @timer, NULL for a bad one (for the lock check). */
+static inline struct nk_instance *timer_instance(const struct nk_timer *timer)
+{
+	return timer_valid(timer) ? timer->nk : NULL;
+}
+
 static int timer_compare(const struct nk_rbnode *a, const struct nk_rbnode *b)
 {
 	nk_time_t da = nk_container_of(a, struct nk_timer, node)->date;
@@ -72,6 +78,7 @@ int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 {
 	nk_time_t date;
 
+	nk_check_locked(timer_instance(timer));
 	if (!timer_valid(timer) || interval < 0 ||
 	    (mode != NK_RELATIVE && mode != NK_ABSOLUTE) ||
 	    (value == NK_INFINITE && interval > 0))
@@ -89,6 +96,7 @@ int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 
 void nk_timer_stop_locked(struct nk_timer *timer)
 {
+	nk_check_locked(timer_instance(timer));
 	if (!timer_valid(timer) || !timer->armed)
 		return;
 	timer_dequeue(timer);

@@ -28,8 +28,7 @@ void ipipe_irq_done(struct ipipe *pipe, unsigned int irq)
 {
 	if (pipe->inflight[irq] && --pipe->inflight[irq] == 0 &&
 	    pipe->kind[irq] == IPIPE_IRQ_SOURCE) {
-		pipe->nk->be->source_end(pipe->nk->be_priv, irq,
-					 pipe->held[irq]);
+		pipe->be->source_end(pipe->be_priv, irq, pipe->held[irq]);
 		pipe->held[irq] = false;
 	}
 }
@@ -56,8 +55,7 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 			if (log_push(&d->log[cpu], irq)) {
 				pipe->inflight[irq]++;
 				if (d->root_side)
-					pipe->nk->be->root_post(
-					    pipe->nk->be_priv);
+					pipe->be->root_post(pipe->be_priv);
 			} else {
 				e->stats.lost++;
 			}
@@ -83,6 +81,20 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 	ipipe_irq_done(pipe, irq);
 }
 
+static void trace_irq(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
+		      unsigned int irq, nk_time_t now)
+{
+	struct nk_trace_record rec = {
+	    .date = now,
+	    .cpu = cpu,
+	    .event = NK_TRACE_IRQ,
+	    .thread = d->name,
+	    .arg = (long)irq,
+	};
+
+	pipe->trace(pipe->trace_ctx, &rec);
+}
+
 static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 			unsigned int irq, bool unlocked)
 {
@@ -93,16 +105,17 @@ static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 
 	if (handler == NULL) /* removed while logged: dropped */
 		return;
+	start = pipe->be->now(pipe->be_priv);
 	/* Timer IRQs are traced by what they do (timer, timeout...). */
-	if (pipe->kind[irq] != IPIPE_IRQ_TIMER)
-		nk_trace(pipe->nk, cpu, NK_TRACE_IRQ, d->name, NULL, (long)irq);
-	start = nk_clock_now(pipe->nk);
+	if (nk_unlikely(pipe->trace != NULL) &&
+	    pipe->kind[irq] != IPIPE_IRQ_TIMER)
+		trace_irq(pipe, d, cpu, irq, start);
 	if (unlocked)
-		nk_lock_release(pipe->nk);
+		ipipe_unlock(pipe);
 	handler(irq, cookie);
 	if (unlocked)
-		nk_lock_acquire(pipe->nk);
-	took = nk_clock_now(pipe->nk) - start;
+		ipipe_lock(pipe);
+	took = pipe->be->now(pipe->be_priv) - start;
 	if (e->handler == handler) {
 		e->stats.handled++;
 		if (took > e->stats.worst_ns)
@@ -124,7 +137,7 @@ static struct ipipe_domain *next_pending(struct ipipe *pipe, bool root_side,
 		if (d->root_side != root_side)
 			continue;
 		for (int c = root_side ? 0 : *cpu;
-		     c < (root_side ? pipe->nk->nr_cpus : *cpu + 1); c++) {
+		     c < (root_side ? pipe->nr_cpus : *cpu + 1); c++) {
 			if (!d->stalled[c] && d->log[c].count) {
 				*cpu = c;
 				return d;
@@ -151,16 +164,24 @@ static void sync_head(struct ipipe *pipe, int cpu)
 	pipe->syncing[cpu] = false;
 }
 
+bool ipipe_head_syncing(struct ipipe *pipe)
+{
+	for (int cpu = 0; cpu < pipe->nr_cpus; cpu++) {
+		if (pipe->syncing[cpu])
+			return true;
+	}
+	return false;
+}
+
 void ipipe_post(struct ipipe_domain *d, int cpu)
 {
-	struct nk_instance *nk = d->pipe->nk;
-	struct nk_thread *self;
+	struct ipipe *pipe = d->pipe;
 
 	if (d->root_side) {
-		nk->be->root_post(nk->be_priv);
+		pipe->be->root_post(pipe->be_priv);
 		return;
 	}
-	if (d->pipe->syncing[cpu])
+	if (pipe->syncing[cpu])
 		return;
 	/*
 	 * On a thread of @cpu the pipeline runs at once, on its stack, as
@@ -168,60 +189,52 @@ void ipipe_post(struct ipipe_domain *d, int cpu)
 	 * ends, then a preemption point.  Elsewhere, the CPU's interrupt
 	 * context does it.
 	 */
-	self = nk_current(nk);
-	if (self && self->sched->cpu == cpu &&
-	    !(self->state & NK_THREAD_RELAXED)) {
-		self->sched->irq_depth++;
-		sync_head(d->pipe, cpu);
-		self->sched->irq_depth--;
-		nk_sched_run(nk);
+	if (pipe->host->irq_enter(pipe->nk, cpu)) {
+		sync_head(pipe, cpu);
+		pipe->host->irq_exit(pipe->nk, cpu);
 		return;
 	}
-	nk->be->irq_post(nk->be_priv, cpu);
+	pipe->be->irq_post(pipe->be_priv, cpu);
 }
 
-void ipipe_handle_irq(struct nk_instance *nk, int cpu, unsigned int irq)
+void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq)
 {
-	ipipe_raise(nk->pipeline, cpu, irq);
-	sync_head(nk->pipeline, cpu);
+	ipipe_raise(pipe, cpu, irq);
+	sync_head(pipe, cpu);
 }
 
-void ipipe_handle_timer(struct nk_instance *nk, int cpu)
+void ipipe_handle_timer(struct ipipe *pipe, int cpu)
 {
-	ipipe_handle_irq(nk, cpu, IPIPE_TIMER_IRQ(cpu));
+	ipipe_handle_irq(pipe, cpu, IPIPE_TIMER_IRQ(cpu));
 }
 
-void ipipe_handle_sync(struct nk_instance *nk, int cpu)
+void ipipe_handle_sync(struct ipipe *pipe, int cpu)
 {
-	sync_head(nk->pipeline, cpu);
+	sync_head(pipe, cpu);
 }
 
-void ipipe_handle_root(struct nk_instance *nk)
+void ipipe_handle_root(struct ipipe *pipe)
 {
-	struct ipipe *pipe = nk->pipeline;
 	struct ipipe_domain *d;
 	int cpu = 0;
 
-	nk_lock_acquire(nk);
+	ipipe_lock(pipe);
 	while ((d = next_pending(pipe, true, &cpu)) != NULL) {
 		unsigned int irq = log_pop(&d->log[cpu]);
 
 		run_handler(pipe, d, cpu, irq, true);
 		ipipe_irq_done(pipe, irq);
 	}
-	nk_lock_release(nk);
+	ipipe_unlock(pipe);
 }
 
-int ipipe_trigger_irq(struct nk_instance *nk, unsigned int irq, int cpu)
+int ipipe_irq_trigger(struct ipipe *pipe, unsigned int irq, int cpu)
 {
-	struct ipipe *pipe;
 	int ret = 0;
 
-	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS || cpu < 0 ||
-	    cpu >= nk->nr_cpus)
+	if (irq >= IPIPE_NR_IRQS || cpu < 0 || cpu >= pipe->nr_cpus)
 		return -EINVAL;
-	pipe = nk->pipeline;
-	nk_lock_acquire(nk);
+	ipipe_lock(pipe);
 	if (pipe->kind[irq] == IPIPE_IRQ_FREE) {
 		ret = -EINVAL;
 	} else {
@@ -229,20 +242,23 @@ int ipipe_trigger_irq(struct nk_instance *nk, unsigned int irq, int cpu)
 		if (next_pending(pipe, false, &cpu))
 			ipipe_post(pipe->head, cpu);
 	}
-	nk_lock_release(nk);
+	ipipe_unlock(pipe);
 	return ret;
 }
 
 int ipipe_irq_stats(struct ipipe_domain *d, unsigned int irq,
 		    struct ipipe_irq_stats *stats)
 {
-	struct nk_instance *nk;
-
 	if (stats == NULL || irq >= IPIPE_NR_IRQS || ipipe_test_stall(d, 0) < 0)
 		return -EINVAL;
-	nk = d->pipe->nk;
-	nk_lock_acquire(nk);
+	ipipe_lock(d->pipe);
 	*stats = d->irqs[irq].stats;
-	nk_lock_release(nk);
+	ipipe_unlock(d->pipe);
 	return 0;
+}
+
+void ipipe_set_trace(struct ipipe *pipe, nk_trace_fn fn, void *ctx)
+{
+	pipe->trace = fn;
+	pipe->trace_ctx = ctx;
 }

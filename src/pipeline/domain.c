@@ -22,8 +22,8 @@ static struct ipipe_domain *domain_new(struct ipipe *pipe, const char *name,
 
 	if (d == NULL)
 		return NULL;
-	d->stalled = calloc((size_t)pipe->nk->nr_cpus, sizeof(*d->stalled));
-	d->log = calloc((size_t)pipe->nk->nr_cpus, sizeof(*d->log));
+	d->stalled = calloc((size_t)pipe->nr_cpus, sizeof(*d->stalled));
+	d->log = calloc((size_t)pipe->nr_cpus, sizeof(*d->log));
 	if (d->stalled == NULL || d->log == NULL) {
 		free(d->stalled);
 		free(d->log);
@@ -64,7 +64,8 @@ static void domain_insert(struct ipipe *pipe, struct ipipe_domain *d)
 	nk_list_add_before(&d->link, pos);
 }
 
-int ipipe_create(struct nk_instance *nk, ipipe_handler_t timer_handler,
+int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
+		 const struct nk_backend_ops *be, void *be_priv, int nr_cpus,
 		 struct ipipe **out)
 {
 	struct ipipe *pipe = calloc(1, sizeof(*pipe));
@@ -72,8 +73,12 @@ int ipipe_create(struct nk_instance *nk, ipipe_handler_t timer_handler,
 	if (pipe == NULL)
 		return -ENOMEM;
 	pipe->nk = nk;
+	pipe->host = host;
+	pipe->be = be;
+	pipe->be_priv = be_priv;
+	pipe->nr_cpus = nr_cpus;
 	nk_list_init(&pipe->domains);
-	pipe->syncing = calloc((size_t)nk->nr_cpus, sizeof(*pipe->syncing));
+	pipe->syncing = calloc((size_t)nr_cpus, sizeof(*pipe->syncing));
 	pipe->head = pipe->syncing
 			 ? domain_new(pipe, "head", IPIPE_HEAD_PRIORITY)
 			 : NULL;
@@ -86,11 +91,11 @@ int ipipe_create(struct nk_instance *nk, ipipe_handler_t timer_handler,
 	domain_insert(pipe, pipe->head);
 	domain_insert(pipe, pipe->root);
 	/* The nucleus timer of each CPU reaches it through the head. */
-	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		struct ipipe_entry *e = &pipe->head->irqs[IPIPE_TIMER_IRQ(cpu)];
 
 		pipe->kind[IPIPE_TIMER_IRQ(cpu)] = IPIPE_IRQ_TIMER;
-		e->handler = timer_handler;
+		e->handler = host->timer;
 		e->cookie = nk;
 		e->mode = IPIPE_HANDLE;
 	}
@@ -116,40 +121,29 @@ void ipipe_destroy(struct ipipe *pipe)
 	free(pipe);
 }
 
-struct ipipe_domain *ipipe_head_domain(struct nk_instance *nk)
-{
-	return nk_instance_valid(nk) ? nk->pipeline->head : NULL;
-}
-
-struct ipipe_domain *ipipe_root_domain(struct nk_instance *nk)
-{
-	return nk_instance_valid(nk) ? nk->pipeline->root : NULL;
-}
-
-int ipipe_register_domain(struct nk_instance *nk, const char *name,
-			  int priority, struct ipipe_domain **out)
+int ipipe_domain_register(struct ipipe *pipe, const char *name, int priority,
+			  struct ipipe_domain **out)
 {
 	struct ipipe_domain *d;
 	struct nk_list *pos;
 	int ret = 0;
 
-	if (!nk_instance_valid(nk) || out == NULL ||
-	    priority >= IPIPE_HEAD_PRIORITY ||
+	if (out == NULL || priority >= IPIPE_HEAD_PRIORITY ||
 	    (name && strlen(name) >= NK_NAME_MAX))
 		return -EINVAL;
-	d = domain_new(nk->pipeline, name, priority);
+	d = domain_new(pipe, name, priority);
 	if (d == NULL)
 		return -ENOMEM;
-	nk_lock_acquire(nk);
-	nk_list_for_each(pos, &nk->pipeline->domains)
+	ipipe_lock(pipe);
+	nk_list_for_each(pos, &pipe->domains)
 	{
 		if (nk_container_of(pos, struct ipipe_domain, link)->priority ==
 		    priority)
 			ret = -EEXIST;
 	}
 	if (ret == 0)
-		domain_insert(nk->pipeline, d);
-	nk_lock_release(nk);
+		domain_insert(pipe, d);
+	ipipe_unlock(pipe);
 	if (ret) {
 		domain_free(d);
 		return ret;
@@ -160,7 +154,7 @@ int ipipe_register_domain(struct nk_instance *nk, const char *name,
 
 static bool domain_has_pending(const struct ipipe_domain *d)
 {
-	for (int cpu = 0; cpu < d->pipe->nk->nr_cpus; cpu++)
+	for (int cpu = 0; cpu < d->pipe->nr_cpus; cpu++)
 		if (d->log[cpu].count)
 			return true;
 	return false;
@@ -168,18 +162,18 @@ static bool domain_has_pending(const struct ipipe_domain *d)
 
 int ipipe_unregister_domain(struct ipipe_domain *d)
 {
-	struct nk_instance *nk;
+	struct ipipe *pipe;
 	int ret = 0;
 
 	if (!domain_valid(d) || d == d->pipe->head || d == d->pipe->root)
 		return -EINVAL;
-	nk = d->pipe->nk;
-	nk_lock_acquire(nk);
+	pipe = d->pipe;
+	ipipe_lock(pipe);
 	if (domain_has_pending(d))
 		ret = -EBUSY;
 	else
 		nk_list_del(&d->link);
-	nk_lock_release(nk);
+	ipipe_unlock(pipe);
 	if (ret == 0)
 		domain_free(d);
 	return ret;
@@ -188,7 +182,7 @@ int ipipe_unregister_domain(struct ipipe_domain *d)
 /* Drop @irq's arrivals from @d's logs (its handler goes away). */
 static void log_purge(struct ipipe_domain *d, unsigned int irq)
 {
-	for (int cpu = 0; cpu < d->pipe->nk->nr_cpus; cpu++) {
+	for (int cpu = 0; cpu < d->pipe->nr_cpus; cpu++) {
 		struct ipipe_log *log = &d->log[cpu];
 		unsigned int kept = 0, dropped = 0;
 
@@ -213,15 +207,15 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 			 unsigned int mode)
 {
 	struct ipipe_entry *e;
-	struct nk_instance *nk;
+	struct ipipe *pipe;
 	int ret = 0;
 
 	if (!domain_valid(d) || irq >= IPIPE_NR_IRQS ||
 	    (mode & ~(IPIPE_HANDLE | IPIPE_PASS)) ||
 	    ((mode & IPIPE_HANDLE) && handler == NULL))
 		return -EINVAL;
-	nk = d->pipe->nk;
-	nk_lock_acquire(nk);
+	pipe = d->pipe;
+	ipipe_lock(pipe);
 	e = &d->irqs[irq];
 	if (d->pipe->kind[irq] == IPIPE_IRQ_FREE)
 		ret = -EINVAL;
@@ -240,19 +234,19 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 		memset(&e->stats, 0, sizeof(e->stats));
 		/* Bring root context up now, not on the first IRQ's path. */
 		if (handler && d->root_side)
-			nk->be->root_post(nk->be_priv);
+			pipe->be->root_post(pipe->be_priv);
 		if (handler && d->pipe->parked[irq]) {
 			d->pipe->parked[irq] = false;
 			ipipe_irq_done(d->pipe, irq);
 		}
 	}
-	nk_lock_release(nk);
+	ipipe_unlock(pipe);
 	return ret;
 }
 
 int ipipe_test_stall(struct ipipe_domain *d, int cpu)
 {
-	if (!domain_valid(d) || cpu < 0 || cpu >= d->pipe->nk->nr_cpus)
+	if (!domain_valid(d) || cpu < 0 || cpu >= d->pipe->nr_cpus)
 		return -EINVAL;
 	return d->stalled[cpu];
 }
@@ -263,10 +257,10 @@ int ipipe_stall(struct ipipe_domain *d, int cpu)
 
 	if (old < 0)
 		return old;
-	nk_lock_acquire(d->pipe->nk);
+	ipipe_lock(d->pipe);
 	old = d->stalled[cpu];
 	d->stalled[cpu] = true;
-	nk_lock_release(d->pipe->nk);
+	ipipe_unlock(d->pipe);
 	return old;
 }
 
@@ -276,11 +270,11 @@ int ipipe_unstall(struct ipipe_domain *d, int cpu)
 
 	if (ret < 0)
 		return ret;
-	nk_lock_acquire(d->pipe->nk);
+	ipipe_lock(d->pipe);
 	d->stalled[cpu] = false;
 	if (d->log[cpu].count)
 		ipipe_post(d, cpu);
-	nk_lock_release(d->pipe->nk);
+	ipipe_unlock(d->pipe);
 	return 0;
 }
 

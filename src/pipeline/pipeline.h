@@ -1,13 +1,19 @@
 /*
  * Interrupt pipeline internals.  All pipeline state is under the nucleus
- * lock; handlers of head-side domains run with it held.
+ * lock (the backend's); handlers of head-side domains run with it held.
+ *
+ * The pipeline sits below the nucleus: it uses the backend directly and
+ * reaches the nucleus only through the handlers the nucleus registered
+ * (struct ipipe_host).  The instance is an opaque cookie handed back to
+ * them; the nucleus checks it and implements the instance-level API of
+ * fusion/pipeline.h over the functions below (src/nucleus/irq.c).
  */
 #ifndef FUSION_PIPELINE_INTERNAL_H
 #define FUSION_PIPELINE_INTERNAL_H
 
+#include <fusion/backend.h>
+#include <fusion/list.h>
 #include <fusion/pipeline.h>
-
-#include "../nucleus/internal.h"
 
 #define IPIPE_LOG_SIZE 1024 /* arrivals a stalled domain keeps per CPU */
 
@@ -44,8 +50,31 @@ struct ipipe_domain {
 	struct ipipe_entry irqs[IPIPE_NR_IRQS];
 };
 
+/* What the nucleus registers: the only calls up from the pipeline. */
+struct ipipe_host {
+	/* The head domain's handler of every CPU's timer IRQ (cookie: the
+	 * instance, IRQ number = the CPU). */
+	ipipe_handler_t timer;
+	/*
+	 * Head-side handlers of @cpu are due (ipipe_post): if the caller
+	 * is @cpu's current thread in primary mode, it enters interrupt
+	 * context for them to run at once on its stack, and says so (true).
+	 * Lock held.
+	 */
+	bool (*irq_enter)(struct nk_instance *nk, int cpu);
+	/* They ended: leave interrupt context and reschedule (a handler may
+	 * have readied a more urgent thread).  Lock held. */
+	void (*irq_exit)(struct nk_instance *nk, int cpu);
+};
+
 struct ipipe {
-	struct nk_instance *nk;
+	struct nk_instance *nk; /* cookie for the host's handlers */
+	const struct ipipe_host *host;
+	const struct nk_backend_ops *be;
+	void *be_priv;
+	int nr_cpus;
+	nk_trace_fn trace; /* the instance's trace sink (ipipe_set_trace) */
+	void *trace_ctx;
 	struct nk_list domains;
 	struct ipipe_domain *head, *root;
 	unsigned char kind[IPIPE_NR_IRQS];
@@ -63,24 +92,58 @@ struct ipipe {
  * Lock held.
  */
 void ipipe_post(struct ipipe_domain *d, int cpu);
+/*
+ * Are head-side handlers running on some CPU (interrupt context)?  Lock
+ * held: the one who holds it is then the one running them.
+ */
+bool ipipe_head_syncing(struct ipipe *pipe);
 /* Offer @irq, arrived on @cpu, to every domain in order.  Lock held. */
 void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq);
 /* A source IRQ's handler run completed (or was dropped).  Lock held. */
 void ipipe_irq_done(struct ipipe *pipe, unsigned int irq);
 
 /*
- * The pipeline of @nk, with @timer_handler (cookie @nk, IRQ number = the
- * CPU) as the head domain's handler of every CPU's timer IRQ: the
- * nucleus registers it, the pipeline never calls up on its own.
+ * The pipeline of instance @nk (on backend @be, @be_priv, @nr_cpus RT
+ * CPUs), calling up through @host only.  Returns 0 or -ENOMEM.
  */
-int ipipe_create(struct nk_instance *nk, ipipe_handler_t timer_handler,
+int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
+		 const struct nk_backend_ops *be, void *be_priv, int nr_cpus,
 		 struct ipipe **out);
 void ipipe_destroy(struct ipipe *pipe);
+/* The sink IRQ records go to (NULL: none), as the instance's.  Lock held. */
+void ipipe_set_trace(struct ipipe *pipe, nk_trace_fn fn, void *ctx);
 
-/* Backend entry points (struct nk_backend_handlers). */
-void ipipe_handle_timer(struct nk_instance *nk, int cpu);
-void ipipe_handle_irq(struct nk_instance *nk, int cpu, unsigned int irq);
-void ipipe_handle_sync(struct nk_instance *nk, int cpu);
-void ipipe_handle_root(struct nk_instance *nk);
+/*
+ * The instance-level API of fusion/pipeline.h, on the pipeline itself:
+ * same arguments (the instance checked by the caller), errors and
+ * contexts as documented there.
+ */
+int ipipe_domain_register(struct ipipe *pipe, const char *name, int priority,
+			  struct ipipe_domain **out);
+int ipipe_virq_alloc(struct ipipe *pipe, unsigned int *irq);
+int ipipe_virq_free(struct ipipe *pipe, unsigned int irq);
+int ipipe_irq_trigger(struct ipipe *pipe, unsigned int irq, int cpu);
+int ipipe_source_attach(struct ipipe *pipe, const struct ipipe_source *src,
+			int cpu, unsigned int *irq);
+int ipipe_source_detach(struct ipipe *pipe, unsigned int irq);
+int ipipe_source_watched_fd(struct ipipe *pipe, unsigned int irq);
+int ipipe_source_lock(struct ipipe *pipe, unsigned int irq, bool lock);
+
+/* Backend entry points (struct nk_backend_handlers, via the nucleus). */
+void ipipe_handle_timer(struct ipipe *pipe, int cpu);
+void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq);
+void ipipe_handle_sync(struct ipipe *pipe, int cpu);
+void ipipe_handle_root(struct ipipe *pipe);
+
+/* The nucleus lock, taken from the backend (recursive). */
+static inline void ipipe_lock(struct ipipe *pipe)
+{
+	pipe->be->lock(pipe->be_priv);
+}
+
+static inline void ipipe_unlock(struct ipipe *pipe)
+{
+	pipe->be->unlock(pipe->be_priv);
+}
 
 #endif

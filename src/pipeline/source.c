@@ -5,6 +5,7 @@
  */
 #include "pipeline.h"
 
+#include <signal.h>
 #include <string.h>
 
 static int irq_alloc(struct ipipe *pipe, unsigned int first, unsigned int end,
@@ -55,52 +56,43 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 	pipe->held[irq] = false;
 }
 
-/* The pipeline of @nk, locked, if @irq is a number at all; else NULL. */
-static struct ipipe *pipe_enter(struct nk_instance *nk, unsigned int irq)
-{
-	if (!nk_instance_valid(nk) || irq >= IPIPE_NR_IRQS)
-		return NULL;
-	nk_lock_acquire(nk);
-	return nk->pipeline;
-}
-
-static int irq_free(struct nk_instance *nk, unsigned int irq,
+static int irq_free(struct ipipe *pipe, unsigned int irq,
 		    enum ipipe_irq_kind kind)
 {
-	struct ipipe *pipe = pipe_enter(nk, irq);
 	int ret = 0;
 
-	if (pipe == NULL)
+	if (irq >= IPIPE_NR_IRQS)
 		return -EINVAL;
+	ipipe_lock(pipe);
 	if (pipe->kind[irq] != kind) {
 		ret = -EINVAL;
 	} else if (irq_has_handler(pipe, irq)) {
 		ret = -EBUSY;
 	} else {
 		if (kind == IPIPE_IRQ_SOURCE)
-			nk->be->source_detach(nk->be_priv, irq);
+			pipe->be->source_detach(pipe->be_priv, irq);
 		irq_release(pipe, irq);
 	}
-	nk_lock_release(nk);
+	ipipe_unlock(pipe);
 	return ret;
 }
 
-int ipipe_alloc_virq(struct nk_instance *nk, unsigned int *irq)
+int ipipe_virq_alloc(struct ipipe *pipe, unsigned int *irq)
 {
 	int ret;
 
-	if (!nk_instance_valid(nk) || irq == NULL)
+	if (irq == NULL)
 		return -EINVAL;
-	nk_lock_acquire(nk);
-	ret = irq_alloc(nk->pipeline, IPIPE_FIRST_VIRQ, IPIPE_NR_IRQS,
-			IPIPE_IRQ_VIRQ, irq);
-	nk_lock_release(nk);
+	ipipe_lock(pipe);
+	ret = irq_alloc(pipe, IPIPE_FIRST_VIRQ, IPIPE_NR_IRQS, IPIPE_IRQ_VIRQ,
+			irq);
+	ipipe_unlock(pipe);
 	return ret;
 }
 
-int ipipe_free_virq(struct nk_instance *nk, unsigned int irq)
+int ipipe_virq_free(struct ipipe *pipe, unsigned int irq)
 {
-	return irq_free(nk, irq, IPIPE_IRQ_VIRQ);
+	return irq_free(pipe, irq, IPIPE_IRQ_VIRQ);
 }
 
 static bool source_valid(const struct ipipe_source *src)
@@ -122,55 +114,55 @@ static bool source_valid(const struct ipipe_source *src)
 	return false;
 }
 
-int ipipe_attach_source(struct nk_instance *nk, const struct ipipe_source *src,
+int ipipe_source_attach(struct ipipe *pipe, const struct ipipe_source *src,
 			int cpu, unsigned int *irq)
 {
 	unsigned int n;
 	int ret;
 
-	if (!nk_instance_valid(nk) || src == NULL || irq == NULL || cpu < 0 ||
-	    cpu >= nk->nr_cpus || !source_valid(src))
+	if (src == NULL || irq == NULL || cpu < 0 || cpu >= pipe->nr_cpus ||
+	    !source_valid(src))
 		return -EINVAL;
-	nk_lock_acquire(nk);
-	ret = irq_alloc(nk->pipeline, IPIPE_FIRST_SOURCE_IRQ, IPIPE_FIRST_VIRQ,
+	ipipe_lock(pipe);
+	ret = irq_alloc(pipe, IPIPE_FIRST_SOURCE_IRQ, IPIPE_FIRST_VIRQ,
 			IPIPE_IRQ_SOURCE, &n);
 	if (ret == 0) {
-		ret = nk->be->source_attach(nk->be_priv, cpu, n, src);
+		ret = pipe->be->source_attach(pipe->be_priv, cpu, n, src);
 		if (ret)
-			irq_release(nk->pipeline, n);
+			irq_release(pipe, n);
 		else
 			*irq = n;
 	}
-	nk_lock_release(nk);
+	ipipe_unlock(pipe);
 	return ret;
 }
 
-int ipipe_detach_source(struct nk_instance *nk, unsigned int irq)
+int ipipe_source_detach(struct ipipe *pipe, unsigned int irq)
 {
-	return irq_free(nk, irq, IPIPE_IRQ_SOURCE);
+	return irq_free(pipe, irq, IPIPE_IRQ_SOURCE);
 }
 
-int ipipe_source_fd(struct nk_instance *nk, unsigned int irq)
+int ipipe_source_watched_fd(struct ipipe *pipe, unsigned int irq)
 {
-	struct ipipe *pipe = pipe_enter(nk, irq);
 	int ret = -EINVAL;
 
-	if (pipe == NULL)
+	if (irq >= IPIPE_NR_IRQS)
 		return -EINVAL;
+	ipipe_lock(pipe);
 	if (pipe->kind[irq] == IPIPE_IRQ_SOURCE)
-		ret = nk->be->source_fd(nk->be_priv, irq);
-	nk_lock_release(nk);
+		ret = pipe->be->source_fd(pipe->be_priv, irq);
+	ipipe_unlock(pipe);
 	return ret;
 }
 
 /* A lock is one more handler run owed: the source stays masked. */
-static int irq_lock(struct nk_instance *nk, unsigned int irq, bool lock)
+int ipipe_source_lock(struct ipipe *pipe, unsigned int irq, bool lock)
 {
-	struct ipipe *pipe = pipe_enter(nk, irq);
 	int ret = 0;
 
-	if (pipe == NULL)
+	if (irq >= IPIPE_NR_IRQS)
 		return -EINVAL;
+	ipipe_lock(pipe);
 	if (pipe->kind[irq] != IPIPE_IRQ_SOURCE ||
 	    (!lock && !pipe->locks[irq])) {
 		ret = -EINVAL;
@@ -182,16 +174,6 @@ static int irq_lock(struct nk_instance *nk, unsigned int irq, bool lock)
 		pipe->locks[irq]--;
 		ipipe_irq_done(pipe, irq);
 	}
-	nk_lock_release(nk);
+	ipipe_unlock(pipe);
 	return ret;
-}
-
-int ipipe_lock_irq(struct nk_instance *nk, unsigned int irq)
-{
-	return irq_lock(nk, irq, true);
-}
-
-int ipipe_unlock_irq(struct nk_instance *nk, unsigned int irq)
-{
-	return irq_lock(nk, irq, false);
 }

@@ -331,7 +331,7 @@ TEST(sched_lock_defers_wakeup_to_final_unlock)
 	CHECK(nk_thread_state(high) & NK_THREAD_PENDING);
 	CHECK_EQ(nk_sched_lock(nk), 0);
 	CHECK_EQ(nk_sched_lock(nk), 0);
-	CHECK_EQ(nk_sched_locked(nk), 2);
+	CHECK_EQ(nk_sched_lock_depth(nk), 2);
 	/* Blocking is refused while locked; a non-waiting take is not. */
 	CHECK_EQ(nk_sem_take(&other, MS, NK_RELATIVE), -EPERM);
 	CHECK_EQ(nk_thread_sleep(nk, MS, NK_RELATIVE), -EPERM);
@@ -343,7 +343,7 @@ TEST(sched_lock_defers_wakeup_to_final_unlock)
 	rec("unlock1");
 	CHECK_EQ(nk_sched_unlock(nk), 0);
 	rec("unlock2");
-	CHECK_EQ(nk_sched_locked(nk), 0);
+	CHECK_EQ(nk_sched_lock_depth(nk), 0);
 	CHECK_EQ(nk_sched_unlock(nk), -EPERM);
 	CHECK_EQ(nk_thread_join(high), 0);
 	CHECK_STR(log_buf, "given unlock1 H unlock2");

@@ -349,7 +349,7 @@ PROBE_FN(thread_set_mode_bad, nk_thread_set_mode(o, 0, 0x2, NULL));
 PROBE_FN(thread_suspend_self, nk_thread_suspend(nk_thread_self(o)));
 PROBE_FN(sched_lock_on, nk_sched_lock(o));
 PROBE_FN(sched_unlock_on, nk_sched_unlock(o));
-PROBE_FN(sched_locked_on, nk_sched_locked(o));
+PROBE_FN(sched_locked_on, nk_sched_lock_depth(o));
 PROBE_FN(synch_init_on,
 	 nk_synch_init(o, &(struct nk_synch){0}, "s", NK_SYNCH_FIFO, 0));
 PROBE_FN(sem_init_on,
@@ -848,7 +848,7 @@ TEST(sched_lock_errors)
 
 	setup(10);
 	CHECK_EQ(nk_sched_unlock(cx.nk), -EPERM);
-	CHECK_EQ(nk_sched_locked(cx.nk), 0);
+	CHECK_EQ(nk_sched_lock_depth(cx.nk), 0);
 	CHECK_EQ(nk_thread_set_periodic(cx.nk, 100 * US, 100 * US), 0);
 	joinee = spawn("joinee", 5, NK_THREAD_JOINABLE, idle_body, NULL);
 	CHECK_EQ(nk_sched_lock(cx.nk), 0);
@@ -858,7 +858,7 @@ TEST(sched_lock_errors)
 	CHECK_EQ(nk_sched_unlock(cx.nk), 0);
 	CHECK_EQ(nk_sched_unlock(cx.nk), 0);
 	CHECK_EQ(nk_sched_unlock(cx.nk), -EPERM);
-	CHECK_EQ(nk_sched_locked(cx.nk), 0);
+	CHECK_EQ(nk_sched_lock_depth(cx.nk), 0);
 	CHECK(nk_mutex_owner(&cx.mutex) == NULL);
 	CHECK(nk_synch_owner(&cx.osynch) == NULL);
 	CHECK_EQ(nk_now(cx.nk), 0);

@@ -668,21 +668,21 @@ static void check_lock_defers(struct nk_thread *high, int (*ready)(void *),
 			      void *obj, const char *high_note)
 {
 	CHECK_EQ(nk_thread_priority(self()), 10);
-	CHECK_EQ(nk_sched_locked(nk), 0);
+	CHECK_EQ(nk_sched_lock_depth(nk), 0);
 	clear_logs();
 	CHECK_EQ(nk_sched_lock(nk), 0);
 	CHECK_EQ(nk_sched_lock(nk), 0);
-	CHECK_EQ(nk_sched_locked(nk), 2);
+	CHECK_EQ(nk_sched_lock_depth(nk), 2);
 	CHECK_EQ(ready(obj), 0);
 	CHECK_EQ(nk_thread_state(high), NK_THREAD_READY);
 	consume(300);
 	CHECK_EQ(nk_sched_unlock(nk), 0);
-	CHECK_EQ(nk_sched_locked(nk), 1);
+	CHECK_EQ(nk_sched_lock_depth(nk), 1);
 	consume(200);
 	CHECK_STR(run_log, "");
 	note("unlock");
 	CHECK_EQ(nk_sched_unlock(nk), 0);
-	CHECK_EQ(nk_sched_locked(nk), 0);
+	CHECK_EQ(nk_sched_lock_depth(nk), 0);
 	note("main");
 	CHECK_STR(run_log, expect("unlock@500 %s@500 main@500", high_note));
 	CHECK_STR(switch_log, "H@500 main@500");
@@ -740,10 +740,10 @@ TEST(sched_lock_refuses_blocking)
 	CHECK_EQ(nk_sem_count(&sem, &count), 0);
 	CHECK_EQ(count, 0);
 	CHECK_EQ(nk_now(nk), 0);
-	CHECK_EQ(nk_sched_locked(nk), 1);
+	CHECK_EQ(nk_sched_lock_depth(nk), 1);
 	CHECK_EQ(nk_sched_unlock(nk), 0);
 	CHECK_EQ(nk_sched_unlock(nk), -EPERM);
-	CHECK_EQ(nk_sched_locked(nk), 0);
+	CHECK_EQ(nk_sched_lock_depth(nk), 0);
 	sleep_until(100);
 	CHECK_EQ(nk_now(nk), 100);
 	halt();
@@ -1240,7 +1240,7 @@ static void check_shadow_beside_main(size_t i)
 	while (!atomic_load(&shadow_readied))
 		sched_yield();
 	note("main");
-	CHECK_EQ(nk_sched_locked(nk), 0);
+	CHECK_EQ(nk_sched_lock_depth(nk), 0);
 	note("main.call");
 	consume(200);
 	sleep_until(1000);

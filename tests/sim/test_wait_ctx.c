@@ -124,13 +124,13 @@ TEST(bad_input)
 	pthread_t plain;
 
 	setup();
+	nk_lock(nk);
 	CHECK(nk_synch_next_waiter(NULL, NULL) == NULL);
 	CHECK(nk_synch_next_waiter(&synch, NULL) == NULL);
 	/* main does not wait on the synch. */
 	CHECK(nk_synch_next_waiter(&synch, nk_thread_self(nk)) == NULL);
 	CHECK(nk_synch_waiter_ctx(NULL) == NULL);
 	CHECK(nk_synch_waiter_ctx(nk_thread_self(nk)) == NULL);
-	nk_lock(nk);
 	CHECK_EQ(nk_synch_sleep_ctx(NULL, &r, MS, NK_RELATIVE), -EINVAL);
 	CHECK_EQ(nk_synch_sleep_ctx(&synch, &r, MS, (enum nk_tmode)7), -EINVAL);
 	nk_unlock(nk);

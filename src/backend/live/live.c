@@ -601,6 +601,12 @@ static void live_unlock(void *priv)
 	live_nucleus_unlock(priv);
 }
 
+static bool live_lock_held(void *priv)
+{
+	(void)priv;
+	return live_depth > 0;
+}
+
 static void live_warn(void *priv, void *shadow, int value)
 {
 	struct live_shadow *s = shadow;
@@ -626,6 +632,7 @@ const struct nk_backend_ops nk_backend_live = {
 	.busy = live_busy,
 	.lock = live_lock,
 	.unlock = live_unlock,
+	.lock_held = live_lock_held,
 	.warn = live_warn,
 	.chan_open = be_chan_open,
 	.chan_close = be_chan_close,

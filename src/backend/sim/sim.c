@@ -467,6 +467,12 @@ static void sim_unlock(void *priv)
 		be_lock_release(&((struct sim *)priv)->lock);
 }
 
+static bool sim_lock_held(void *priv)
+{
+	(void)priv;
+	return sim_depth > 0;
+}
+
 static void sim_irq_post(void *priv, int cpu)
 {
 	((struct sim *)priv)->irq_posted[cpu] = true;
@@ -532,6 +538,7 @@ const struct nk_backend_ops nk_backend_sim = {
 	.busy = sim_busy,
 	.lock = sim_lock,
 	.unlock = sim_unlock,
+	.lock_held = sim_lock_held,
 	.chan_open = be_chan_open,
 	.chan_close = be_chan_close,
 	.chan_send = be_chan_send,

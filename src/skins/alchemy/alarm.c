@@ -19,29 +19,13 @@ struct alchemy_alarm {
 	unsigned long expiries;
 };
 
-/* Alarm handlers running (nested handler calls included).  Lock held. */
-static int handler_depth;
-
 static void alarm_fire(struct nk_timer *timer)
 {
 	struct alchemy_alarm *a = timer->cookie;
 
 	a->expiries++;
 	/* rt_alarm_delete() refuses to run in here, so @a stays valid. */
-	handler_depth++;
 	a->handler(a->arg);
-	handler_depth--;
-}
-
-/* Non-zero in an alarm handler (the nucleus lock is held there). */
-static int in_handler(struct nk_instance *nk)
-{
-	int depth;
-
-	nk_lock(nk);
-	depth = handler_depth;
-	nk_unlock(nk);
-	return depth;
 }
 
 int rt_alarm_create(RT_ALARM *alarm, const char *name,
@@ -58,7 +42,7 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	if (ret)
 		return ret;
 	/* Refused before allocating: a handler runs in timer context. */
-	if (in_handler(nk))
+	if (nk_in_interrupt(nk))
 		return -EPERM;
 	a = calloc(1, sizeof(*a));
 	if (a == NULL)
@@ -85,8 +69,7 @@ static int alarm_destroy(struct nk_instance *nk, void *object)
 {
 	struct alchemy_alarm *a = object;
 
-	(void)nk;
-	if (handler_depth)
+	if (nk_in_interrupt(nk))
 		return -EPERM;
 	nk_timer_destroy(&a->timer);
 	free(a);

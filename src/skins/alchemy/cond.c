@@ -114,7 +114,7 @@ static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, struct alchemy_timeout to)
 	}
 	/* Refuse before giving the mutex up, not after. */
 	self = nk_thread_self(nk);
-	if (self == NULL || nk_sched_locked(nk) > 0) {
+	if (self == NULL || nk_sched_lock_depth(nk) > 0) {
 		ret = -EPERM;
 		goto out;
 	}

@@ -480,7 +480,7 @@ int rt_task_set_mode(int clrmask, int setmask, int *mode_r)
 	ret = nk_thread_set_mode(nk, 0, 0, &nkmode);
 	if (ret)
 		return ret;
-	depth = nk_sched_locked(nk);
+	depth = nk_sched_lock_depth(nk);
 	old =
 	    (depth > 0 ? T_LOCK : 0) | (nkmode & NK_MODE_WARNSW ? T_WARNSW : 0);
 	if (clrmask & T_WARNSW)
@@ -724,7 +724,7 @@ static void task_info(struct nk_instance *nk, struct alchemy_task *t,
 	}
 	/* The lock depth of another thread is not exposed by the nucleus. */
 	if (thread == nk_thread_self(nk)) {
-		depth = nk_sched_locked(nk);
+		depth = nk_sched_lock_depth(nk);
 		info->stat.schedlock = depth > 0 ? depth : 0;
 	}
 }

@@ -92,7 +92,7 @@ static ssize_t task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
 	if (ret)
 		return ret;
 	/* Refuse before queueing anything: the wait could not happen. */
-	if (nk_sched_locked(nk) > 0 && !alchemy_nonblock(to))
+	if (nk_sched_lock_depth(nk) > 0 && !alchemy_nonblock(to))
 		return -EPERM;
 	nk_lock(nk);
 	ret = alchemy_task_lookup(task, &t);
