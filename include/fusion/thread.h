@@ -220,9 +220,8 @@ nk_export unsigned int nk_thread_state(struct nk_thread *thread);
 nk_export int nk_thread_stats(struct nk_thread *thread,
 			      struct nk_thread_stats *stats);
 
-/* Per-thread error slot and skin extension pointer (NULL on bad thread). */
+/* Per-thread error slot (NULL on bad thread).  Skins keep their
+ * per-thread data as personality extensions (fusion/personality.h). */
 nk_export int *nk_thread_errno(struct nk_thread *thread);
-nk_export void *nk_thread_ext(struct nk_thread *thread);
-nk_export int nk_thread_set_ext(struct nk_thread *thread, void *ext);
 
 #endif
