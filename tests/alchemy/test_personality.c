@@ -63,8 +63,8 @@ static void testskin_touch(void)
 }
 
 /* A thread of the test skin (or a bare one) at nucleus priority @prio. */
-static void skin_spawn(const char *name, int prio, bool skin,
-		       nk_thread_fn body, void *arg)
+static void skin_spawn(const char *name, int prio, bool skin, nk_thread_fn body,
+		       void *arg)
 {
 	struct nk_instance *nk = test_runtime();
 	struct nk_thread_attr attr = {.name = name, .priority = prio};

@@ -1007,5 +1007,5 @@ TESTS(T(start_preempts_then_descending_order), T(fifo_within_a_level),
       T(periodic_timer_wakes_thread_exactly), T(periodic_thread_twenty_periods),
       T(delete_blocked_threads), T(destroy_with_twenty_blocked_threads),
       T(instances_in_sequence_leak_no_threads), T(destroy_ends_blocked_shadow),
-      T(shadow_return_then_immediate_reap),
-      T(delete_blocked_shadow), T(shadow_exit_then_immediate_reap));
+      T(shadow_return_then_immediate_reap), T(delete_blocked_shadow),
+      T(shadow_exit_then_immediate_reap));

@@ -598,11 +598,11 @@ TEST(hash_chains)
 /* Unlinking frees the name and keeps the entry, under its handle. */
 TEST(unlink_keeps_handle)
 {
-	struct nk_registry reg;
-	int a, b;
-	void *obj;
-	nk_handle_t ha, hb, h;
 	char buf[NK_NAME_MAX];
+	nk_handle_t ha, hb, h;
+	struct nk_registry reg;
+	void *obj;
+	int a, b;
 
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
 	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_A, &a, &ha), 0);

@@ -210,8 +210,8 @@ int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
 	ret = task_name_taken(name) ? -EEXIST
 				    : nk_thread_create(nk, &attr, &thread);
 	if (ret == 0)
-		ret = nk_thread_attach(thread, &alchemy_personality,
-				       (void **)&t);
+		ret =
+		    nk_thread_attach(thread, &alchemy_personality, (void **)&t);
 	if (ret == 0)
 		ret = task_rename(t, name);
 	if (ret == 0) {
