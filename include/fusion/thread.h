@@ -74,10 +74,12 @@ nk_export int nk_thread_create(struct nk_instance *nk,
 /*
  * Make the calling OS thread a nucleus thread (its own shadow): it waits
  * until the nucleus gives it its CPU, then returns.  @attr as for
- * nk_thread_create, FIFO policy, no flags (it ends with nk_thread_exit or
- * by deletion; its stack is its own).
+ * nk_thread_create, FIFO policy, no flags (it ends with nk_thread_exit,
+ * by deletion, or when the OS thread returns from its start routine or
+ * calls pthread_exit, which ends it as nk_thread_exit would; its stack
+ * is its own).
  * Errors: -EINVAL (bad instance or attr), -EBUSY (the caller already is
- * a nucleus thread), -ENOMEM.  Context: a plain OS thread.
+ * a nucleus thread), -ENOMEM, -EAGAIN.  Context: a plain OS thread.
  */
 nk_export int nk_thread_shadow(struct nk_instance *nk,
 			       const struct nk_thread_attr *attr,
