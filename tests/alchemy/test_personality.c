@@ -147,7 +147,7 @@ static void bare_body(void *arg)
 	(void)arg;
 	bare_self = *rt_task_self();
 	bare_ret = rt_task_inquire(NULL, &bare_info);
-	CHECK_EQ(rt_task_sleep(MS), 0);
+	CHECK_EQ(rt_task_sleep_until(TM_INFINITE), -EINTR);
 }
 
 /* A bare nucleus thread: an anonymous task at its own priority. */
@@ -158,7 +158,8 @@ TEST(bare_thread_is_attached_with_defaults)
 	CHECK_STR(bare_info.name, "bare");
 	CHECK_EQ(bare_info.prio, 12);
 	CHECK_EQ(rt_task_inquire(&bare_self, NULL), 0);
-	CHECK_EQ(rt_task_sleep(2 * MS), 0);
+	/* It preempts main at once, and ends. */
+	CHECK_EQ(rt_task_unblock(&bare_self), 0);
 	CHECK_EQ(rt_task_inquire(&bare_self, NULL), -EINVAL);
 }
 
@@ -167,7 +168,9 @@ TEST(bare_thread_is_attached_with_defaults)
 enum ending { RETURNS, DELETED, DELETES_ITSELF };
 
 static RT_TASK victim;
+static RT_SEM release;
 
+/* Waits until main releases it (or deletes it), then ends. */
 static void victim_body(void *arg)
 {
 	enum ending how = (enum ending)(long)arg;
@@ -175,7 +178,7 @@ static void victim_body(void *arg)
 	testskin_touch();
 	if (how == DELETED)
 		rt_task_sleep_until(TM_INFINITE);
-	CHECK_EQ(rt_task_sleep(MS), 0);
+	CHECK_EQ(rt_sem_p(&release, TM_INFINITE), 0);
 	if (how == DELETES_ITSELF)
 		rt_task_delete(NULL);
 }
@@ -190,8 +193,9 @@ static void sender_body(void *arg)
 }
 
 /*
- * The victim @name, of priority 10, ends by @how while a sender of
- * priority 5 waits for its reply.
+ * The victim @name (priority 10) ends by @how while a sender (priority
+ * 5) waits for its reply.  Both run up to their waits before main, the
+ * lowest task, goes on.
  */
 static void end_victim(const char *name, enum ending how, int mode)
 {
@@ -202,31 +206,34 @@ static void end_victim(const char *name, enum ending how, int mode)
 			       (void *)(long)how),
 		 0);
 	spawn(&sender, 5, sender_body, NULL);
-	CHECK_EQ(rt_task_sleep(MS / 2), 0);
 	if (how == DELETED)
 		CHECK_EQ(rt_task_delete(&victim), 0);
+	else
+		CHECK_EQ(rt_sem_v(&release), 0);
 	CHECK_EQ(rt_task_join(&sender), 0);
 }
 
 TEST(each_ending_frees_the_name_and_wakes_senders)
 {
+	CHECK_EQ(rt_sem_create(&release, NULL, 0, S_FIFO), 0);
 	/* The test skin, attached last, sees Alchemy's name still there. */
 	end_victim("returns", RETURNS, 0);
-	check_log("exit:returns sent:-43@1000000");
+	check_log("exit:returns sent:-43@0");
 	check_name_free("returns");
 	end_victim("deleted", DELETED, 0);
-	check_log("exit:deleted sent:-43@500000");
+	check_log("exit:deleted sent:-43@0");
 	check_name_free("deleted");
 	end_victim("self", DELETES_ITSELF, 0);
-	check_log("exit:self sent:-43@1000000");
+	check_log("exit:self sent:-43@0");
 	check_name_free("self");
 	/* A joinable task's name is free before it is joined. */
 	end_victim("joinable", RETURNS, T_JOINABLE);
-	check_log("exit:joinable sent:-43@1000000");
+	check_log("exit:joinable sent:-43@0");
 	check_name_free("joinable");
 	CHECK_EQ(rt_task_inquire(&victim, NULL), -EINVAL);
 	CHECK_EQ(rt_task_join(&victim), 0);
 	CHECK_EQ(rt_task_join(&victim), -EINVAL);
+	CHECK_EQ(rt_sem_delete(&release), 0);
 }
 
 /* --- a shadowed pthread that returns --- */
