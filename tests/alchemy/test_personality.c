@@ -257,28 +257,41 @@ static void wait_for_step(const char *item)
 }
 
 static RT_TASK returner;
-static int returner_ret = 1;
+static int returner_ret[3] = {1, 1, 1};
 
+/*
+ * Its first name is taken: it stays a nucleus thread with Alchemy's
+ * defaults (as on Xenomai, where the caller is shadowed first), and may
+ * try another.
+ */
 static void *returner_body(void *arg)
 {
 	(void)arg;
-	returner_ret = rt_task_shadow(&returner, "returner", 10, 0);
+	returner_ret[0] = rt_task_shadow(&returner, "taken", 10, 0);
+	returner_ret[1] = rt_task_self() != NULL;
+	returner_ret[2] = rt_task_shadow(&returner, "returner", 10, 0);
 	testskin_touch();
 	return NULL;
 }
 
 TEST(shadowed_pthread_that_returns_ends_cleanly)
 {
+	RT_TASK taken;
 	pthread_t th;
 
+	CHECK_EQ(rt_task_create(&taken, "taken", 0, 10, 0), 0);
 	log_start();
 	CHECK_EQ(pthread_create(&th, NULL, returner_body, NULL), 0);
-	wait_for_step("exit:returner");
+	/* Its nucleus thread keeps the name it was shadowed with. */
+	wait_for_step("exit:taken");
 	CHECK_EQ(pthread_join(th, NULL), 0);
-	CHECK_EQ(returner_ret, 0);
-	CHECK_STR(trail, "exit:returner");
+	CHECK_EQ(returner_ret[0], -EEXIST);
+	CHECK_EQ(returner_ret[1], 1);
+	CHECK_EQ(returner_ret[2], 0);
+	CHECK_STR(trail, "exit:taken");
 	CHECK_EQ(rt_task_inquire(&returner, NULL), -EINVAL);
 	check_name_free("returner");
+	CHECK_EQ(rt_task_delete(&taken), 0);
 }
 
 /* --- the end of the process --- */
