@@ -6,7 +6,16 @@
  * Priorities run from T_LOPRIO (0) to T_HIPRIO (99), higher is more
  * urgent.  The program's main thread is a task below every Alchemy
  * priority once it has called any Alchemy service (rt_task_shadow()
- * gives it a name and a priority).
+ * gives it a name and a priority).  So is any other nucleus thread (one
+ * of another skin, say) at its first Alchemy call: an anonymous task at
+ * its own priority.  A plain pthread is no task: rt_task_self() is NULL
+ * there, and services that would wait or act on the caller return
+ * -EPERM, as on Xenomai.
+ *
+ * A task ends by returning from its entry, by rt_task_delete() (of
+ * itself or by another), or when the process ends; whichever, once it
+ * has ended its name is free again and tasks waiting for its reply to a
+ * message wake with -EIDRM.
  */
 #ifndef FUSION_ALCHEMY_TASK_H
 #define FUSION_ALCHEMY_TASK_H
@@ -126,23 +135,29 @@ int rt_task_spawn(RT_TASK *task, const char *name, int stksize, int prio,
 		  int mode, void (*entry)(void *arg), void *arg);
 /*
  * Make the caller an Alchemy task named @name at @prio (@task may be
- * NULL).  Main (already a nucleus thread) is renamed in the registry
- * and reprioritised; a plain pthread becomes a nucleus thread.
+ * NULL).  Main or a thread of another skin (already a nucleus thread)
+ * is renamed in the registry and reprioritised, once; a plain pthread
+ * becomes a nucleus thread first (and stays one if the name is taken,
+ * as on Xenomai), which ends when the pthread returns.
  * Errors: -EINVAL, -EEXIST, -ENOMEM, -EBUSY (already an Alchemy task
  * created by rt_task_create or shadowed before).
  */
 int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode);
 /*
  * Delete @task (NULL: the caller, which does not return).  Senders
- * waiting on it wake with -EIDRM.  A joinable task stays until joined.
+ * waiting on it wake with -EIDRM, its name is free.  A joinable task
+ * stays until joined.  A task running on another RT CPU or in secondary
+ * mode ends at its next nucleus call or preemption point.
  * Errors: -EINVAL (bad descriptor), -EPERM (NULL outside a task).
  */
 int rt_task_delete(RT_TASK *task);
 /*
- * Wait for a T_JOINABLE task to end and reclaim it.
- * Errors: -EINVAL (bad or reaped descriptor, not joinable, another
- * task joins it already), -EDEADLK (self), -EPERM (not a task, or
- * cannot block: scheduler locked), -EINTR (rt_task_unblock).
+ * Wait for a T_JOINABLE task to end and reclaim it (its name was freed
+ * when it ended).  Errors: -EINVAL (bad or reaped descriptor, not
+ * joinable, another task joins it already), -EDEADLK (self), -EPERM
+ * (cannot block: scheduler locked, or not a nucleus thread: unlike
+ * Xenomai's, a plain pthread cannot wait on a task), -EINTR
+ * (rt_task_unblock).
  */
 int rt_task_join(RT_TASK *task);
 /*

@@ -62,6 +62,15 @@ struct nk_backend_handlers {
 	 */
 	void (*thread_entry)(struct nk_thread *thread);
 	/*
+	 * The OS thread bound by thread_adopt is ending on its own (it
+	 * returned from its start routine or called pthread_exit) while
+	 * its nucleus thread lives: end that thread as nk_thread_exit()
+	 * would.  Called on that OS thread, lock not held.  It ends, as
+	 * every thread, through switch_to(.., NK_SWITCH_EXIT), after which
+	 * the backend lets the OS thread finish ending.
+	 */
+	void (*thread_gone)(struct nk_instance *nk);
+	/*
 	 * Describe every thread and what it waits for, one line per call
 	 * of @emit.  Lock held.  Used for deadlock reports.
 	 */
@@ -153,7 +162,9 @@ struct nk_backend_ops {
 			   size_t stack_size, void **shadow);
 	/*
 	 * Bind the calling OS thread to @thread, which becomes its shadow
-	 * (and is current on its CPU on return).  Lock held.
+	 * (and is current on its CPU on return).  Should the OS thread end
+	 * while bound, the backend calls handlers->thread_gone on it first.
+	 * Lock held.
 	 */
 	int (*thread_adopt)(void *priv, struct nk_thread *thread, void **shadow);
 	/*

@@ -12,8 +12,9 @@
  * too, with the defaults the skin chooses in its attach hook.  The
  * nucleus calls each attached personality's exit hook when the thread
  * ends, whatever ends it (return from its entry, an exit call, deletion
- * by another thread, instance destruction), so a skin never keeps its
- * own list of threads to find the dead ones.
+ * by another thread, instance destruction, the OS thread of a shadow
+ * returning), so a skin never keeps its own list of threads to find the
+ * dead ones.
  *
  * Hooks run with the nucleus lock held and must not block, switch
  * (nk_sched_run) or take other locks that a nucleus caller may hold.

@@ -55,6 +55,14 @@ nk_export int nk_registry_enter(struct nk_registry *reg, const char *name,
 nk_export int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle);
 
 /*
+ * Make the entry @handle anonymous (Cobalt's xnregistry_unlink): its
+ * name is free for another entry and nk_registry_find() no longer finds
+ * it, while @handle stays valid until the entry is removed.  A no-op on
+ * an anonymous entry.  Errors: -EINVAL (bad reg), -ESRCH (stale).
+ */
+nk_export int nk_registry_unlink(struct nk_registry *reg, nk_handle_t handle);
+
+/*
  * The object behind @handle, if its type is @type (0: any) into *@object.
  * Errors: -EINVAL (bad reg, NULL object), -ESRCH (stale, forged or wrong
  * type: all look the same to the caller, deliberately).

@@ -74,10 +74,12 @@ nk_export int nk_thread_create(struct nk_instance *nk,
 /*
  * Make the calling OS thread a nucleus thread (its own shadow): it waits
  * until the nucleus gives it its CPU, then returns.  @attr as for
- * nk_thread_create, FIFO policy, no flags (it ends with nk_thread_exit or
- * by deletion; its stack is its own).
+ * nk_thread_create, FIFO policy, no flags (it ends with nk_thread_exit,
+ * by deletion, or when the OS thread returns from its start routine or
+ * calls pthread_exit, which ends it as nk_thread_exit would; its stack
+ * is its own).
  * Errors: -EINVAL (bad instance or attr), -EBUSY (the caller already is
- * a nucleus thread), -ENOMEM.  Context: a plain OS thread, never
+ * a nucleus thread), -ENOMEM, -EAGAIN.  Context: a plain OS thread, never
  * interrupt context; lock not held (it waits for its CPU).
  */
 nk_export int nk_thread_shadow(struct nk_instance *nk,
@@ -221,9 +223,8 @@ nk_export unsigned int nk_thread_state(struct nk_thread *thread);
 nk_export int nk_thread_stats(struct nk_thread *thread,
 			      struct nk_thread_stats *stats);
 
-/* Per-thread error slot and skin extension pointer (NULL on bad thread). */
+/* Per-thread error slot (NULL on bad thread).  Skins keep their
+ * per-thread data as personality extensions (fusion/personality.h). */
 nk_export int *nk_thread_errno(struct nk_thread *thread);
-nk_export void *nk_thread_ext(struct nk_thread *thread);
-nk_export int nk_thread_set_ext(struct nk_thread *thread, void *ext);
 
 #endif

@@ -30,6 +30,7 @@ static const struct nk_backend_handlers nucleus_handlers = {
 	.relax = nk_thread_handle_relax,
 	.harden = nk_thread_handle_harden,
 	.thread_entry = nk_thread_entry,
+	.thread_gone = nk_thread_handle_gone,
 	.describe = describe_handler,
 	.irq = nk_irq_handle,
 	.irq_sync = nk_irq_handle_sync,

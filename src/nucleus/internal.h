@@ -133,7 +133,6 @@ struct nk_thread {
 	void *shadow;
 	bool adopted;
 	int errno_slot;
-	void *ext;
 	/* Personalities: extension per instance slot, slots in order of
 	 * attachment (personality.c). */
 	void *pers_ext[NK_MAX_PERSONALITIES];
@@ -260,6 +259,7 @@ void nk_thread_entry(struct nk_thread *thread);
 void nk_thread_check_cancel(struct nk_thread *thread);
 void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr);
 void nk_thread_handle_harden(struct nk_instance *nk);
+void nk_thread_handle_gone(struct nk_instance *nk);
 int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
 		    int cpu, struct nk_thread **out);
 void nk_thread_free(struct nk_thread *thread);

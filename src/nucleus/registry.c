@@ -227,6 +227,20 @@ int nk_registry_enter(struct nk_registry *reg, const char *name,
 	return 0;
 }
 
+/* Take @slot's name out of its hash chain: the slot becomes anonymous. */
+static void slot_unlink(struct nk_registry *reg, struct nk_registry_slot *slot)
+{
+	if (slot->name[0]) {
+		uint32_t *link = name_link(reg, slot->name, slot->hash);
+
+		/* Names are unique, so the link found is this slot's. */
+		*link = slot->next;
+	}
+	slot->hash = 0;
+	slot->next = NK_REGISTRY_NIL;
+	slot->name[0] = '\0';
+}
+
 int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle)
 {
 	struct nk_registry_slot *slot;
@@ -239,18 +253,9 @@ int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle)
 		return -ESRCH;
 	index = handle & index_mask(reg);
 
-	if (slot->name[0]) {
-		uint32_t *link = name_link(reg, slot->name, slot->hash);
-
-		/* Names are unique, so the link found is this slot's. */
-		*link = slot->next;
-	}
-
+	slot_unlink(reg, slot);
 	slot->object = NULL;
 	slot->type = 0;
-	slot->hash = 0;
-	slot->next = NK_REGISTRY_NIL;
-	slot->name[0] = '\0';
 	/* Retire every handle to this slot; 0 is reserved for "invalid". */
 	slot->gen = (slot->gen + 1) & gen_mask(reg);
 	if (slot->gen == 0)
@@ -260,6 +265,19 @@ int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle)
 	nr_free = reg->capacity - reg->nr_used;
 	free_ring(reg)[(reg->free_head + nr_free) & index_mask(reg)] = index;
 	reg->nr_used--;
+	return 0;
+}
+
+int nk_registry_unlink(struct nk_registry *reg, nk_handle_t handle)
+{
+	struct nk_registry_slot *slot;
+
+	if (!registry_valid(reg))
+		return -EINVAL;
+	slot = handle_slot(reg, handle);
+	if (!slot)
+		return -ESRCH;
+	slot_unlink(reg, slot);
 	return 0;
 }
 

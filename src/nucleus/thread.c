@@ -338,6 +338,22 @@ void nk_thread_entry(struct nk_thread *thread)
 	thread_do_exit(thread);
 }
 
+/*
+ * Backend handler: the caller's OS thread ends without having ended its
+ * nucleus thread (an adopted thread returned).  Entering the nucleus
+ * hardens it first if it was relaxed.
+ */
+void nk_thread_handle_gone(struct nk_instance *nk)
+{
+	struct nk_thread *self;
+
+	nk_lock_acquire(nk);
+	self = nk_current(nk);
+	if (self)
+		thread_do_exit(self);
+	nk_lock_release(nk);
+}
+
 void nk_thread_free(struct nk_thread *thread)
 {
 	struct nk_instance *nk = thread->nk;
@@ -836,19 +852,6 @@ int nk_thread_stats(struct nk_thread *thread, struct nk_thread_stats *stats)
 int *nk_thread_errno(struct nk_thread *thread)
 {
 	return nk_thread_valid(thread) ? &thread->errno_slot : NULL;
-}
-
-void *nk_thread_ext(struct nk_thread *thread)
-{
-	return nk_thread_valid(thread) ? thread->ext : NULL;
-}
-
-int nk_thread_set_ext(struct nk_thread *thread, void *ext)
-{
-	if (!nk_thread_valid(thread))
-		return -EINVAL;
-	thread->ext = ext;
-	return 0;
 }
 
 const char *nk_thread_wait_name(struct nk_thread *thread)

@@ -922,32 +922,56 @@ static void nop(void *arg)
 	(void)arg;
 }
 
+static volatile int shadow_exits;
+
+static void count_exit(struct nk_thread *thread, void *ext)
+{
+	(void)thread;
+	(void)ext;
+	shadow_exits++;
+}
+
+static const struct nk_personality counter = {
+    .name = "counter",
+    .exit = count_exit,
+};
+
+enum shadow_end { BY_EXIT_CALL, BY_RETURN };
+
+/* Ends as @arg says: nk_thread_exit, or its OS thread just returns. */
 static void *exiting_shadow(void *arg)
 {
 	struct nk_thread_attr attr = {.name = "exiting", .priority = 20};
 	struct nk_thread *thread;
 
-	(void)arg;
-	if (nk_thread_shadow(nk, &attr, &thread)) {
+	if (nk_thread_shadow(nk, &attr, &thread) ||
+	    nk_thread_attach(thread, &counter, NULL)) {
 		reap_errors++;
 		return NULL;
 	}
 	nk_sem_give(&reap_sem);
+	if ((enum shadow_end)(long)arg == BY_RETURN)
+		return NULL;
 	nk_thread_exit(nk);
 	reap_errors++;
 	return NULL;
 }
 
-TEST(shadow_exit_then_immediate_reap)
+/* Shadows end by @how, one after the other, each reaped at once. */
+static void reap_rounds(enum shadow_end how)
 {
 	live_create(10);
 	reap_errors = 0;
+	shadow_exits = 0;
+	CHECK_EQ(nk_personality_register(nk, &counter, NULL), 0);
 	CHECK_EQ(nk_sem_init(nk, &reap_sem, "reap", 0, 0, 0), 0);
 	for (int i = 0; i < REAP_ROUNDS; i++) {
 		struct nk_thread *next;
 		pthread_t plain;
 
-		CHECK_EQ(pthread_create(&plain, NULL, exiting_shadow, NULL), 0);
+		CHECK_EQ(pthread_create(&plain, NULL, exiting_shadow,
+					(void *)(long)how),
+			 0);
 		CHECK_EQ(nk_sem_take(&reap_sem, SAFETY_NS, NK_RELATIVE), 0);
 		next = make("next", 5, NK_THREAD_JOINABLE);
 		CHECK_EQ(nk_thread_start(next, nop, NULL), 0);
@@ -955,8 +979,23 @@ TEST(shadow_exit_then_immediate_reap)
 		CHECK_EQ(pthread_join(plain, NULL), 0);
 	}
 	CHECK_EQ(reap_errors, 0);
+	CHECK_EQ(shadow_exits, REAP_ROUNDS);
 	CHECK_EQ(nk_sem_destroy(&reap_sem), 0);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+TEST(shadow_exit_then_immediate_reap)
+{
+	reap_rounds(BY_EXIT_CALL);
+}
+
+/*
+ * The OS thread of a shadow returns without nk_thread_exit: the backend
+ * notices, and the nucleus ends the thread as if it had called it.
+ */
+TEST(shadow_return_then_immediate_reap)
+{
+	reap_rounds(BY_RETURN);
 }
 
 TESTS(T(start_preempts_then_descending_order), T(fifo_within_a_level),
@@ -968,4 +1007,5 @@ TESTS(T(start_preempts_then_descending_order), T(fifo_within_a_level),
       T(periodic_timer_wakes_thread_exactly), T(periodic_thread_twenty_periods),
       T(delete_blocked_threads), T(destroy_with_twenty_blocked_threads),
       T(instances_in_sequence_leak_no_threads), T(destroy_ends_blocked_shadow),
-      T(delete_blocked_shadow), T(shadow_exit_then_immediate_reap));
+      T(shadow_return_then_immediate_reap), T(delete_blocked_shadow),
+      T(shadow_exit_then_immediate_reap));

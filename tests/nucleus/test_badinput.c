@@ -602,8 +602,6 @@ PROBE_FN(th_state, nk_thread_state(o));
 PROBE_FN(th_stats, nk_thread_stats(o, &(struct nk_thread_stats){0}));
 PROBE_FN(th_stats_null, nk_thread_stats(o, NULL));
 PROBE_FN(th_errno, nk_thread_errno(o) != NULL);
-PROBE_FN(th_ext, nk_thread_ext(o) != NULL);
-PROBE_FN(th_set_ext, nk_thread_set_ext(o, &cx));
 PROBE_FN(th_wakeup_this, nk_synch_wakeup_this(&cx.synch, o));
 PROBE_FN(th_try_acquire, nk_synch_try_acquire(&cx.osynch, o));
 PROBE_FN(join_peer, nk_thread_join(cx.peer));
@@ -628,8 +626,6 @@ static const struct probe forged_thread_probes[] = {
     P(th_state, 0),
     P(th_stats, -EINVAL),
     P(th_errno, 0),
-    P(th_ext, 0),
-    P(th_set_ext, -EINVAL),
     PL(th_wakeup_this, -EINVAL, NULL),
     PL(th_try_acquire, -EINVAL, NULL),
 };

@@ -1,6 +1,6 @@
 /*
  * Registry tests: handles, names, stale and forged handles, capacity
- * limits and generation wrap.
+ * limits, generation wrap and unlinked names.
  */
 #include "harness.h"
 
@@ -595,8 +595,41 @@ TEST(hash_chains)
 	CHECK_EQ(nk_registry_destroy(&reg), 0);
 }
 
+/* Unlinking frees the name and keeps the entry, under its handle. */
+TEST(unlink_keeps_handle)
+{
+	char buf[NK_NAME_MAX];
+	nk_handle_t ha, hb, h;
+	struct nk_registry reg;
+	void *obj;
+	int a, b;
+
+	CHECK_EQ(nk_registry_init(&reg, 4), 0);
+	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_A, &a, &ha), 0);
+	CHECK_EQ(nk_registry_unlink(&reg, ha), 0);
+	CHECK_EQ(nk_registry_find(&reg, "x", &h), -ESRCH);
+	CHECK_EQ(nk_registry_lookup(&reg, ha, TYPE_A, &obj), 0);
+	CHECK(obj == &a);
+	CHECK_EQ(nk_registry_name(&reg, ha, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "");
+	/* Anonymous already: nothing changes. */
+	CHECK_EQ(nk_registry_unlink(&reg, ha), 0);
+	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_B, &b, &hb), 0);
+	CHECK_EQ(nk_registry_find(&reg, "x", &h), 0);
+	CHECK_EQ(h, hb);
+	/* Removing the unlinked entry leaves the new owner of the name. */
+	CHECK_EQ(nk_registry_remove(&reg, ha), 0);
+	CHECK_EQ(nk_registry_find(&reg, "x", &h), 0);
+	CHECK_EQ(h, hb);
+	CHECK_EQ(nk_registry_unlink(&reg, ha), -ESRCH);
+	CHECK_EQ(nk_registry_unlink(NULL, hb), -EINVAL);
+	CHECK_EQ(nk_registry_destroy(&reg), 0);
+	CHECK_EQ(nk_registry_unlink(&reg, hb), -EINVAL);
+}
+
 TESTS(T(happy_path), T(argument_errors), T(duplicate_name),
       T(anonymous_entries), T(type_mismatch), T(stale_handle), T(fifo_reuse),
       T(forged_handles), T(forged_handles_max_index_bits), T(full_registry),
       T(generation_wrap), T(init_errors), T(destroyed_registry),
-      T(name_too_long), T(find_after_remove), T(hash_chains));
+      T(name_too_long), T(find_after_remove), T(hash_chains),
+      T(unlink_keeps_handle));

@@ -1,13 +1,16 @@
 /*
  * Personalities: registration, attachment, and the exit/finalize hooks
  * by every path a thread can end (return, exit call, deletion by
- * another thread, instance destruction), with two skins on one thread.
+ * another thread, instance destruction, the OS thread of a shadow
+ * returning), with two skins on one thread.
  */
 #include "harness.h"
 
 #include <fusion/fusion.h>
 
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 struct skin_state {
 	int inits;
@@ -205,6 +208,41 @@ TEST(exit_hooks_run_at_instance_destruction)
 			   "fini-beta:- fini-alpha:- ");
 }
 
+/* A plain OS thread that shadows itself, uses alpha, and returns. */
+static void *returning_shadow(void *arg)
+{
+	struct nk_thread_attr attr = {.name = "pt", .priority = 20};
+	struct nk_thread *self;
+
+	(void)arg;
+	CHECK_EQ(nk_thread_shadow(nk, &attr, &self), 0);
+	CHECK_EQ(nk_thread_attach(self, &alpha, NULL), 0);
+	CHECK_EQ(nk_thread_sleep(nk, 1000, NK_RELATIVE), 0);
+	return NULL;
+}
+
+TEST(exit_hooks_run_when_a_shadow_returns)
+{
+	struct timespec t0, now;
+	pthread_t th;
+
+	setup();
+	CHECK_EQ(pthread_create(&th, NULL, returning_shadow, NULL), 0);
+	/* The shadow gets the CPU at one of main's nucleus calls only (no
+	 * asynchronous preemption on sim); real time bounds the wait. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		CHECK_EQ(nk_thread_sleep(nk, 1000, NK_RELATIVE), 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (strstr(journal, "exit-alpha:pt") == NULL &&
+		 now.tv_sec - t0.tv_sec < 60);
+	CHECK_STR(journal, "attach-alpha:pt exit-alpha:pt ");
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+	CHECK_STR(journal, "attach-alpha:pt exit-alpha:pt fin-alpha:pt "
+			   "fini-beta:- fini-alpha:- ");
+}
+
 TEST(attach_is_once_and_may_be_refused)
 {
 	struct nk_thread *self;
@@ -262,4 +300,5 @@ TESTS(T(registration_is_idempotent_and_state_is_per_instance),
       T(exit_hooks_run_newest_first_on_return), T(exit_hooks_run_on_exit_call),
       T(exit_hooks_run_on_deletion_by_another_thread),
       T(exit_hooks_run_at_instance_destruction),
+      T(exit_hooks_run_when_a_shadow_returns),
       T(attach_is_once_and_may_be_refused), T(bad_input));

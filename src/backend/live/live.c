@@ -16,6 +16,7 @@
  */
 #include "live.h"
 #include "../common/chan.h"
+#include "../common/exit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -163,7 +164,7 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 	live_watchdog_forget(s);
 	if (adopted)
 		be_gate_open(&s->gone); /* the reaper may free @s from here */
-	pthread_exit(NULL);
+	be_thread_end();
 }
 
 static void park(struct live_shadow *s)
@@ -515,6 +516,11 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 		free(s);
 		return ret;
 	}
+	ret = be_exit_hook_arm(live->handlers, live->nk);
+	if (ret) {
+		free(s);
+		return ret;
+	}
 	unblock_backend_signals(live);
 	if (live->sud)
 		live_sud_enable_self();
@@ -551,6 +557,7 @@ static void live_thread_reap(void *priv, void *shadow)
 		pthread_setaffinity_np(s->pthread, sizeof(s->saved_affinity),
 				       &s->saved_affinity);
 		live_sud_disable_self();
+		be_exit_hook_disarm();
 		live_self = NULL;
 		atomic_signal_fence(memory_order_seq_cst);
 		live_watchdog_forget(s);

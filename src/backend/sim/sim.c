@@ -23,6 +23,7 @@
  */
 #include "sim.h"
 #include "../common/chan.h"
+#include "../common/exit.h"
 
 #include <fusion/pipeline.h>
 
@@ -183,9 +184,10 @@ static void __attribute__((noreturn)) shadow_exit(struct sim_shadow *s)
 	bool adopted = s->adopted;
 
 	sim_self = NULL;
+	sim_depth = 0;
 	if (adopted)
 		be_gate_open(&s->gone);
-	pthread_exit(NULL);
+	be_thread_end();
 }
 
 static void park(struct sim_shadow *self)
@@ -377,9 +379,15 @@ static int sim_thread_adopt(void *priv, struct nk_thread *thread,
 {
 	struct sim *sim = priv;
 	struct sim_shadow *s = shadow_new(sim, thread);
+	int ret;
 
 	if (s == NULL)
 		return -ENOMEM;
+	ret = be_exit_hook_arm(sim->handlers, sim->nk);
+	if (ret) {
+		free(s);
+		return ret;
+	}
 	s->adopted = true;
 	/* The instance's creator starts with the baton; a thread adopted
 	 * later runs beside it until its turn comes (sim_switch_to). */
@@ -410,12 +418,14 @@ static void sim_thread_reap(void *priv, void *shadow)
 	struct sim_shadow *s = shadow;
 
 	(void)priv;
-	if (!s->adopted)
+	if (!s->adopted) {
 		pthread_join(s->pthread, NULL);
-	else if (sim_self != s)
+	} else if (sim_self != s) {
 		be_gate_wait(&s->gone); /* it has ended: see shadow_exit */
-	else
+	} else {
+		be_exit_hook_disarm();
 		sim_self = NULL;
+	}
 	free(s);
 }
 

@@ -50,9 +50,16 @@ enum alchemy_class_id {
 };
 
 /*
+ * Alchemy's personality (task.c): its thread extension is the task
+ * control block, struct alchemy_task (task_internal.h).
+ */
+extern const struct nk_personality alchemy_personality;
+
+/*
  * The skin's instance (the process runtime), initialising the skin on
- * first use: the caller may become the "main" thread.  Errors: those
- * of fusion_runtime(), -ENOMEM.
+ * first use (registering alchemy_personality there): the caller may
+ * become the "main" thread.  Errors: those of fusion_runtime() and
+ * nk_personality_register(), -ENOMEM.
  */
 int alchemy_enter(struct nk_instance **nk);
 /*
@@ -82,6 +89,12 @@ int alchemy_publish(struct nk_instance *nk, enum alchemy_class_id id,
 		    const char *name, void *object, uintptr_t *handle);
 /* Remove the entry (the object must no longer be reachable).  Lock held. */
 void alchemy_unregister(enum alchemy_class_id id, uintptr_t handle);
+/*
+ * Free the entry's name (rt_*_bind() no longer finds it, another object
+ * may take it); the handle stays valid until alchemy_unregister().
+ * Lock held.
+ */
+void alchemy_unlink(enum alchemy_class_id id, uintptr_t handle);
 /*
  * The object behind a descriptor's @handle.  Errors: -EINVAL (stale,
  * forged, wrong class or never created).  Lock held.

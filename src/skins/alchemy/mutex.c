@@ -153,8 +153,8 @@ int rt_mutex_inquire(RT_MUTEX *mutex, RT_MUTEX_INFO *info)
 		return ret;
 	info->owner = NO_ALCHEMY_TASK;
 	owner = nk_synch_owner(&mcb->synch);
-	t = owner ? nk_thread_ext(owner) : NULL;
-	if (t && t->magic == ALCHEMY_TASK_MAGIC)
+	t = owner ? nk_thread_personality(owner, &alchemy_personality) : NULL;
+	if (t)
 		info->owner = t->self;
 	alchemy_name(ALCHEMY_MUTEX, mutex->handle, info->name);
 	nk_unlock(nk);

@@ -23,6 +23,9 @@ static pthread_once_t skin_once = PTHREAD_ONCE_INIT;
 static void skin_init(void)
 {
 	skin_error = fusion_runtime(&skin_nk);
+	if (skin_error == 0)
+		skin_error = nk_personality_register(
+		    skin_nk, &alchemy_personality, NULL);
 	for (int i = 0; i < ALCHEMY_NR_CLASSES && skin_error == 0; i++) {
 		struct alchemy_class *c = &classes[i];
 
@@ -90,6 +93,11 @@ int alchemy_publish(struct nk_instance *nk, enum alchemy_class_id id,
 void alchemy_unregister(enum alchemy_class_id id, uintptr_t handle)
 {
 	nk_registry_remove(&classes[id].reg, (nk_handle_t)handle);
+}
+
+void alchemy_unlink(enum alchemy_class_id id, uintptr_t handle)
+{
+	nk_registry_unlink(&classes[id].reg, (nk_handle_t)handle);
 }
 
 int alchemy_lookup(enum alchemy_class_id id, uintptr_t handle, void **object)

@@ -1,12 +1,15 @@
 /*
  * Alchemy tasks over nucleus threads.
  *
- * Each task is a non-joinable nucleus thread plus a TCB (task_internal.h)
- * reached through nk_thread_ext().  The TCB, not the nucleus, implements
- * T_JOINABLE: a joinable task that ends is unregistered (its name is free
- * again) and parked on a zombie list until rt_task_join() reaps it, as a
- * joinable pthread would be.  Nucleus threads that never went through
- * rt_task_create() (main, a shadowed pthread) get a TCB on first use.
+ * Each task is a nucleus thread carrying Alchemy's personality, whose
+ * extension is the TCB (task_internal.h).  A T_JOINABLE task is a
+ * joinable nucleus thread, joined by nk_thread_join().  The personality's
+ * hooks keep the TCB in step with the thread whoever ends it: exit
+ * releases the task's name (free for reuse at once, as Xenomai does) and
+ * its message passing, finalize drops its descriptor and frees it with
+ * the thread.  Nucleus threads that never went through rt_task_create()
+ * (main, a shadowed pthread, a thread of another skin) are attached on
+ * their first Alchemy call.
  *
  * The nk_thread_* services are called with the nucleus lock held (it is
  * recursive) on a thread looked up under it: a task cannot end, and its
@@ -21,105 +24,124 @@
 #define TASK_CREATE_MODES (T_JOINABLE | T_LOCK | T_WARNSW | T_CPUMASK)
 #define TASK_SET_MODES (T_LOCK | T_WARNSW | T_CONFORMING)
 
-/* Joinable tasks that ended and wait for rt_task_join().  Lock held. */
-static struct nk_list zombies = {&zombies, &zombies};
-
 static void task_trampoline(void *arg);
 
-/* The caller's TCB if it has one (lock held or not: only it sets it). */
-static struct alchemy_task *task_of(struct nk_thread *thread)
+/* Set up @ext, an anonymous task until named.  Lock held. */
+static int task_attach(struct nk_thread *thread, void *ext)
 {
-	struct alchemy_task *t = nk_thread_ext(thread);
+	struct alchemy_task *t = ext;
+	int ret;
 
-	return t && t->magic == ALCHEMY_TASK_MAGIC ? t : NULL;
-}
-
-static struct alchemy_task *task_alloc(struct nk_instance *nk)
-{
-	struct alchemy_task *t = calloc(1, sizeof(*t));
-
-	if (t == NULL)
-		return NULL;
-	t->magic = ALCHEMY_TASK_MAGIC;
-	nk_list_init(&t->zombie_link);
-	if (nk_synch_init(nk, &t->joiners, "join", NK_SYNCH_FIFO, 0) ||
-	    alchemy_task_msg_init(nk, t)) {
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
-/* Lock held. */
-static void task_free(struct alchemy_task *t)
-{
-	nk_synch_destroy_locked(&t->joiners);
-	alchemy_task_msg_destroy(t);
-	t->magic = 0;
-	free(t);
-}
-
-/* Register @t (name NULL: anonymous) and publish it.  Lock held. */
-static int task_publish(struct alchemy_task *t, const char *name)
-{
-	int ret = alchemy_register(ALCHEMY_TASK, name, t, &t->handle);
-
-	if (ret)
+	t->thread = thread;
+	t->defaults = true;
+	ret = alchemy_task_msg_init(nk_thread_instance(thread), t);
+	if (ret == 0)
+		ret = alchemy_register(ALCHEMY_TASK, NULL, t, &t->handle);
+	if (ret) {
+		alchemy_task_msg_destroy(t);
 		return ret;
+	}
 	t->self.handle = t->handle;
 	t->self.thread = 0;
 	return 0;
 }
 
+/*
+ * The task ends, by any path: its name is free again, its senders wake
+ * with -EIDRM.  Its descriptor still reaches it until it is freed, for
+ * rt_task_join() only (alchemy_task_lookup() refuses it).  Lock held.
+ */
+static void task_exit(struct nk_thread *thread, void *ext)
+{
+	struct alchemy_task *t = ext;
+
+	(void)thread;
+	alchemy_unlink(ALCHEMY_TASK, t->handle);
+	alchemy_task_msg_exit(t);
+}
+
+/* Reaped or joined: the descriptor goes stale.  Lock held. */
+static void task_finalize(struct nk_thread *thread, void *ext)
+{
+	struct alchemy_task *t = ext;
+
+	(void)thread;
+	alchemy_unregister(ALCHEMY_TASK, t->handle);
+	alchemy_task_msg_destroy(t);
+}
+
+const struct nk_personality alchemy_personality = {
+    .name = "alchemy",
+    .thread_size = sizeof(struct alchemy_task),
+    .attach = task_attach,
+    .exit = task_exit,
+    .finalize = task_finalize,
+};
+
+/*
+ * Register @t under @name (NULL or "": stay as it is) in place of its
+ * current entry.  Errors: those of alchemy_register().  Lock held.
+ */
+static int task_rename(struct alchemy_task *t, const char *name)
+{
+	uintptr_t handle;
+	int ret;
+
+	if (name == NULL || name[0] == '\0')
+		return 0;
+	ret = alchemy_register(ALCHEMY_TASK, name, t, &handle);
+	if (ret)
+		return ret;
+	alchemy_unregister(ALCHEMY_TASK, t->handle);
+	t->handle = handle;
+	t->self.handle = handle;
+	return 0;
+}
+
+/* Whether a task holds @name (NULL or "": anonymous, never).  Lock held. */
+static bool task_name_taken(const char *name)
+{
+	nk_handle_t handle;
+
+	return name && name[0] &&
+	       nk_registry_find(&alchemy_class(ALCHEMY_TASK)->reg, name,
+				&handle) == 0;
+}
+
 int alchemy_task_current(struct nk_instance **nkp, struct alchemy_task **out)
 {
 	struct nk_thread *self;
-	struct nk_instance *nk;
-	struct alchemy_task *t;
 	int ret;
 
 	ret = alchemy_enter(nkp);
 	if (ret)
 		return ret;
-	nk = *nkp;
-	self = nk_thread_self(nk);
+	self = nk_thread_self(*nkp);
 	if (self == NULL)
 		return -EPERM;
-	if (nk_thread_ext(self)) {
-		*out = task_of(self);
-		/* Another skin's thread: not an Alchemy task. */
-		return *out ? 0 : -EPERM;
-	}
-	t = task_alloc(nk);
-	if (t == NULL)
-		return -ENOMEM;
-	nk_lock(nk);
-	ret = task_publish(t, NULL);
-	if (ret == 0) {
-		t->thread = self;
-		t->adopted = true;
-		t->started = true;
-		nk_thread_set_ext(self, t);
-	} else {
-		task_free(t);
-	}
-	nk_unlock(nk);
-	*out = t;
-	return ret;
+	/* Attached already: the common case needs no lock. */
+	*out = nk_thread_personality(self, &alchemy_personality);
+	if (*out)
+		return 0;
+	return nk_thread_attach(self, &alchemy_personality, (void **)out);
+}
+
+/* The TCB behind @task, ended or not.  Lock held. */
+static int task_find(RT_TASK *task, struct alchemy_task **out)
+{
+	if (task == NULL ||
+	    alchemy_lookup(ALCHEMY_TASK, task->handle, (void **)out))
+		return -EINVAL;
+	return 0;
 }
 
 int alchemy_task_lookup(RT_TASK *task, struct alchemy_task **out)
 {
-	struct alchemy_task *t;
+	int ret = task_find(task, out);
 
-	if (task == NULL ||
-	    alchemy_lookup(ALCHEMY_TASK, task->handle, (void **)&t))
-		return -EINVAL;
-	/* Still being shadowed (rt_task_shadow from a pthread). */
-	if (t->thread == NULL)
-		return -EINVAL;
-	*out = t;
-	return 0;
+	if (ret == 0 && (nk_thread_state((*out)->thread) & NK_THREAD_ZOMBIE))
+		ret = -EINVAL;
+	return ret;
 }
 
 /*
@@ -134,15 +156,9 @@ static int task_get(RT_TASK *task, struct nk_instance **nk,
 
 	if (task == NULL) {
 		ret = alchemy_task_current(nk, out);
-		if (ret)
-			return ret;
-		nk_lock(*nk);
-		/* Deleted meanwhile from another CPU: we are about to end. */
-		if (task_of(nk_thread_self(*nk)) != *out) {
-			nk_unlock(*nk);
-			return -EPERM;
-		}
-		return 0;
+		if (ret == 0)
+			nk_lock(*nk);
+		return ret;
 	}
 	ret = alchemy_enter(nk);
 	if (ret)
@@ -152,31 +168,6 @@ static int task_get(RT_TASK *task, struct nk_instance **nk,
 	if (ret)
 		nk_unlock(*nk);
 	return ret;
-}
-
-/*
- * The task ends (returned, deleted, or deletes itself): its name goes,
- * its senders wake with -EIDRM, its joiner (if any) is released.  The
- * caller then terminates the nucleus thread.  Lock held; no reschedule
- * here, the thread's termination does it.
- */
-static void task_finalize(struct alchemy_task *t)
-{
-	alchemy_unregister(ALCHEMY_TASK, t->handle);
-	alchemy_task_msg_flush(t);
-	alchemy_task_msg_cancel(t);
-	if (t->join_target) {
-		t->join_target->joining = false;
-		t->join_target = NULL;
-	}
-	nk_thread_set_ext(t->thread, NULL);
-	t->thread = NULL;
-	if (t->mode & T_JOINABLE) {
-		nk_list_add_before(&t->zombie_link, &zombies);
-		nk_synch_flush(&t->joiners, NK_WAKE_OK);
-	} else {
-		task_free(t);
-	}
 }
 
 static int task_cpu(struct nk_instance *nk, int mode)
@@ -213,26 +204,26 @@ int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
 	attr.name = name;
 	attr.priority = alchemy_nk_prio(prio);
 	attr.stack_size = (size_t)stksize;
-	t = task_alloc(nk);
-	if (t == NULL)
-		return -ENOMEM;
-	t->mode = mode & (T_JOINABLE | T_LOCK | T_WARNSW);
-	ret = nk_thread_create(nk, &attr, &thread);
+	attr.flags = mode & T_JOINABLE ? NK_THREAD_JOINABLE : 0;
+	/* One hold: nobody takes the name between the check and the use. */
 	nk_lock(nk);
+	ret = task_name_taken(name) ? -EEXIST
+				    : nk_thread_create(nk, &attr, &thread);
+	if (ret == 0)
+		ret =
+		    nk_thread_attach(thread, &alchemy_personality, (void **)&t);
+	if (ret == 0)
+		ret = task_rename(t, name);
 	if (ret == 0) {
-		t->thread = thread;
-		ret = task_publish(t, name);
-	}
-	if (ret == 0) {
-		nk_thread_set_ext(thread, t);
+		t->mode = mode & (T_JOINABLE | T_LOCK | T_WARNSW);
+		t->defaults = false;
 		*task = t->self;
-	} else {
-		task_free(t);
+	} else if (thread) {
+		/* Out of memory: the dormant thread never ran (a joinable
+		 * one stays a zombie until the instance ends). */
+		nk_thread_delete(thread);
 	}
 	nk_unlock(nk);
-	/* Name taken: the dormant thread never ran. */
-	if (ret && thread)
-		nk_thread_delete(thread);
 	return ret;
 }
 
@@ -250,11 +241,10 @@ int rt_task_start(RT_TASK *task, void (*entry)(void *arg), void *arg)
 	nk_lock(nk);
 	ret = alchemy_task_lookup(task, &t);
 	/* Starting a started task is a no-op, as in Xenomai. */
-	if (ret == 0 && !t->started) {
-		t->started = true;
+	if (ret == 0 && (nk_thread_state(t->thread) & NK_THREAD_DORMANT)) {
 		t->entry = entry;
 		t->arg = arg;
-		ret = nk_thread_start(t->thread, task_trampoline, NULL);
+		ret = nk_thread_start(t->thread, task_trampoline, t);
 	}
 	nk_unlock(nk);
 	return ret;
@@ -273,19 +263,16 @@ int rt_task_spawn(RT_TASK *task, const char *name, int stksize, int prio,
 	return ret;
 }
 
-static void task_trampoline(void *unused)
+/* Returning ends the thread: the exit hook cleans up. */
+static void task_trampoline(void *arg_tcb)
 {
-	struct nk_instance *nk;
-	struct alchemy_task *t;
+	struct alchemy_task *t = arg_tcb;
+	struct nk_instance *nk = nk_thread_instance(t->thread);
 	void (*entry)(void *arg);
 	void *arg;
 	int mode;
 
-	(void)unused;
-	if (alchemy_enter(&nk))
-		return;
 	nk_lock(nk);
-	t = task_of(nk_thread_self(nk));
 	entry = t->entry;
 	arg = t->arg;
 	mode = t->mode;
@@ -295,63 +282,27 @@ static void task_trampoline(void *unused)
 	if (mode & T_LOCK)
 		nk_sched_lock(nk);
 	entry(arg);
-	nk_lock(nk);
-	t = task_of(nk_thread_self(nk));
-	if (t)
-		task_finalize(t);
-	nk_unlock(nk);
-}
-
-/* A joinable task that ended, by its (stale) descriptor.  Lock held. */
-static struct alchemy_task *task_zombie(RT_TASK *task)
-{
-	struct nk_list *pos;
-
-	nk_list_for_each(pos, &zombies)
-	{
-		struct alchemy_task *t =
-		    nk_list_entry(pos, struct alchemy_task, zombie_link);
-
-		if (t->handle == task->handle)
-			return t;
-	}
-	return NULL;
 }
 
 int rt_task_join(RT_TASK *task)
 {
 	struct nk_instance *nk;
-	struct alchemy_task *t, *self;
+	struct alchemy_task *t;
 	int ret;
 
 	if (task == NULL)
 		return -EINVAL;
-	ret = alchemy_task_current(&nk, &self);
+	ret = alchemy_enter_thread(&nk);
 	if (ret)
 		return ret;
 	nk_lock(nk);
-	if (alchemy_task_lookup(task, &t) && (t = task_zombie(task)) == NULL)
-		ret = -EINVAL;
-	else if (!(t->mode & T_JOINABLE) || t->joining)
-		ret = -EINVAL;
-	else if (t == self)
-		ret = -EDEADLK;
-	if (ret)
-		goto out;
-	if (t->thread) {
-		t->joining = true;
-		self->join_target = t;
-		ret = nk_synch_sleep(&t->joiners, NK_INFINITE, NK_RELATIVE);
-		self->join_target = NULL;
-		t->joining = false;
-	}
-	if (ret == 0) {
-		nk_list_del(&t->zombie_link);
-		task_free(t);
-	}
-out:
+	/* An ended task is found by its descriptor until it is joined. */
+	ret = task_find(task, &t);
+	if (ret == 0)
+		ret = nk_thread_join(t->thread);
 	nk_unlock(nk);
-	return ret;
+	/* Another task joins it already: -EINVAL, as pthread_join(). */
+	return ret == -EBUSY ? -EINVAL : ret;
 }
 
 int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode)
@@ -369,54 +320,28 @@ int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode)
 	ret = alchemy_enter(&nk);
 	if (ret)
 		return ret;
-	self = nk_thread_self(nk);
-	if (self) {
-		ret = alchemy_task_current(&nk, &t);
-		if (ret)
-			return ret == -EPERM ? -EBUSY : ret;
-		nk_lock(nk);
-		/* Only an adopted thread never shadowed before qualifies. */
-		if (!t->adopted || t->shadowed) {
-			ret = -EBUSY;
-		} else if (name && name[0]) {
-			alchemy_unregister(ALCHEMY_TASK, t->handle);
-			ret = task_publish(t, name);
-			/* Name taken: stay what we were. */
-			if (ret && task_publish(t, NULL))
-				ret = -ENOMEM;
-		}
-		if (ret == 0)
-			t->shadowed = true;
-		nk_unlock(nk);
-		if (ret == 0)
-			ret =
-			    nk_thread_set_priority(self, alchemy_nk_prio(prio));
-	} else {
-		/* A plain pthread: reserve the name, then become a thread. */
-		t = task_alloc(nk);
-		if (t == NULL)
-			return -ENOMEM;
-		t->adopted = true;
-		t->started = true;
-		t->shadowed = true;
-		nk_lock(nk);
-		ret = task_publish(t, name);
-		nk_unlock(nk);
+	/*
+	 * A plain pthread becomes a nucleus thread first, as on Xenomai:
+	 * should the name be taken, it stays one, with Alchemy's defaults.
+	 */
+	if (nk_thread_self(nk) == NULL) {
 		attr.name = name;
 		attr.priority = alchemy_nk_prio(prio);
-		if (ret == 0)
-			ret = nk_thread_shadow(nk, &attr, &self);
-		nk_lock(nk);
-		if (ret == 0) {
-			t->thread = self;
-			nk_thread_set_ext(self, t);
-		} else {
-			if (t->handle)
-				alchemy_unregister(ALCHEMY_TASK, t->handle);
-			task_free(t);
-		}
-		nk_unlock(nk);
+		ret = nk_thread_shadow(nk, &attr, &self);
+		if (ret)
+			return ret;
 	}
+	ret = alchemy_task_current(&nk, &t);
+	if (ret)
+		return ret;
+	nk_lock(nk);
+	/* Only a thread with the defaults, never shadowed, qualifies. */
+	ret = t->defaults ? task_rename(t, name) : -EBUSY;
+	if (ret == 0)
+		t->defaults = false;
+	nk_unlock(nk);
+	if (ret == 0)
+		ret = nk_thread_set_priority(t->thread, alchemy_nk_prio(prio));
 	if (ret)
 		return ret;
 	if (task)
@@ -559,24 +484,12 @@ static int task_control(RT_TASK *task, enum task_op op, RTIME arg)
 				(nk_time_t)arg);
 		break;
 	case TASK_DELETE:
-		task_finalize(t);
-		/* On self: does not return. */
+		/* The exit hook cleans up.  On self: does not return. */
 		ret = nk_thread_delete(thread);
-		if (thread != nk_thread_self(nk)) {
-			/*
-			 * Joiners or senders woken by task_finalize() may
-			 * outrank the caller, and the nucleus did not
-			 * reschedule if the thread was ending by itself
-			 * already (-ESRCH).
-			 */
-			nk_sched_run(nk);
-			ret = 0;
-		}
 		break;
 	}
 	nk_unlock(nk);
-	/* A thread that ended by itself (a shadowed pthread): no-op. */
-	return ret == -ESRCH ? 0 : ret;
+	return ret;
 }
 
 int rt_task_delete(RT_TASK *task)

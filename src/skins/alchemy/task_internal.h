@@ -2,9 +2,12 @@
  * Alchemy task control block, shared by task.c (life cycle, scheduling)
  * and task_msg.c (send/receive/reply).
  *
- * A TCB hangs off its nucleus thread through nk_thread_ext(); a magic
- * word tells it from another skin's extension.  Every field is read and
- * written under the nucleus lock.
+ * A TCB is the extension of Alchemy's personality on its nucleus thread
+ * (fusion/personality.h): allocated, zeroed, by nk_thread_attach(), set
+ * up by the attach hook, torn down by the exit hook whoever ends the
+ * thread, and freed with the thread (reaped, or joined: T_JOINABLE
+ * tasks are joinable nucleus threads).  Every field is read and written
+ * under the nucleus lock.
  */
 #ifndef ALCHEMY_TASK_INTERNAL_H
 #define ALCHEMY_TASK_INTERNAL_H
@@ -15,25 +18,18 @@
 
 #pragma GCC visibility push(hidden)
 
-#define ALCHEMY_TASK_MAGIC 0x414c5441u /* ALTA */
-
 struct alchemy_msg;
 
 struct alchemy_task {
-	unsigned int magic;
 	uintptr_t handle;
-	struct nk_thread *thread; /* NULL once it has terminated */
-	RT_TASK self;		  /* what rt_task_self() hands out */
-	int mode;		  /* T_JOINABLE, T_LOCK, T_WARNSW at start */
-	bool started;
-	bool adopted;			  /* main or a shadowed thread */
-	bool shadowed;			  /* rt_task_shadow() made it a task */
-	bool joining;			  /* a task waits in rt_task_join() */
-	struct alchemy_task *join_target; /* the task this one joins */
+	struct nk_thread *thread;
+	RT_TASK self; /* what rt_task_self() hands out */
+	int mode;     /* T_JOINABLE, T_LOCK, T_WARNSW at start */
+	/* Attached on a first call with Alchemy's defaults (main, a thread
+	 * of another skin), not named by rt_task_shadow() yet. */
+	bool defaults;
 	void (*entry)(void *arg);
 	void *arg;
-	struct nk_synch joiners;    /* rt_task_join() waits here */
-	struct nk_list zombie_link; /* joinable, ended, not joined yet */
 	/* Message passing (task_msg.c). */
 	struct nk_list msg_pending;  /* sent to this task, not replied */
 	struct nk_synch msg_recv;    /* this task waits for a message */
@@ -43,21 +39,24 @@ struct alchemy_task {
 };
 
 /*
- * Enter the skin (*@nk) and find the caller's TCB, attached on first
- * use to a nucleus thread that has none (main; a thread of another
- * skin's making has its own ext and is refused).  Errors: -EPERM (not
- * a nucleus thread: plain pthread or timer handler), -ENOMEM, those of
- * alchemy_enter().  Lock NOT held (it may allocate).
+ * Enter the skin (*@nk) and find the caller's TCB, attaching Alchemy
+ * with its defaults (an anonymous task at the thread's priority) to a
+ * nucleus thread that does not carry it yet: main, a thread of another
+ * skin.  Errors: -EPERM (not a nucleus thread: plain pthread or timer
+ * handler), -ENOMEM, those of alchemy_enter().  Lock held or not.
  */
 int alchemy_task_current(struct nk_instance **nk, struct alchemy_task **out);
-/* The TCB behind a live descriptor: -EINVAL otherwise.  Lock held. */
+/*
+ * The TCB behind a descriptor of a task that has not ended: -EINVAL
+ * otherwise.  Lock held.
+ */
 int alchemy_task_lookup(RT_TASK *task, struct alchemy_task **out);
-/* Prepare / tear down the message-passing part of a TCB (task_msg.c). */
 int alchemy_task_msg_init(struct nk_instance *nk, struct alchemy_task *t);
-/* Wake every sender queued on @t with -EIDRM.  Lock held. */
-void alchemy_task_msg_flush(struct alchemy_task *t);
-/* Withdraw @t's own send in progress, if any (it ends).  Lock held. */
-void alchemy_task_msg_cancel(struct alchemy_task *t);
+/*
+ * @t ends: wake every sender queued on it with -EIDRM and withdraw its
+ * own send in progress, if any.  Lock held; no reschedule.
+ */
+void alchemy_task_msg_exit(struct alchemy_task *t);
 /* Lock held. */
 void alchemy_task_msg_destroy(struct alchemy_task *t);
 

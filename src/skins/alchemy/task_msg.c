@@ -51,7 +51,7 @@ static void msg_unlink(struct alchemy_msg *msg)
 	}
 }
 
-void alchemy_task_msg_flush(struct alchemy_task *t)
+void alchemy_task_msg_exit(struct alchemy_task *t)
 {
 	while (!nk_list_empty(&t->msg_pending)) {
 		struct alchemy_msg *msg = nk_list_first_entry(
@@ -60,10 +60,6 @@ void alchemy_task_msg_flush(struct alchemy_task *t)
 		msg_unlink(msg);
 		nk_synch_flush(&msg->sender->msg_reply, NK_WAKE_DELETED);
 	}
-}
-
-void alchemy_task_msg_cancel(struct alchemy_task *t)
-{
 	if (t->msg_out) {
 		msg_unlink(t->msg_out);
 		t->msg_out = NULL;
