@@ -240,6 +240,27 @@ static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 }
 
 /*
+ * @s, current on no CPU, belongs to RT CPU @cpu from now on.  Were it
+ * its old CPU's idle waiter, it gives the role up (that CPU's interrupt
+ * thread takes its interrupts, as for a relaxed thread) and is rung out
+ * of the poll to park on its gate.  Lock held.
+ */
+static void shadow_move(struct live *live, struct live_shadow *s, int cpu)
+{
+	struct live_shadow *expected = s;
+	cpu_set_t set;
+
+	if (atomic_compare_exchange_strong(&live->cpus[s->cpu].idle_waiter,
+					   &expected, NULL))
+		be_gate_ring(&s->gate);
+	s->cpu = cpu;
+	CPU_ZERO(&set);
+	CPU_SET(live->cpus[cpu].linux_cpu, &set);
+	/* Refused (the CPU left our cpuset): only timing suffers. */
+	pthread_setaffinity_np(s->pthread, sizeof(set), &set);
+}
+
+/*
  * A shadow inherits the signal mask of whoever created or adopted it;
  * the backend's own signals must get through whatever that was.  With
  * SUD, a stray call while SIGSYS is blocked would kill the process.
@@ -368,6 +389,11 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	/* An idle CPU's timer is armed before anyone sleeps on it. */
 	if (idle)
 		live_timer_sync(idle);
+	if (flags & NK_SWITCH_MIGRATE) {
+		/* Gone from its old CPU, it cannot wait there as idle waiter. */
+		shadow_move(live, p, nk_thread_cpu(p->thread));
+		idle = NULL;
+	}
 	if (flags & NK_SWITCH_RELAX) {
 		/* @p runs on under Linux; nobody parks for an idle CPU: the
 		 * interrupt thread takes its interrupts. */
@@ -535,6 +561,11 @@ static void live_thread_kill(void *priv, void *shadow)
 		leave_idle(&live->cpus[s->cpu], s);
 }
 
+static void live_thread_migrate(void *priv, void *shadow, int cpu)
+{
+	shadow_move(priv, shadow, cpu);
+}
+
 static void live_thread_reap(void *priv, void *shadow)
 {
 	struct live_shadow *s = shadow;
@@ -627,6 +658,7 @@ const struct nk_backend_ops nk_backend_live = {
 	.thread_init = live_thread_init,
 	.thread_adopt = live_thread_adopt,
 	.thread_kill = live_thread_kill,
+	.thread_migrate = live_thread_migrate,
 	.thread_reap = live_thread_reap,
 	.self = live_self_thread,
 	.busy = live_busy,

@@ -34,7 +34,9 @@ struct live;
 struct live_shadow {
 	struct live *live;
 	struct nk_thread *thread;
-	int cpu;
+	/* The RT CPU: written under the lock, read by the watchdog's
+	 * signal handler too. */
+	_Atomic int cpu;
 	pthread_t pthread;
 	pid_t tid;
 	bool adopted;

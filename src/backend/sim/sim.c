@@ -303,6 +303,10 @@ static void sim_switch_to(void *priv, void *prev, void *next,
 
 	if (next)
 		runnable_push(sim, next);
+	/* Bookkeeping only: the CPUs are virtual. */
+	if (flags & NK_SWITCH_MIGRATE)
+		((struct sim_shadow *)prev)->cpu =
+		    nk_thread_cpu(((struct sim_shadow *)prev)->thread);
 	if ((flags & NK_SWITCH_PARK) && prev != sim->holder) {
 		/* @prev adopted itself beside the holder: dispatching here
 		 * would make two executors.  The lock goes back, and comes
@@ -403,6 +407,12 @@ static void sim_thread_kill(void *priv, void *shadow)
 		sim->busy_on[s->cpu] = NULL;
 	s->killed = true;
 	be_gate_open(&s->gate);
+}
+
+static void sim_thread_migrate(void *priv, void *shadow, int cpu)
+{
+	(void)priv;
+	((struct sim_shadow *)shadow)->cpu = cpu;
 }
 
 static void sim_thread_reap(void *priv, void *shadow)
@@ -533,6 +543,7 @@ const struct nk_backend_ops nk_backend_sim = {
 	.thread_init = sim_thread_init,
 	.thread_adopt = sim_thread_adopt,
 	.thread_kill = sim_thread_kill,
+	.thread_migrate = sim_thread_migrate,
 	.thread_reap = sim_thread_reap,
 	.self = sim_self_thread,
 	.busy = sim_busy,
