@@ -16,6 +16,7 @@
  */
 #include "live.h"
 #include "../common/chan.h"
+#include "../common/options.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -288,21 +289,30 @@ static void live_fini(void *priv)
 	free(live);
 }
 
+/* The options the live backend reads. */
+static const enum be_option_id live_options[] = {
+    BE_OPT_CPUS, BE_OPT_WATCHDOG_MS, BE_OPT_NO_RT, BE_OPT_NO_SUD};
+
 static int live_init(struct nk_instance *nk, int nr_cpus,
 		     const struct nk_backend_handlers *handlers, void **priv)
 {
-	const char *spec = getenv("FUSION_CPUS");
-	const char *no_sud = getenv("FUSION_NO_SUD");
-	int cpus[NK_MAX_CPUS];
+	struct be_options opts = {0};
+	int *cpus = opts.cpus;
 	struct live *live;
-	int count, ret = 0;
+	int ret = 0;
 
-	count = spec && spec[0] ? live_parse_cpus(spec, cpus, NK_MAX_CPUS)
-				: live_default_cpus(cpus, nr_cpus);
-	if (count < nr_cpus) {
-		fprintf(stderr, "fusion: FUSION_CPUS=\"%s\" names fewer than "
-				"the %d RT CPUs asked for\n",
-			spec ? spec : "", nr_cpus);
+	for (size_t i = 0; i < sizeof(live_options) / sizeof(live_options[0]);
+	     i++)
+		if (be_option_get(live_options[i], &opts))
+			return -EINVAL;
+	if (opts.nr_cpus == 0 && be_default_cpus(cpus, nr_cpus) == nr_cpus)
+		opts.nr_cpus = nr_cpus;
+	if (opts.nr_cpus < nr_cpus) {
+		fprintf(stderr,
+			"fusion: %d RT CPUs asked for, only %d in %s\n",
+			nr_cpus, opts.nr_cpus,
+			getenv("FUSION_CPUS") ? "FUSION_CPUS"
+					      : "the process's affinity");
 		return -EINVAL;
 	}
 	live = calloc(1, sizeof(*live));
@@ -312,17 +322,17 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	live->handlers = handlers;
 	live->nr_cpus = nr_cpus;
 	be_lock_init(&live->lock);
-	live->rt = live_rt_allowed();
-	if (!live->rt && !getenv("FUSION_NO_RT"))
+	live->rt = live_rt_allowed(opts.no_rt);
+	if (!live->rt && !opts.no_rt)
 		fprintf(stderr, "fusion: SCHED_FIFO is not permitted (needs "
 				"CAP_SYS_NICE or RLIMIT_RTPRIO): scheduling "
 				"order stays exact, timing is not guaranteed\n");
 	if (live->rt && !live_under_sanitizer)
 		live->locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
-	live->sud = !live_under_sanitizer && !(no_sud && no_sud[0]) &&
+	live->sud = !live_under_sanitizer && !opts.no_sud &&
 		    live_sud_probe() && live_sud_install() == 0;
 	live->dma_latency_fd = live->rt ? live_hold_dma_latency() : -1;
-	ret = live_watchdog_start(live);
+	ret = live_watchdog_start(live, opts.watchdog_ms);
 	if (ret == 0)
 		ret = live_install_handler(live, LIVE_SIG_PREEMPT,
 					   preempt_signal, NULL);

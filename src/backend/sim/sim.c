@@ -23,6 +23,7 @@
  */
 #include "sim.h"
 #include "../common/chan.h"
+#include "../common/options.h"
 
 #include <fusion/pipeline.h>
 
@@ -250,13 +251,18 @@ static void sim_fini(void *priv)
 static int sim_init(struct nk_instance *nk, int nr_cpus,
 		    const struct nk_backend_handlers *handlers, void **priv)
 {
-	const char *log_path = getenv("FUSION_SIM_LOG");
-	const char *scenario = getenv("FUSION_SIM_SCENARIO");
+	struct be_options opts = {0};
+	const char *log_path, *scenario;
 	struct sim *sim;
 	int ret;
 
 	if (nr_cpus <= 0 || nr_cpus > NK_MAX_CPUS)
 		return -EINVAL;
+	if (be_option_get(BE_OPT_SIM_LOG, &opts) ||
+	    be_option_get(BE_OPT_SIM_SCENARIO, &opts))
+		return -EINVAL;
+	log_path = opts.sim_log;
+	scenario = opts.sim_scenario;
 	sim = calloc(1, sizeof(*sim));
 	if (sim == NULL)
 		return -ENOMEM;
@@ -267,14 +273,14 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 		sim->deadline[cpu] = NK_INFINITE;
 	nk_list_init(&sim->runnable);
 	be_lock_init(&sim->lock);
-	if (scenario && scenario[0]) {
+	if (scenario) {
 		ret = sim_scenario_load(sim, scenario);
 		if (ret) {
 			sim_fini(sim);
 			return ret;
 		}
 	}
-	if (log_path && log_path[0]) {
+	if (log_path) {
 		sim->log = fopen(log_path, "w");
 		if (sim->log == NULL) {
 			ret = -errno;
