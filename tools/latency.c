@@ -145,16 +145,16 @@ static int write_gnuplot(const char *path, const struct lat_hist *h)
 void fusion_latency_usage(FILE *out)
 {
 	fprintf(out,
-	       "usage: fusion latency [-p PERIOD_US] [-T SECONDS] [-P PRIO] "
-	       "[-h] [-H BUCKETS] [-g FILE] [-q] [--backend=live|sim]\n"
-	       "  -p  sampling period in microseconds (default 1000)\n"
-	       "  -T  run for SECONDS then print the summary (default: until "
-	       "Ctrl-C)\n"
-	       "  -P  nucleus priority of the sampling thread (default 255)\n"
-	       "  -h  print histograms (HSH/HSS/HSD lines)\n"
-	       "  -H  histogram size in 1-us buckets (default 200)\n"
-	       "  -g  write the histogram as gnuplot data to FILE\n"
-	       "  -q  print the summary only\n");
+		"usage: fusion latency [-p PERIOD_US] [-T SECONDS] [-P PRIO] "
+		"[-h] [-H BUCKETS] [-g FILE] [-q] [--backend=live|sim]\n"
+		"  -p  sampling period in microseconds (default 1000)\n"
+		"  -T  run for SECONDS then print the summary (default: until "
+		"Ctrl-C)\n"
+		"  -P  nucleus priority of the sampling thread (default 255)\n"
+		"  -h  print histograms (HSH/HSS/HSD lines)\n"
+		"  -H  histogram size in 1-us buckets (default 200)\n"
+		"  -g  write the histogram as gnuplot data to FILE\n"
+		"  -q  print the summary only\n");
 }
 
 struct lat_opts {

@@ -83,8 +83,7 @@ TEST(t_cpu_places_a_task)
 	struct seen s = {-1, -1};
 	RT_TASK t;
 
-	CHECK_EQ(rt_task_create(&t, "t", 0, 50, T_JOINABLE | T_CPU(lx[1])),
-		 0);
+	CHECK_EQ(rt_task_create(&t, "t", 0, 50, T_JOINABLE | T_CPU(lx[1])), 0);
 	CHECK_EQ(rt_task_start(&t, body_record, &s), 0);
 	CHECK_EQ(rt_task_join(&t), 0);
 	check_seen(&s, 1);
@@ -125,8 +124,7 @@ TEST(set_affinity_moves_a_task)
 	CHECK_EQ(nk_sem_init(test_runtime(), &settled, "settled", 0, 0,
 			     NK_SYNCH_FIFO),
 		 0);
-	CHECK_EQ(rt_task_create(&t, "m", 0, 50, T_JOINABLE | T_CPU(lx[0])),
-		 0);
+	CHECK_EQ(rt_task_create(&t, "m", 0, 50, T_JOINABLE | T_CPU(lx[0])), 0);
 	CHECK_EQ(rt_task_set_affinity(&t, &to1), 0);
 	CHECK_EQ(rt_task_start(&t, body_mover, NULL), 0);
 	CHECK_EQ(nk_sem_take(&settled, NK_INFINITE, NK_RELATIVE), NK_WAKE_OK);

@@ -70,9 +70,10 @@ static void body(void *arg)
 
 TEST(thread_follows_its_cpu)
 {
-	struct nk_thread_attr attr = {
-	    .name = "mover", .priority = 50, .cpu = 0,
-	    .flags = NK_THREAD_JOINABLE};
+	struct nk_thread_attr attr = {.name = "mover",
+				      .priority = 50,
+				      .cpu = 0,
+				      .flags = NK_THREAD_JOINABLE};
 	struct nk_thread *t;
 
 	boot();

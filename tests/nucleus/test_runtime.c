@@ -36,8 +36,9 @@ TEST(bad_arguments)
 TEST(bad_values_are_refused)
 {
 	static const char *const bad[] = {
-	    "--backend=foo",	"--backend=",	       "--cpu-affinity=",
-	    "--sim-log=",	"--cpu-affinity=x",    "--cpu-affinity=0,0",
+	    "--backend=foo",	   "--backend=",
+	    "--cpu-affinity=",	   "--sim-log=",
+	    "--cpu-affinity=x",	   "--cpu-affinity=0,0",
 	    "--cpu-affinity=1023", "--sim-log=/nonexistent/log"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -139,8 +139,7 @@ TEST(ready_preempts_on_new_cpu)
 	CHECK_EQ(nk_thread_join(t), 0);
 	CHECK_EQ(nk_thread_join(low), 0);
 	halt();
-	CHECK_STR(run_log,
-		  "low:cpu1@0 main:cpu0@300 T:cpu1@300 low:cpu1@1000");
+	CHECK_STR(run_log, "low:cpu1@0 main:cpu0@300 T:cpu1@300 low:cpu1@1000");
 }
 
 /* The current thread moves itself: its old CPU runs the next ready thread. */
@@ -163,7 +162,8 @@ TEST(current_moves_itself)
 	/* W got cpu0 as main left it, and ran first: sim hands the baton
 	 * over in the order threads were made current. */
 	CHECK_STR(run_log, "W:cpu0@0 main:cpu1@0 main:cpu0@0");
-	CHECK_STR(event_log, "migrate:main:cpu0>cpu1@0 migrate:main:cpu1>cpu0@0");
+	CHECK_STR(event_log,
+		  "migrate:main:cpu0>cpu1@0 migrate:main:cpu1>cpu0@0");
 }
 
 /* A sleeping thread's timer moves with it and fires on the new CPU. */

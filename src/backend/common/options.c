@@ -191,8 +191,7 @@ static int parse_sim_scenario(const char *value, struct be_options *o,
 			      char *why, size_t len)
 {
 	if (access(value, R_OK)) {
-		snprintf(why, len, "cannot read the file: %s",
-			 strerror(errno));
+		snprintf(why, len, "cannot read the file: %s", strerror(errno));
 		return -EINVAL;
 	}
 	o->sim_scenario = value;
@@ -245,8 +244,8 @@ static const struct be_option options[BE_OPT_NR] = {
     [BE_OPT_CPUS] = {"FUSION_CPUS", "--cpu-affinity=", "LIST", parse_cpus,
 		     "Linux CPUs of the RT CPUs, e.g. 1, 0,1 or 2-3 "
 		     "(default: the last one allowed)"},
-    [BE_OPT_SIM_LOG] = {"FUSION_SIM_LOG", "--sim-log=", "FILE",
-			parse_sim_log, "sim: write the event log to FILE"},
+    [BE_OPT_SIM_LOG] = {"FUSION_SIM_LOG", "--sim-log=", "FILE", parse_sim_log,
+			"sim: write the event log to FILE"},
     [BE_OPT_SIM_SCENARIO] = {"FUSION_SIM_SCENARIO", NULL, "FILE",
 			     parse_sim_scenario,
 			     "sim: scripted interrupts from FILE"},
@@ -338,8 +337,9 @@ int be_option_apply_arg(const char *arg, bool *matched)
 		*matched = true;
 		value = takes_value ? arg + len : "1";
 		if (value[0] == '\0') {
-			fprintf(stderr, "fusion: %s: a value is needed (%s%s)\n",
-				arg, opt->arg, opt->meta);
+			fprintf(stderr,
+				"fusion: %s: a value is needed (%s%s)\n", arg,
+				opt->arg, opt->meta);
 			return -EINVAL;
 		}
 		if (option_parse(opt, opt->arg, value, &o))
@@ -359,9 +359,8 @@ void be_options_help(FILE *out)
 			snprintf(form, sizeof(form), "%s%s", opt->arg,
 				 opt->meta);
 		else
-			snprintf(form, sizeof(form), "%s", opt->arg ? opt->arg
-								    : "");
-		fprintf(out, "  %-22s %-20s %s\n", form, opt->env,
-			opt->help);
+			snprintf(form, sizeof(form), "%s",
+				 opt->arg ? opt->arg : "");
+		fprintf(out, "  %-22s %-20s %s\n", form, opt->env, opt->help);
 	}
 }
