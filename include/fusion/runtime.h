@@ -15,7 +15,7 @@
  *                                             CPUs, e.g. "1" or "2,3"
  *   --sim-log=FILE          [FUSION_SIM_LOG]  sim event log
  *   --no-rt                 [FUSION_NO_RT=1]  no SCHED_FIFO (live)
- *   [FUSION_SIM_SCENARIO=FILE, FUSION_WATCHDOG_MS=1..3600000,
+ *   [FUSION_SIM_SCENARIO=FILE, FUSION_WATCHDOG_MS=0..3600000,
  *    FUSION_NO_SUD=0|1]
  * Arguments after "--" are never consumed.  Every one is checked when
  * the runtime starts: a bad value stops the program with one line on

@@ -46,10 +46,12 @@ for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 	set -- $prog
 	expect 2 "fusion: FUSION_BACKEND=bogus: unknown backend (allowed: live, sim)" \
 		env FUSION_BACKEND=bogus "$@"
-	expect 2 "fusion: FUSION_WATCHDOG_MS=abc: not a number of milliseconds (1..3600000)" \
+	expect 2 "fusion: FUSION_WATCHDOG_MS=abc: not a number of milliseconds (0..3600000, 0: none)" \
 		env FUSION_WATCHDOG_MS=abc "$@"
-	expect 2 "fusion: FUSION_WATCHDOG_MS=0: not a number of milliseconds (1..3600000)" \
-		env FUSION_WATCHDOG_MS=0 "$@"
+	expect 2 "fusion: FUSION_WATCHDOG_MS=-1: not a number of milliseconds (0..3600000, 0: none)" \
+		env FUSION_WATCHDOG_MS=-1 "$@"
+	expect 2 "fusion: FUSION_WATCHDOG_MS=3600001: not a number of milliseconds (0..3600000, 0: none)" \
+		env FUSION_WATCHDOG_MS=3600001 "$@"
 	expect 2 "fusion: FUSION_CPUS=0,$absent: CPU $absent is not online (online: $online)" \
 		env FUSION_CPUS=0,$absent "$@"
 	expect 2 "fusion: FUSION_CPUS=x: not a list of CPUs (e.g. 1, 0,1 or 2-3; below 1024)" \

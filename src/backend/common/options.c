@@ -21,6 +21,7 @@ struct be_option {
 	const char *env;
 	const char *arg;  /* command-line form; with '=' it takes a value */
 	const char *meta; /* what the value looks like, for the help */
+	const char *def;  /* parsed when unset; NULL: the field stays 0 */
 	be_option_parse parse;
 	const char *help;
 };
@@ -206,9 +207,10 @@ static int parse_watchdog(const char *value, struct be_options *o, char *why,
 
 	errno = 0;
 	ms = strtol(value, &end, 10);
-	if (value[0] < '0' || value[0] > '9' || *end || errno || ms < 1 ||
+	if (value[0] < '0' || value[0] > '9' || *end || errno ||
 	    ms > BE_WATCHDOG_MAX_MS) {
-		snprintf(why, len, "not a number of milliseconds (1..%d)",
+		snprintf(why, len,
+			 "not a number of milliseconds (0..%d, 0: none)",
 			 BE_WATCHDOG_MAX_MS);
 		return -EINVAL;
 	}
@@ -239,31 +241,25 @@ static int parse_no_sud(const char *value, struct be_options *o, char *why,
 }
 
 static const struct be_option options[BE_OPT_NR] = {
-    [BE_OPT_BACKEND] = {"FUSION_BACKEND", "--backend=", "live|sim",
+    [BE_OPT_BACKEND] = {"FUSION_BACKEND", "--backend=", "live|sim", NULL,
 			parse_backend, "backend to run on (default live)"},
-    [BE_OPT_CPUS] = {"FUSION_CPUS", "--cpu-affinity=", "LIST", parse_cpus,
+    [BE_OPT_CPUS] = {"FUSION_CPUS", "--cpu-affinity=", "LIST", NULL, parse_cpus,
 		     "Linux CPUs of the RT CPUs, e.g. 1, 0,1 or 2-3 "
 		     "(default: the last one allowed)"},
-    [BE_OPT_SIM_LOG] = {"FUSION_SIM_LOG", "--sim-log=", "FILE", parse_sim_log,
-			"sim: write the event log to FILE"},
-    [BE_OPT_SIM_SCENARIO] = {"FUSION_SIM_SCENARIO", NULL, "FILE",
+    [BE_OPT_SIM_LOG] = {"FUSION_SIM_LOG", "--sim-log=", "FILE", NULL,
+			parse_sim_log, "sim: write the event log to FILE"},
+    [BE_OPT_SIM_SCENARIO] = {"FUSION_SIM_SCENARIO", NULL, "FILE", NULL,
 			     parse_sim_scenario,
 			     "sim: scripted interrupts from FILE"},
-    [BE_OPT_WATCHDOG_MS] = {"FUSION_WATCHDOG_MS", NULL, "1..3600000",
+    [BE_OPT_WATCHDOG_MS] = {"FUSION_WATCHDOG_MS", NULL, "0..3600000", "4000",
 			    parse_watchdog,
 			    "live: demote a thread that holds its CPU this "
-			    "long (default 4000)"},
-    [BE_OPT_NO_RT] = {"FUSION_NO_RT", "--no-rt", "0|1", parse_no_rt,
+			    "long (default 4000, 0: none)"},
+    [BE_OPT_NO_RT] = {"FUSION_NO_RT", "--no-rt", "0|1", "0", parse_no_rt,
 		      "live: no SCHED_FIFO"},
-    [BE_OPT_NO_SUD] = {"FUSION_NO_SUD", NULL, "0|1", parse_no_sud,
+    [BE_OPT_NO_SUD] = {"FUSION_NO_SUD", NULL, "0|1", "0", parse_no_sud,
 		       "live: no automatic relax on stray system calls"},
 };
-
-static void defaults(struct be_options *o)
-{
-	if (o->watchdog_ms == 0)
-		o->watchdog_ms = BE_WATCHDOG_DEFAULT_MS;
-}
 
 /* Parse @value of @opt; on error print the line naming it as @name. */
 static int option_parse(const struct be_option *opt, const char *name,
@@ -296,13 +292,13 @@ int be_option_get(enum be_option_id id, struct be_options *opts)
 	const struct be_option *opt;
 	const char *value;
 
-	defaults(opts);
 	if ((unsigned int)id >= BE_OPT_NR)
 		return -EINVAL;
 	opt = &options[id];
 	value = getenv(opt->env);
 	if (value == NULL || value[0] == '\0')
-		return 0;
+		return opt->def ? option_parse(opt, opt->env, opt->def, opts)
+				: 0;
 	return option_parse(opt, opt->env, value, opts);
 }
 

@@ -32,17 +32,16 @@ struct be_options {
 	int cpus[NK_MAX_CPUS];	  /* Linux CPUs, in the order given */
 	const char *sim_log;	  /* NULL: no event log */
 	const char *sim_scenario; /* NULL: no scenario */
-	long watchdog_ms;
+	long watchdog_ms;	  /* 0: no watchdog */
 	bool no_rt;
 	bool no_sud;
 };
 
-#define BE_WATCHDOG_DEFAULT_MS 4000
 #define BE_WATCHDOG_MAX_MS 3600000
 
 /*
  * Parse option @id from the environment into @opts (which the caller
- * zeroed; defaults are filled in).  A bad value prints one line on
+ * zeroed), or its default when unset.  A bad value prints one line on
  * stderr, "fusion: NAME=VALUE: what is wrong (allowed: ...)", and
  * returns -EINVAL.  Any context outside the nucleus lock.
  */

@@ -130,7 +130,7 @@ int live_watchdog_start(struct live *live, long ms)
 	struct rlimit limit;
 	int ret;
 
-	if (!live->rt)
+	if (!live->rt || ms == 0)
 		return 0;
 	ret = watchdog_thread_start(live);
 	if (ret)
