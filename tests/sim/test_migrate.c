@@ -295,8 +295,11 @@ static void body_owner(void *arg)
 	(void)arg;
 	CHECK_EQ(nk_mutex_lock(&mutex, NK_INFINITE, NK_RELATIVE), 0);
 	CHECK_EQ(nk_thread_sleep(nk, 100, NK_RELATIVE), 0);
+	/* Boosted by main, waiting on the other CPU. */
+	CHECK_EQ(nk_thread_effective_priority(nk_thread_self(nk)), 50);
 	note("owner");
 	CHECK_EQ(nk_mutex_unlock(&mutex), 0);
+	CHECK_EQ(nk_thread_effective_priority(nk_thread_self(nk)), 20);
 }
 
 TEST(inheritance_unaffected)
