@@ -1,14 +1,16 @@
 /*
  * Thread migration on the live backend: after nk_thread_set_cpu, the
  * thread's OS thread runs on the Linux CPU of its new RT CPU
- * (sched_getcpu), whether it moved itself, was moved while asleep, or is
- * main.  Skipped (exit 77) when fewer than two CPUs are usable.
+ * (sched_getcpu), whether it moved itself, was moved while asleep or
+ * while relaxed, or is main.  Skipped (exit 77) when fewer than two CPUs are
+ * usable.
  */
 #include "harness.h"
 
 #include <fusion/fusion.h>
 
 #include <sched.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -105,4 +107,50 @@ TEST(main_moves_itself)
 	halt();
 }
 
-TESTS(T(thread_follows_its_cpu), T(main_moves_itself));
+static struct nk_thread *relaxed_thread;
+/* Linux semaphores: the relaxed thread waits under Linux, not spinning
+ * at its real-time priority over main. */
+static sem_t relaxed, let_go;
+
+/* Relaxed (plain Linux code) while main moves it, then back in. */
+static void body_relaxed(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	CHECK_EQ(sem_post(&relaxed), 0);
+	while (sem_wait(&let_go) != 0)
+		;
+	seen[0] = sched_getcpu();
+	/* Entering the nucleus hardens it, on its new RT CPU. */
+	CHECK_EQ(nk_thread_harden(nk), 0);
+	seen[1] = nk_thread_cpu(nk_thread_self(nk));
+	seen[2] = sched_getcpu();
+}
+
+TEST(relaxed_thread_moves)
+{
+	struct nk_thread_attr attr = {.name = "relaxed",
+				      .priority = 50,
+				      .cpu = 0,
+				      .flags = NK_THREAD_JOINABLE};
+
+	boot();
+	CHECK_EQ(sem_init(&relaxed, 0, 0), 0);
+	CHECK_EQ(sem_init(&let_go, 0, 0), 0);
+	CHECK_EQ(nk_thread_create(nk, &attr, &relaxed_thread), 0);
+	CHECK_EQ(nk_thread_start(relaxed_thread, body_relaxed, NULL), 0);
+	while (sem_wait(&relaxed) != 0)
+		;
+	CHECK(nk_thread_state(relaxed_thread) & NK_THREAD_RELAXED);
+	CHECK_EQ(nk_thread_set_cpu(relaxed_thread, 1), 0);
+	CHECK_EQ(sem_post(&let_go), 0);
+	CHECK_EQ(nk_thread_join(relaxed_thread), 0);
+	sem_destroy(&relaxed);
+	sem_destroy(&let_go);
+	CHECK_EQ(seen[0], linux_cpu[1]);
+	CHECK_EQ(seen[1], 1);
+	CHECK_EQ(seen[2], linux_cpu[1]);
+	halt();
+}
+
+TESTS(T(thread_follows_its_cpu), T(main_moves_itself), T(relaxed_thread_moves));
