@@ -7,11 +7,15 @@
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	void (*usage)(FILE *out);
 	const char *help;
 } commands[] = {
-	{"latency", fusion_latency, "wakeup latency of a periodic thread"},
-	{"switch", fusion_switch, "context-switch cost between threads"},
-	{"info", fusion_info, "can this machine do real time, and why not"},
+	{"latency", fusion_latency, fusion_latency_usage,
+	 "wakeup latency of a periodic thread"},
+	{"switch", fusion_switch, fusion_switch_usage,
+	 "context-switch cost between threads"},
+	{"info", fusion_info, fusion_info_usage,
+	 "can this machine do real time, and why not"},
 };
 
 static int usage(FILE *out)
@@ -19,52 +23,52 @@ static int usage(FILE *out)
 	fprintf(out, "usage: fusion COMMAND [OPTIONS]  (fusion COMMAND --help)\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
-	return out == stderr ? 2 : 0;
+	fprintf(out, "framework options (any command), or their variables:\n");
+	fusion_runtime_usage(out);
+	return out == stderr ? FUSION_EXIT_USAGE : 0;
 }
 
-struct nk_instance *fusion_tool_instance(const char *backend, int main_prio)
+struct nk_instance *fusion_tool_instance(int main_prio)
 {
-	struct nk_instance_attr attr = {
-		.backend = backend,
-		.main_priority = main_prio,
-	};
+	struct nk_instance_attr attr = {.main_priority = main_prio};
 	struct nk_instance *nk;
 	int ret = nk_instance_create(&attr, &nk);
 
 	if (ret) {
-		fprintf(stderr, "fusion: cannot start the nucleus on %s: %s\n",
-			backend ? backend : "the default backend",
+		fprintf(stderr, "fusion: cannot start the nucleus: %s\n",
 			strerror(-ret));
 		return NULL;
 	}
 	return nk;
 }
 
-const char *fusion_take_backend(int *argc, char **argv)
+/* "--help" before any "--": what every command answers the same way. */
+static bool wants_help(int argc, char **argv)
 {
-	const char *backend = NULL;
-	int out = 0;
-
-	for (int i = 0; i < *argc; i++) {
-		if (strncmp(argv[i], "--backend=", 10) == 0)
-			backend = argv[i] + 10;
-		else
-			argv[out++] = argv[i];
-	}
-	*argc = out;
-	argv[out] = NULL;
-	return backend;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0)
+			return true;
+	return false;
 }
 
 int main(int argc, char **argv)
 {
+	/* Framework options anywhere on the line; each is checked. */
+	if (fusion_runtime_options(&argc, argv) || fusion_runtime_check())
+		return FUSION_EXIT_USAGE;
 	if (argc < 2)
 		return usage(stderr);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return usage(stdout);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name) != 0)
+			continue;
+		if (wants_help(argc - 1, argv + 1)) {
+			commands[i].usage(stdout);
+			return 0;
+		}
+		return commands[i].run(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "fusion: unknown command '%s'\n", argv[1]);
 	return usage(stderr);
 }

@@ -65,6 +65,13 @@ static bool probe_sud(void)
 	return prctl(PR_SET_SYSCALL_USER_DISPATCH, 0, 0, 0, 0) == 0;
 }
 
+void fusion_info_usage(FILE *out)
+{
+	fprintf(out, "usage: fusion info\n"
+		     "  what the live backend can count on here, with a "
+		     "verdict and advice\n");
+}
+
 int fusion_info(int argc, char **argv)
 {
 	struct info_verdict v = {0};
@@ -81,8 +88,8 @@ int fusion_info(int argc, char **argv)
 
 	(void)argv;
 	if (argc > 1) {
-		printf("usage: fusion info\n");
-		return 2;
+		fusion_info_usage(stderr);
+		return FUSION_EXIT_USAGE;
 	}
 	if (mlock_ok)
 		munlockall();

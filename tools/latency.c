@@ -142,18 +142,19 @@ static int write_gnuplot(const char *path, const struct lat_hist *h)
 	return fclose(f);
 }
 
-static void lat_usage(void)
+void fusion_latency_usage(FILE *out)
 {
-	printf("usage: fusion latency [-p PERIOD_US] [-T SECONDS] [-P PRIO] "
-	       "[-h] [-H BUCKETS] [-g FILE] [-q] [--backend=live|sim]\n"
-	       "  -p  sampling period in microseconds (default 1000)\n"
-	       "  -T  run for SECONDS then print the summary (default: until "
-	       "Ctrl-C)\n"
-	       "  -P  nucleus priority of the sampling thread (default 255)\n"
-	       "  -h  print histograms (HSH/HSS/HSD lines)\n"
-	       "  -H  histogram size in 1-us buckets (default 200)\n"
-	       "  -g  write the histogram as gnuplot data to FILE\n"
-	       "  -q  print the summary only\n");
+	fprintf(out,
+		"usage: fusion latency [-p PERIOD_US] [-T SECONDS] [-P PRIO] "
+		"[-h] [-H BUCKETS] [-g FILE] [-q] [--backend=live|sim]\n"
+		"  -p  sampling period in microseconds (default 1000)\n"
+		"  -T  run for SECONDS then print the summary (default: until "
+		"Ctrl-C)\n"
+		"  -P  nucleus priority of the sampling thread (default 255)\n"
+		"  -h  print histograms (HSH/HSS/HSD lines)\n"
+		"  -H  histogram size in 1-us buckets (default 200)\n"
+		"  -g  write the histogram as gnuplot data to FILE\n"
+		"  -q  print the summary only\n");
 }
 
 struct lat_opts {
@@ -193,7 +194,7 @@ static int lat_parse(int argc, char **argv, struct lat_opts *o)
 			o->quiet = true;
 			break;
 		default:
-			lat_usage();
+			fusion_latency_usage(stderr);
 			return -1;
 		}
 	}
@@ -223,7 +224,6 @@ static unsigned long sampler_msw(struct nk_thread *thread)
 
 int fusion_latency(int argc, char **argv)
 {
-	const char *backend = fusion_take_backend(&argc, argv);
 	struct lat_state st = {0};
 	struct nk_thread_attr attr = {.name = "sampler"};
 	struct lat_window total;
@@ -235,7 +235,7 @@ int fusion_latency(int argc, char **argv)
 	int ret;
 
 	if (lat_parse(argc, argv, &o))
-		return 2;
+		return FUSION_EXIT_USAGE;
 	st.period = o.period_us * US;
 	if (hist_init(&st.hist_avg, (int)o.buckets) ||
 	    hist_init(&st.hist_min, (int)o.buckets) ||
@@ -243,7 +243,7 @@ int fusion_latency(int argc, char **argv)
 		return 1;
 	signal(SIGINT, lat_on_signal);
 	signal(SIGTERM, lat_on_signal);
-	st.nk = fusion_tool_instance(backend, 0);
+	st.nk = fusion_tool_instance(0);
 	if (st.nk == NULL)
 		return 1;
 	window_reset(&st.window);

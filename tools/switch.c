@@ -109,9 +109,16 @@ static const struct sw_mode {
 	{"mbox", mbox_peer, mbox_driver, 2, "messages"},
 };
 
+void fusion_switch_usage(FILE *out)
+{
+	fprintf(out, "usage: fusion switch [-m sem|mutex|mbox] [-n ROUNDS] "
+		     "[--backend=live|sim]\n"
+		     "  -m  what the two threads hand each other (default sem)\n"
+		     "  -n  round trips (default 200000)\n");
+}
+
 int fusion_switch(int argc, char **argv)
 {
-	const char *backend = fusion_take_backend(&argc, argv);
 	const struct sw_mode *mode = &sw_modes[0];
 	struct nk_thread_attr attr = {.name = "peer", .priority = 60,
 				      .flags = NK_THREAD_JOINABLE};
@@ -135,11 +142,10 @@ int fusion_switch(int argc, char **argv)
 			break;
 	}
 	if (mode == NULL || st.rounds <= 0 || optind != argc) {
-		printf("usage: fusion switch [-m sem|mutex|mbox] [-n ROUNDS] "
-		       "[--backend=live|sim]\n");
-		return 2;
+		fusion_switch_usage(stderr);
+		return FUSION_EXIT_USAGE;
 	}
-	st.nk = fusion_tool_instance(backend, 50);
+	st.nk = fusion_tool_instance(50);
 	if (st.nk == NULL)
 		return 1;
 	nk_sem_init(st.nk, &st.ping, "ping", 0, 0, NK_SYNCH_PRIO);

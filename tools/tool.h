@@ -4,18 +4,26 @@
 
 #include <fusion/fusion.h>
 
-int fusion_latency(int argc, char **argv);
-int fusion_switch(int argc, char **argv);
-int fusion_info(int argc, char **argv);
+#include <stdio.h>
 
 /*
- * Create the instance a tool runs on: @backend (NULL: the default),
- * one RT CPU, the caller as thread "main" at @main_prio.  Prints the
- * error and returns NULL on failure.
+ * Each command: run it with its own argv (argv[0] is the command's name,
+ * the framework options are gone), and print its usage to @out.  An
+ * unknown option or a bad value: usage or a message on stderr, and
+ * FUSION_EXIT_USAGE.
  */
-struct nk_instance *fusion_tool_instance(const char *backend, int main_prio);
+int fusion_latency(int argc, char **argv);
+void fusion_latency_usage(FILE *out);
+int fusion_switch(int argc, char **argv);
+void fusion_switch_usage(FILE *out);
+int fusion_info(int argc, char **argv);
+void fusion_info_usage(FILE *out);
 
-/* Strip "--backend=NAME" from argv; returns NAME or NULL. */
-const char *fusion_take_backend(int *argc, char **argv);
+/*
+ * Create the instance a tool runs on: the backend of FUSION_BACKEND
+ * (--backend=), one RT CPU, the caller as thread "main" at @main_prio.
+ * Prints the error and returns NULL on failure.
+ */
+struct nk_instance *fusion_tool_instance(int main_prio);
 
 #endif

@@ -39,7 +39,11 @@ extern "C" {
 #define T_CONFORMING 0x4   /* accepted, no effect: always primary */
 #define T_JOINABLE 0x10000 /* rt_task_join() reaps it */
 #define T_FPU 0x0	   /* compatibility only */
-/* CPU affinity at creation: T_CPU(n) for RT CPU n (0..7), ORed. */
+/*
+ * CPU affinity at creation: T_CPU(n) for Linux CPU n (0..7), ORed into a
+ * set.  The task goes to the RT CPU running on one of them (see
+ * rt_task_set_affinity; FUSION_CPUS lists the RT CPUs' Linux CPUs).
+ */
 #define T_CPU(cpu) ((int)(1u << (24 + ((cpu)&7))))
 #define T_CPUMASK 0xff000000
 
@@ -117,7 +121,9 @@ typedef struct RT_TASK_INFO RT_TASK_INFO;
 
 /*
  * Create a dormant task.  @stksize 0: default stack.  @mode: T_JOINABLE,
- * T_LOCK (the task starts with the scheduler locked), T_WARNSW, T_CPU(n).
+ * T_LOCK (the task starts with the scheduler locked), T_WARNSW, T_CPU(n)
+ * (placed as by rt_task_set_affinity; -EINVAL when no CPU of the set
+ * runs an RT CPU).
  * Errors: -EINVAL (NULL task, prio outside 0..99, unknown mode bits,
  * negative stksize, no such RT CPU, name too long), -EEXIST (name in
  * use), -ENOMEM.  Not from an alarm handler (the nucleus cannot tell
@@ -161,9 +167,13 @@ int rt_task_delete(RT_TASK *task);
  */
 int rt_task_join(RT_TASK *task);
 /*
- * Restrict @task (NULL: caller) to @cpus.  The nucleus cannot migrate a
- * thread: a set that contains the task's current RT CPU is accepted,
- * any other is -EINVAL.
+ * Make @task (NULL: caller) affine to the Linux CPUs of @cpus: it stays
+ * on its RT CPU if that CPU's Linux CPU is in the set, else it moves, in
+ * whatever state it is, to the RT CPU of the lowest Linux CPU of the set
+ * that runs one (CPUs running no RT CPU are ignored, as Linux ignores
+ * offline ones).  Moving the caller, it goes on running on the new CPU.
+ * Errors: -EINVAL (@cpus NULL or naming no RT CPU's Linux CPU, bad
+ * descriptor, @task NULL outside a task).  Context: any.
  */
 int rt_task_set_affinity(RT_TASK *task, const cpu_set_t *cpus);
 

@@ -95,6 +95,7 @@ struct ipipe_source;
 #define NK_SWITCH_EXIT 0x1 /* prev is dead: end its OS thread, never return */
 #define NK_SWITCH_PARK 0x2 /* next is NULL: prev only waits to be made current */
 #define NK_SWITCH_RELAX 0x4 /* prev leaves primary mode: it goes on running */
+#define NK_SWITCH_MIGRATE 0x8 /* prev leaves its CPU for another RT CPU */
 
 struct nk_backend_ops {
 	const char *name;
@@ -136,6 +137,12 @@ struct nk_backend_ops {
 	 *   next lock(), the backend calls handlers->harden first.
 	 * - @prev is NULL (interrupt or idle context): returns at once,
 	 *   lock still held; @next runs when the backend gives it its CPU.
+	 * - NK_SWITCH_MIGRATE: @prev (the caller, runnable or not) leaves
+	 *   its old RT CPU, which @next now runs, for the one
+	 *   nk_thread_cpu() of its thread names (the nucleus has moved it
+	 *   there): the backend releases the old CPU, then moves @prev as
+	 *   thread_migrate does, and @prev waits as any @prev, never as the
+	 *   old CPU's idle waiter.  May be combined with NK_SWITCH_RELAX.
 	 * - NK_SWITCH_EXIT: @prev (the caller) is dead; its OS thread ends
 	 *   here and the call does not return.  The nucleus must not touch
 	 *   @prev after this call is made; the shadow stays allocated until
@@ -173,6 +180,16 @@ struct nk_backend_ops {
 	 * run nucleus code again.  Lock held.
 	 */
 	void (*thread_kill)(void *priv, void *shadow);
+	/*
+	 * The thread of @shadow now belongs to RT CPU @cpu (the nucleus
+	 * moved it there): move its OS thread accordingly (live: its Linux
+	 * affinity becomes @cpu's Linux CPU; a refusal by the OS leaves it
+	 * where it was, which costs timing, never correctness).  The thread
+	 * is current on no CPU: it waits in the backend, was never started,
+	 * or runs relaxed.  Lock held.  The current thread of a CPU moves
+	 * through switch_to(.., NK_SWITCH_MIGRATE) instead.
+	 */
+	void (*thread_migrate)(void *priv, void *shadow, int cpu);
 	/*
 	 * Wait until the OS thread of a dead or killed shadow has ended
 	 * and free the shadow.  For an adopted thread, unbind it instead.

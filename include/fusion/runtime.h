@@ -11,27 +11,57 @@
  * when the program is linked with `fusion-config --ldflags`) or through
  * the environment variable named in brackets:
  *   --backend=live|sim      [FUSION_BACKEND]  backend to run on
- *   --cpu-affinity=LIST     [FUSION_CPUS]     RT CPUs, e.g. "1" or "2,3"
+ *   --cpu-affinity=LIST     [FUSION_CPUS]     the Linux CPUs of the RT
+ *                                             CPUs, e.g. "1" or "2,3"
  *   --sim-log=FILE          [FUSION_SIM_LOG]  sim event log
  *   --no-rt                 [FUSION_NO_RT=1]  no SCHED_FIFO (live)
- * Arguments after "--" are never consumed.
+ *   [FUSION_SIM_SCENARIO=FILE, FUSION_WATCHDOG_MS=0..3600000,
+ *    FUSION_NO_SUD=0|1]
+ * Arguments after "--" are never consumed.  Every one is checked when
+ * the runtime starts: a bad value stops the program with one line on
+ * stderr ("fusion: NAME=VALUE: what is wrong (allowed: ...)") and exit
+ * status FUSION_EXIT_USAGE.
  */
 #ifndef FUSION_RUNTIME_H
 #define FUSION_RUNTIME_H
 
 #include <fusion/types.h>
 
+#include <stdio.h>
+
+/* Exit status of a program stopped for a bad framework option. */
+#define FUSION_EXIT_USAGE 2
+
 /*
  * The runtime instance, created on the first call (the caller becomes
- * its first thread, "main").  Errors: as nk_instance_create; the
+ * its first thread, "main"), with one RT CPU per CPU of FUSION_CPUS (one
+ * by default).  The first call checks every option first: a bad one
+ * ends the process (see above).  Errors: as nk_instance_create; the
  * failure is sticky.  Context: any.
  */
 nk_export int fusion_runtime(struct nk_instance **out);
 
 /*
+ * The RT CPU of the runtime instance that runs on Linux CPU @linux_cpu
+ * (starting the runtime if needed).  Errors: -EINVAL (not one of the RT
+ * CPUs' Linux CPUs), as fusion_runtime.  Context: any.
+ */
+nk_export int fusion_runtime_cpu(int linux_cpu);
+
+/*
+ * Check every option in the environment without starting anything:
+ * 0, or -EINVAL once the first bad one's line is printed.  Context: any.
+ */
+nk_export int fusion_runtime_check(void);
+
+/* Print one line per option (forms, variable, meaning) to @out. */
+nk_export void fusion_runtime_usage(FILE *out);
+
+/*
  * Remove the framework options above from @argv (updating *@argc) and
- * apply them.  Must precede the first fusion_runtime() call to matter.
- * Errors: -EINVAL (unknown value, e.g. --backend=foo; NULL arguments).
+ * apply them (set their variables).  Must precede the first
+ * fusion_runtime() call to matter.  Errors: -EINVAL (a bad value, e.g.
+ * --backend=foo, after its line on stderr; NULL arguments), -ENOMEM.
  */
 nk_export int fusion_runtime_options(int *argc, char **argv);
 

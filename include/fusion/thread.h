@@ -137,6 +137,25 @@ nk_export int nk_thread_resume(struct nk_thread *thread);
 nk_export int nk_thread_set_priority(struct nk_thread *thread, int priority);
 
 /*
+ * Move @thread to RT CPU @cpu's scheduler, in any state.  Ready, it
+ * leaves its old CPU's ready queue for the tail of its level on @cpu,
+ * where it preempts a less urgent current thread.  Blocked, suspended or
+ * dormant, it runs on @cpu once readied.  Current on its CPU (the caller
+ * itself, or another CPU's current thread), it leaves that CPU at once
+ * (the other CPU is kicked) and goes on running on @cpu, in turn with
+ * the threads ready there; holding the scheduler lock, it keeps its CPU
+ * until it unlocks, and moves then.  Its pending sleep or wait timeout
+ * moves with it and fires on @cpu at the same date.  Priorities and
+ * priority inheritance are unchanged.  The backend moves the thread's OS
+ * thread too (live: its Linux affinity becomes @cpu's Linux CPU).
+ * nk_thread_cpu() names the CPU the thread runs on: the old one until a
+ * deferred move takes effect.
+ * Errors: -EINVAL (bad or root thread, @cpu out of range), -ESRCH
+ * (terminated).  Context: any.
+ */
+nk_export int nk_thread_set_cpu(struct nk_thread *thread, int cpu);
+
+/*
  * Set the scheduling policy, and for NK_SCHED_RR the quantum (ns, > 0;
  * ignored for FIFO).  The thread's time slice restarts: at once if it is
  * current (a full quantum from now; a rotation its old slice had earned

@@ -24,6 +24,7 @@ enum nk_trace_event {
 	NK_TRACE_RELAX,   /* thread left primary mode (arg = reason) */
 	NK_TRACE_HARDEN,  /* thread is back in primary mode */
 	NK_TRACE_IRQ,     /* domain (thread field) ran its handler for IRQ arg */
+	NK_TRACE_MIGRATE, /* thread left this CPU for RT CPU arg */
 	NK_TRACE_NR_EVENTS
 };
 

@@ -1,6 +1,8 @@
 /* Backend lookup by name, $FUSION_BACKEND, or the default. */
 #include <fusion/backend.h>
 
+#include "common/options.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +14,15 @@ static const struct nk_backend_ops *const backends[] = {
 
 const struct nk_backend_ops *nk_backend_lookup(const char *name)
 {
-	if (name == NULL || name[0] == '\0')
-		name = getenv("FUSION_BACKEND");
-	if (name == NULL || name[0] == '\0')
+	struct be_options opts = {0};
+
+	if (name == NULL || name[0] == '\0') {
+		/* A bad $FUSION_BACKEND is named on stderr. */
+		if (be_option_get(BE_OPT_BACKEND, &opts))
+			return NULL;
+		name = opts.backend;
+	}
+	if (name == NULL)
 		return backends[0];
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
 		if (strcmp(backends[i]->name, name) == 0)

@@ -102,6 +102,9 @@ struct nk_thread {
 	unsigned int magic;
 	struct nk_instance *nk;
 	struct nk_sched *sched;
+	/* A move asked while the thread was current: it leaves its CPU at
+	 * its next reschedule (nk_thread_set_cpu). */
+	struct nk_sched *migrate_to;
 	char name[NK_NAME_MAX];
 	unsigned int state;
 	unsigned int info;
@@ -281,6 +284,7 @@ void nk_synch_update_chain(struct nk_thread *thread);
 /* timer.c */
 void nk_timer_handler(struct nk_instance *nk, int cpu);
 void nk_timer_reprogram(struct nk_sched *sched);
+void nk_timer_migrate(struct nk_timer *timer, int cpu);
 
 /* irq.c: what the nucleus registers with its pipeline, and the backend
  * handlers that lead there. */

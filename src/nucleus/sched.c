@@ -189,6 +189,8 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 		flags |= NK_SWITCH_EXIT;
 	else if (prev->state & NK_THREAD_RELAXED)
 		flags |= NK_SWITCH_RELAX;
+	if (prev->sched != sched)
+		flags |= NK_SWITCH_MIGRATE; /* see sched_move */
 	nk->be->switch_to(nk->be_priv,
 			  prev->state & NK_THREAD_ROOT ? NULL : prev->shadow,
 			  next->state & NK_THREAD_ROOT ? NULL : next->shadow,
@@ -199,11 +201,41 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 }
 
 /*
+ * Lock held: @thread, current on no CPU or leaving its own (then
+ * @runnable says whether it goes on running), now belongs to @to: it
+ * joins @to's ready queue if it can run, and its timeout timer moves
+ * with it.  A thread leaving its CPU is switched out with
+ * NK_SWITCH_MIGRATE (sched_switch_to sees the new CPU in thread->sched);
+ * the backend moves any other thread itself (thread_migrate).
+ */
+static void sched_move(struct nk_thread *thread, struct nk_sched *to,
+		       bool runnable)
+{
+	struct nk_instance *nk = thread->nk;
+
+	thread->migrate_to = NULL;
+	if (thread->state & NK_THREAD_READY) {
+		nk_sched_dequeue(thread);
+		runnable = true;
+	}
+	nk_trace(nk, thread->sched->cpu, NK_TRACE_MIGRATE, thread->name, NULL,
+		 to->cpu);
+	thread->sched = to;
+	nk_timer_migrate(&thread->rtimer, to->cpu);
+	if (runnable) {
+		nk_sched_enqueue(thread, false);
+		if (thread->prio > to->curr->prio)
+			nk_sched_mark(to);
+	}
+}
+
+/*
  * Make the most urgent ready thread current on @sched.  The caller is
  * the current thread of @sched, or @sched's idle/interrupt context when
  * the current thread is root.  Lock held.  Once a thread is switched back
  * in, decisions taken while it was away (a kick while it waited for its
- * CPU) are applied before it returns to its caller.
+ * CPU) are applied before it returns to its caller, on the CPU it is
+ * back on: it may have been moved meanwhile.
  */
 static void sched_reschedule(struct nk_sched *sched)
 {
@@ -217,13 +249,24 @@ static void sched_reschedule(struct nk_sched *sched)
 		if (runnable && curr->lock_count > 0)
 			return;
 		sched->resched = false;
-		top = sched_top_prio(sched);
-		if (runnable) {
-			rotate = curr->info & NK_INFO_YIELD;
-			curr->info &= ~NK_INFO_YIELD;
-			if (top < curr->prio || (top == curr->prio && !rotate))
-				return;
-			nk_sched_enqueue(curr, !rotate);
+		if (curr->migrate_to && !(curr->state & NK_THREAD_ZOMBIE)) {
+			struct nk_sched *to = curr->migrate_to;
+
+			sched_move(curr, to, runnable);
+			/* Its new CPU hears of it once the lock is free: the
+			 * backend has not moved it yet. */
+			if (to->resched)
+				sched->nk->be->kick(sched->nk->be_priv, to->cpu);
+		} else {
+			top = sched_top_prio(sched);
+			if (runnable) {
+				rotate = curr->info & NK_INFO_YIELD;
+				curr->info &= ~NK_INFO_YIELD;
+				if (top < curr->prio ||
+				    (top == curr->prio && !rotate))
+					return;
+				nk_sched_enqueue(curr, !rotate);
+			}
 		}
 		next = sched_pop(sched);
 		if (next == curr)
@@ -232,6 +275,7 @@ static void sched_reschedule(struct nk_sched *sched)
 		/* Idle context or a relaxed thread: @next runs on its own. */
 		if (curr->state & (NK_THREAD_ROOT | NK_THREAD_RELAXED))
 			return;
+		sched = curr->sched;
 	}
 }
 
@@ -259,6 +303,38 @@ void nk_sched_run(struct nk_instance *nk)
 	}
 	if (self && self->sched->curr == self)
 		sched_reschedule(self->sched);
+}
+
+int nk_thread_set_cpu(struct nk_thread *thread, int cpu)
+{
+	struct nk_instance *nk;
+	struct nk_sched *to;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
+		return -EINVAL;
+	nk = thread->nk;
+	if (cpu < 0 || cpu >= nk->nr_cpus)
+		return -EINVAL;
+	to = &nk->scheds[cpu];
+	nk_lock_acquire(nk);
+	if (thread->state & NK_THREAD_ZOMBIE) {
+		ret = -ESRCH;
+	} else if (thread->sched->curr == thread) {
+		/* It leaves its CPU itself, at its next reschedule: now if it
+		 * is the caller, at the kick if it runs elsewhere. */
+		thread->migrate_to = to == thread->sched ? NULL : to;
+		if (thread->migrate_to) {
+			nk_sched_mark(thread->sched);
+			nk_sched_run(nk);
+		}
+	} else if (to != thread->sched) {
+		sched_move(thread, to, false);
+		nk->be->thread_migrate(nk->be_priv, thread->shadow, cpu);
+		nk_sched_run(nk);
+	}
+	nk_lock_release(nk);
+	return ret;
 }
 
 /* Backend handler: @cpu was kicked while idle. */

@@ -73,6 +73,22 @@ static void timer_enqueue(struct nk_timer *timer)
 	timer->armed = true;
 }
 
+/* Move @timer to @cpu's queue at the same date.  Lock held. */
+void nk_timer_migrate(struct nk_timer *timer, int cpu)
+{
+	int old = timer->cpu;
+
+	if (!timer->armed) {
+		timer->cpu = cpu;
+		return;
+	}
+	timer_dequeue(timer);
+	timer->cpu = cpu;
+	timer_enqueue(timer);
+	nk_timer_reprogram(&timer->nk->scheds[old]);
+	nk_timer_reprogram(&timer->nk->scheds[cpu]);
+}
+
 int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 			  nk_time_t interval, enum nk_tmode mode)
 {

@@ -17,9 +17,10 @@ int __wrap_main(int argc, char **argv)
 	struct nk_instance *nk;
 	int ret;
 
-	ret = fusion_runtime_options(&argc, argv);
-	if (ret == 0)
-		ret = fusion_runtime(&nk);
+	/* A bad option was named on stderr already. */
+	if (fusion_runtime_options(&argc, argv))
+		return FUSION_EXIT_USAGE;
+	ret = fusion_runtime(&nk);
 	if (ret) {
 		fprintf(stderr, "fusion: cannot start: %s\n", strerror(-ret));
 		return 1;

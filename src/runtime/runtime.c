@@ -6,6 +6,8 @@
 #include <fusion/instance.h>
 #include <fusion/runtime.h>
 
+#include "../backend/common/options.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,9 @@
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
 static struct nk_instance *runtime_nk;
 static int runtime_error;
+/* The Linux CPU of each RT CPU, as the backends map them. */
+static int runtime_cpus[NK_MAX_CPUS];
+static int runtime_nr_cpus;
 
 static void runtime_exit(void)
 {
@@ -24,11 +29,21 @@ static void runtime_exit(void)
 
 static void runtime_create(void)
 {
+	struct be_options opts = {0};
 	struct nk_instance_attr attr = {
 	    .main_name = "main",
 	    .main_priority = 0,
 	};
 
+	/* A bad option stops the program here, its line printed. */
+	if (be_options_check())
+		exit(FUSION_EXIT_USAGE);
+	be_option_get(BE_OPT_CPUS, &opts);
+	if (opts.nr_cpus == 0 && be_default_cpus(opts.cpus, 1) == 1)
+		opts.nr_cpus = 1;
+	attr.nr_cpus = opts.nr_cpus;
+	memcpy(runtime_cpus, opts.cpus, sizeof(runtime_cpus));
+	runtime_nr_cpus = opts.nr_cpus;
 	runtime_error = nk_instance_create(&attr, &runtime_nk);
 	if (runtime_error == 0)
 		atexit(runtime_exit);
@@ -43,42 +58,28 @@ int fusion_runtime(struct nk_instance **out)
 	return runtime_error;
 }
 
-struct runtime_option {
-	const char *name; /* with its trailing '=' when it takes a value */
-	const char *env;
-};
-
-static const struct runtime_option runtime_options[] = {
-    {"--backend=", "FUSION_BACKEND"},
-    {"--cpu-affinity=", "FUSION_CPUS"},
-    {"--sim-log=", "FUSION_SIM_LOG"},
-    {"--no-rt", "FUSION_NO_RT"},
-};
-
-static int runtime_apply(const char *arg, bool *matched)
+int fusion_runtime_cpu(int linux_cpu)
 {
-	for (size_t i = 0;
-	     i < sizeof(runtime_options) / sizeof(runtime_options[0]); i++) {
-		const struct runtime_option *o = &runtime_options[i];
-		size_t len = strlen(o->name);
-		bool takes_value = o->name[len - 1] == '=';
+	struct nk_instance *nk;
+	int ret = fusion_runtime(&nk);
 
-		if (takes_value ? strncmp(arg, o->name, len) != 0
-				: strcmp(arg, o->name) != 0)
-			continue;
-		*matched = true;
-		if (!takes_value)
-			return setenv(o->env, "1", 1) ? -errno : 0;
-		if (arg[len] == '\0')
-			return -EINVAL;
-		if (strcmp(o->env, "FUSION_BACKEND") == 0 &&
-		    strcmp(arg + len, "live") != 0 &&
-		    strcmp(arg + len, "sim") != 0)
-			return -EINVAL;
-		return setenv(o->env, arg + len, 1) ? -errno : 0;
-	}
-	*matched = false;
-	return 0;
+	if (ret)
+		return ret;
+	for (int i = 0; i < runtime_nr_cpus; i++)
+		if (runtime_cpus[i] == linux_cpu)
+			return i;
+	return -EINVAL;
+}
+
+int fusion_runtime_check(void)
+{
+	return be_options_check();
+}
+
+void fusion_runtime_usage(FILE *out)
+{
+	if (out)
+		be_options_help(out);
 }
 
 int fusion_runtime_options(int *argc, char **argv)
@@ -92,7 +93,7 @@ int fusion_runtime_options(int *argc, char **argv)
 
 		if (strcmp(argv[in], "--") == 0)
 			break;
-		ret = runtime_apply(argv[in], &matched);
+		ret = be_option_apply_arg(argv[in], &matched);
 		if (ret)
 			return ret;
 		if (!matched)

@@ -12,6 +12,7 @@ static const char *const event_names[NK_TRACE_NR_EVENTS] = {
 	[NK_TRACE_EXIT] = "exit",       [NK_TRACE_SUSPEND] = "suspend",
 	[NK_TRACE_RESUME] = "resume",   [NK_TRACE_RELAX] = "relax",
 	[NK_TRACE_HARDEN] = "harden",   [NK_TRACE_IRQ] = "irq",
+	[NK_TRACE_MIGRATE] = "migrate",
 };
 
 const char *nk_trace_event_name(enum nk_trace_event event)

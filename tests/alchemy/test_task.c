@@ -655,13 +655,19 @@ TEST(affinity_and_slice)
 {
 	RT_TASK a;
 	cpu_set_t cpus;
+	int rt = 0, other;
 
-	CHECK_EQ(rt_task_create(&a, "a", 0, 10, T_CPU(0)), 0);
+	/* T_CPU and the sets name Linux CPUs: which one is the RT CPU's? */
+	while (rt < CPU_SETSIZE && fusion_runtime_cpu(rt) != 0)
+		rt++;
+	CHECK(rt < CPU_SETSIZE);
+	other = rt == 0 ? 1 : 0;
+	CHECK_EQ(rt_task_create(&a, "a", 0, 10, rt < 8 ? T_CPU(rt) : 0), 0);
 	CPU_ZERO(&cpus);
 	CHECK_EQ(rt_task_set_affinity(&a, &cpus), -EINVAL);
-	CPU_SET(1, &cpus);
+	CPU_SET(other, &cpus);
 	CHECK_EQ(rt_task_set_affinity(&a, &cpus), -EINVAL);
-	CPU_SET(0, &cpus);
+	CPU_SET(rt, &cpus);
 	CHECK_EQ(rt_task_set_affinity(&a, &cpus), 0);
 	CHECK_EQ(rt_task_set_affinity(NULL, &cpus), 0);
 	CHECK_EQ(rt_task_set_affinity(&a, NULL), -EINVAL);
@@ -674,8 +680,8 @@ TEST(affinity_and_slice)
 	CHECK_EQ(rt_task_delete(&a), 0);
 	CHECK_EQ(rt_task_set_affinity(&a, &cpus), -EINVAL);
 	CHECK_EQ(rt_task_slice(&a, 0), -EINVAL);
-	/* No such RT CPU. */
-	CHECK_EQ(rt_task_create(&a, "a", 0, 10, T_CPU(7)), -EINVAL);
+	/* No RT CPU there. */
+	CHECK_EQ(rt_task_create(&a, "a", 0, 10, T_CPU(other)), -EINVAL);
 }
 
 static void *plain_thread(void *arg)

@@ -587,6 +587,9 @@ PROBE_FN(th_set_prio, nk_thread_set_priority(o, 30));
 PROBE_FN(th_set_prio_low, nk_thread_set_priority(o, -1));
 PROBE_FN(th_set_prio_high, nk_thread_set_priority(o, 256));
 PROBE_FN(th_unblock, nk_thread_unblock(o));
+PROBE_FN(th_set_cpu, nk_thread_set_cpu(o, 0));
+PROBE_FN(th_set_cpu_neg, nk_thread_set_cpu(o, -1));
+PROBE_FN(th_set_cpu_high, nk_thread_set_cpu(o, 1)); /* one RT CPU */
 PROBE_FN(th_set_rr, nk_thread_set_policy(o, NK_SCHED_RR, 1000));
 PROBE_FN(th_set_fifo, nk_thread_set_policy(o, NK_SCHED_FIFO, 0));
 PROBE_FN(th_set_fifo_any_quantum, nk_thread_set_policy(o, NK_SCHED_FIFO, -1));
@@ -618,6 +621,7 @@ static const struct probe forged_thread_probes[] = {
     P(th_set_rr, -EINVAL),
     P(th_set_fifo, -EINVAL),
     P(th_unblock, -EINVAL),
+    P(th_set_cpu, -EINVAL),
     P(th_instance, 0),
     P(th_name, 0),
     P(th_priority, -EINVAL),
@@ -654,6 +658,9 @@ static const struct probe dormant_probes[] = {
     P(th_suspend, -EPERM),
     P(th_resume, -EPERM),
     P(th_unblock, -EAGAIN),
+    P(th_set_cpu_neg, -EINVAL),
+    P(th_set_cpu_high, -EINVAL),
+    P(th_set_cpu, 0),
     P(th_join, -EINVAL),
     P(th_stats_null, -EINVAL),
     P(th_priority, 5),
@@ -698,6 +705,8 @@ static const struct probe zombie_probes[] = {
     /* Arguments are checked first. */
     P(th_set_rr_zero, -EINVAL),
     P(th_set_bad_policy, -EINVAL),
+    P(th_set_cpu_high, -EINVAL),
+    P(th_set_cpu, -ESRCH),
     P(th_unblock, -ESRCH),
     P(th_instance, 1),
     P(th_name, 1),

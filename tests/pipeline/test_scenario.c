@@ -532,10 +532,11 @@ TEST(malformed_lines_are_refused_with_their_line)
 		CHECK(strlen(err) > strlen(prefix) + 1);
 		CHECK(strchr(err, '\n') == err + strlen(err) - 1);
 	}
-	/* A missing file is the open error, named. */
+	/* A missing file is a bad value of the option, named. */
 	CHECK_EQ(create_capture("/nonexistent/scenario", err, sizeof(err)),
-		 -ENOENT);
-	CHECK(strncmp(err, "fusion-sim: /nonexistent/scenario: ", 35) == 0);
+		 -EINVAL);
+	CHECK_STR(err, "fusion: FUSION_SIM_SCENARIO=/nonexistent/scenario: "
+		       "cannot read the file: No such file or directory\n");
 	/* The failures left nothing behind: an instance still works. */
 	sim_create("irq a at 1ms\n");
 	sim_destroy();

@@ -17,6 +17,7 @@
 #include "live.h"
 #include "../common/chan.h"
 #include "../common/exit.h"
+#include "../common/options.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -241,6 +242,27 @@ static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 }
 
 /*
+ * @s, current on no CPU, belongs to RT CPU @cpu from now on.  Were it
+ * its old CPU's idle waiter, it gives the role up (that CPU's interrupt
+ * thread takes its interrupts, as for a relaxed thread) and is rung out
+ * of the poll to park on its gate.  Lock held.
+ */
+static void shadow_move(struct live *live, struct live_shadow *s, int cpu)
+{
+	struct live_shadow *expected = s;
+	cpu_set_t set;
+
+	if (atomic_compare_exchange_strong(&live->cpus[s->cpu].idle_waiter,
+					   &expected, NULL))
+		be_gate_ring(&s->gate);
+	s->cpu = cpu;
+	CPU_ZERO(&set);
+	CPU_SET(live->cpus[cpu].linux_cpu, &set);
+	/* Refused (the CPU left our cpuset): only timing suffers. */
+	pthread_setaffinity_np(s->pthread, sizeof(set), &set);
+}
+
+/*
  * A shadow inherits the signal mask of whoever created or adopted it;
  * the backend's own signals must get through whatever that was.  With
  * SUD, a stray call while SIGSYS is blocked would kill the process.
@@ -268,21 +290,30 @@ static void live_fini(void *priv)
 	free(live);
 }
 
+/* The options the live backend reads. */
+static const enum be_option_id live_options[] = {
+    BE_OPT_CPUS, BE_OPT_WATCHDOG_MS, BE_OPT_NO_RT, BE_OPT_NO_SUD};
+
 static int live_init(struct nk_instance *nk, int nr_cpus,
 		     const struct nk_backend_handlers *handlers, void **priv)
 {
-	const char *spec = getenv("FUSION_CPUS");
-	const char *no_sud = getenv("FUSION_NO_SUD");
-	int cpus[NK_MAX_CPUS];
+	struct be_options opts = {0};
+	int *cpus = opts.cpus;
 	struct live *live;
-	int count, ret = 0;
+	int ret = 0;
 
-	count = spec && spec[0] ? live_parse_cpus(spec, cpus, NK_MAX_CPUS)
-				: live_default_cpus(cpus, nr_cpus);
-	if (count < nr_cpus) {
-		fprintf(stderr, "fusion: FUSION_CPUS=\"%s\" names fewer than "
-				"the %d RT CPUs asked for\n",
-			spec ? spec : "", nr_cpus);
+	for (size_t i = 0; i < sizeof(live_options) / sizeof(live_options[0]);
+	     i++)
+		if (be_option_get(live_options[i], &opts))
+			return -EINVAL;
+	if (opts.nr_cpus == 0 && be_default_cpus(cpus, nr_cpus) == nr_cpus)
+		opts.nr_cpus = nr_cpus;
+	if (opts.nr_cpus < nr_cpus) {
+		fprintf(stderr,
+			"fusion: %d RT CPUs asked for, only %d in %s\n",
+			nr_cpus, opts.nr_cpus,
+			getenv("FUSION_CPUS") ? "FUSION_CPUS"
+					      : "the process's affinity");
 		return -EINVAL;
 	}
 	live = calloc(1, sizeof(*live));
@@ -292,17 +323,17 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	live->handlers = handlers;
 	live->nr_cpus = nr_cpus;
 	be_lock_init(&live->lock);
-	live->rt = live_rt_allowed();
-	if (!live->rt && !getenv("FUSION_NO_RT"))
+	live->rt = live_rt_allowed(opts.no_rt);
+	if (!live->rt && !opts.no_rt)
 		fprintf(stderr, "fusion: SCHED_FIFO is not permitted (needs "
 				"CAP_SYS_NICE or RLIMIT_RTPRIO): scheduling "
 				"order stays exact, timing is not guaranteed\n");
 	if (live->rt && !live_under_sanitizer)
 		live->locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
-	live->sud = !live_under_sanitizer && !(no_sud && no_sud[0]) &&
+	live->sud = !live_under_sanitizer && !opts.no_sud &&
 		    live_sud_probe() && live_sud_install() == 0;
 	live->dma_latency_fd = live->rt ? live_hold_dma_latency() : -1;
-	ret = live_watchdog_start(live);
+	ret = live_watchdog_start(live, opts.watchdog_ms);
 	if (ret == 0)
 		ret = live_install_handler(live, LIVE_SIG_PREEMPT,
 					   preempt_signal, NULL);
@@ -369,6 +400,11 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	/* An idle CPU's timer is armed before anyone sleeps on it. */
 	if (idle)
 		live_timer_sync(idle);
+	if (flags & NK_SWITCH_MIGRATE) {
+		/* Gone from its old CPU, it cannot wait there as idle waiter. */
+		shadow_move(live, p, nk_thread_cpu(p->thread));
+		idle = NULL;
+	}
 	if (flags & NK_SWITCH_RELAX) {
 		/* @p runs on under Linux; nobody parks for an idle CPU: the
 		 * interrupt thread takes its interrupts. */
@@ -541,6 +577,11 @@ static void live_thread_kill(void *priv, void *shadow)
 		leave_idle(&live->cpus[s->cpu], s);
 }
 
+static void live_thread_migrate(void *priv, void *shadow, int cpu)
+{
+	shadow_move(priv, shadow, cpu);
+}
+
 static void live_thread_reap(void *priv, void *shadow)
 {
 	struct live_shadow *s = shadow;
@@ -634,6 +675,7 @@ const struct nk_backend_ops nk_backend_live = {
 	.thread_init = live_thread_init,
 	.thread_adopt = live_thread_adopt,
 	.thread_kill = live_thread_kill,
+	.thread_migrate = live_thread_migrate,
 	.thread_reap = live_thread_reap,
 	.self = live_self_thread,
 	.busy = live_busy,

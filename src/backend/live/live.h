@@ -34,7 +34,9 @@ struct live;
 struct live_shadow {
 	struct live *live;
 	struct nk_thread *thread;
-	int cpu;
+	/* The RT CPU: written under the lock, read by the watchdog's
+	 * signal handler too. */
+	_Atomic int cpu;
 	pthread_t pthread;
 	pid_t tid;
 	bool adopted;
@@ -114,9 +116,7 @@ struct live {
 };
 
 /* setup.c */
-int live_parse_cpus(const char *spec, int *cpus, int max);
-int live_default_cpus(int *cpus, int nr);
-bool live_rt_allowed(void);
+bool live_rt_allowed(bool no_rt);
 int live_fifo_prio(int nucleus_prio);
 int live_pin_self(int linux_cpu);
 void live_prefault_stack(size_t size);
@@ -179,7 +179,7 @@ int live_sud_sigaction(int sig, void (*handler)(int, siginfo_t *, void *),
 		       int also);
 
 /* watchdog.c */
-int live_watchdog_start(struct live *live);
+int live_watchdog_start(struct live *live, long ms);
 void live_watchdog_stop(struct live *live);
 void live_watchdog_forget(struct live_shadow *s);
 

@@ -9,61 +9,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* Parse "2", "0,1" or "1-3" into @cpus; returns the count or -EINVAL. */
-int live_parse_cpus(const char *spec, int *cpus, int max)
+bool live_rt_allowed(bool no_rt)
 {
-	int count = 0;
-	const char *p = spec;
-
-	while (*p) {
-		char *end;
-		long first = strtol(p, &end, 10), last;
-
-		if (end == p || first < 0 || first >= CPU_SETSIZE)
-			return -EINVAL;
-		last = first;
-		p = end;
-		if (*p == '-') {
-			last = strtol(p + 1, &end, 10);
-			if (end == p + 1 || last < first || last >= CPU_SETSIZE)
-				return -EINVAL;
-			p = end;
-		}
-		for (long cpu = first; cpu <= last; cpu++) {
-			if (count == max)
-				return -EINVAL;
-			cpus[count++] = (int)cpu;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -EINVAL;
-	}
-	return count ? count : -EINVAL;
-}
-
-/* The last @nr Linux CPUs this process may use, highest first. */
-int live_default_cpus(int *cpus, int nr)
-{
-	cpu_set_t set;
-	int count = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return -errno;
-	for (int cpu = CPU_SETSIZE - 1; cpu >= 0 && count < nr; cpu--)
-		if (CPU_ISSET(cpu, &set))
-			cpus[count++] = cpu;
-	return count == nr ? count : -EINVAL;
-}
-
-bool live_rt_allowed(void)
-{
-	const char *no_rt = getenv("FUSION_NO_RT");
 	struct sched_param param = {.sched_priority = LIVE_FIFO_MIN};
 	int policy;
 	struct sched_param saved;
 
-	if (no_rt && no_rt[0] && strcmp(no_rt, "0") != 0)
+	if (no_rt)
 		return false;
 	/* Ask the kernel rather than guess from rlimits and capabilities. */
 	if (pthread_getschedparam(pthread_self(), &policy, &saved))

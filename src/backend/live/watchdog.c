@@ -26,8 +26,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define LIVE_WATCHDOG_DEFAULT_MS 4000
-
 /* Ask the watchdog thread to tell glibc of @s's demotion. */
 static void watchdog_post(struct live_shadow *s)
 {
@@ -127,15 +125,12 @@ void live_watchdog_forget(struct live_shadow *s)
 		sched_yield();
 }
 
-int live_watchdog_start(struct live *live)
+int live_watchdog_start(struct live *live, long ms)
 {
-	const char *env = getenv("FUSION_WATCHDOG_MS");
-	long ms =
-	    env && env[0] ? strtol(env, NULL, 10) : LIVE_WATCHDOG_DEFAULT_MS;
 	struct rlimit limit;
 	int ret;
 
-	if (!live->rt || ms <= 0)
+	if (!live->rt || ms == 0)
 		return 0;
 	ret = watchdog_thread_start(live);
 	if (ret)

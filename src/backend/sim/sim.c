@@ -24,6 +24,7 @@
 #include "sim.h"
 #include "../common/chan.h"
 #include "../common/exit.h"
+#include "../common/options.h"
 
 #include <fusion/pipeline.h>
 
@@ -252,13 +253,18 @@ static void sim_fini(void *priv)
 static int sim_init(struct nk_instance *nk, int nr_cpus,
 		    const struct nk_backend_handlers *handlers, void **priv)
 {
-	const char *log_path = getenv("FUSION_SIM_LOG");
-	const char *scenario = getenv("FUSION_SIM_SCENARIO");
+	struct be_options opts = {0};
+	const char *log_path, *scenario;
 	struct sim *sim;
 	int ret;
 
 	if (nr_cpus <= 0 || nr_cpus > NK_MAX_CPUS)
 		return -EINVAL;
+	if (be_option_get(BE_OPT_SIM_LOG, &opts) ||
+	    be_option_get(BE_OPT_SIM_SCENARIO, &opts))
+		return -EINVAL;
+	log_path = opts.sim_log;
+	scenario = opts.sim_scenario;
 	sim = calloc(1, sizeof(*sim));
 	if (sim == NULL)
 		return -ENOMEM;
@@ -269,14 +275,14 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 		sim->deadline[cpu] = NK_INFINITE;
 	nk_list_init(&sim->runnable);
 	be_lock_init(&sim->lock);
-	if (scenario && scenario[0]) {
+	if (scenario) {
 		ret = sim_scenario_load(sim, scenario);
 		if (ret) {
 			sim_fini(sim);
 			return ret;
 		}
 	}
-	if (log_path && log_path[0]) {
+	if (log_path) {
 		sim->log = fopen(log_path, "w");
 		if (sim->log == NULL) {
 			ret = -errno;
@@ -305,6 +311,10 @@ static void sim_switch_to(void *priv, void *prev, void *next,
 
 	if (next)
 		runnable_push(sim, next);
+	/* Bookkeeping only: the CPUs are virtual. */
+	if (flags & NK_SWITCH_MIGRATE)
+		((struct sim_shadow *)prev)->cpu =
+		    nk_thread_cpu(((struct sim_shadow *)prev)->thread);
 	if ((flags & NK_SWITCH_PARK) && prev != sim->holder) {
 		/* @prev adopted itself beside the holder: dispatching here
 		 * would make two executors.  The lock goes back, and comes
@@ -411,6 +421,12 @@ static void sim_thread_kill(void *priv, void *shadow)
 		sim->busy_on[s->cpu] = NULL;
 	s->killed = true;
 	be_gate_open(&s->gate);
+}
+
+static void sim_thread_migrate(void *priv, void *shadow, int cpu)
+{
+	(void)priv;
+	((struct sim_shadow *)shadow)->cpu = cpu;
 }
 
 static void sim_thread_reap(void *priv, void *shadow)
@@ -543,6 +559,7 @@ const struct nk_backend_ops nk_backend_sim = {
 	.thread_init = sim_thread_init,
 	.thread_adopt = sim_thread_adopt,
 	.thread_kill = sim_thread_kill,
+	.thread_migrate = sim_thread_migrate,
 	.thread_reap = sim_thread_reap,
 	.self = sim_self_thread,
 	.busy = sim_busy,

@@ -170,16 +170,36 @@ static int task_get(RT_TASK *task, struct nk_instance **nk,
 	return ret;
 }
 
-static int task_cpu(struct nk_instance *nk, int mode)
+/*
+ * The RT CPU for a task affine to the Linux CPUs of @cpus: @current if
+ * its Linux CPU is in the set, else that of the lowest one running an RT
+ * CPU; -EINVAL if none does.
+ */
+static int task_pick_cpu(const cpu_set_t *cpus, int current)
 {
-	int nr = nk_instance_nr_cpus(nk);
+	int pick = -EINVAL;
+
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		int rt = CPU_ISSET(cpu, cpus) ? fusion_runtime_cpu(cpu) : -1;
+
+		if (rt >= 0 && (pick < 0 || rt == current))
+			pick = rt;
+	}
+	return pick;
+}
+
+/* The RT CPU of a new task: its T_CPU set, else the first. */
+static int task_cpu(int mode)
+{
+	cpu_set_t cpus;
 
 	if (!(mode & T_CPUMASK))
 		return 0;
-	for (int cpu = 0; cpu < 8 && cpu < nr; cpu++)
+	CPU_ZERO(&cpus);
+	for (int cpu = 0; cpu < 8; cpu++)
 		if (mode & T_CPU(cpu))
-			return cpu;
-	return -EINVAL;
+			CPU_SET(cpu, &cpus);
+	return task_pick_cpu(&cpus, -1);
 }
 
 int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
@@ -198,7 +218,7 @@ int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
 	ret = alchemy_enter(&nk);
 	if (ret)
 		return ret;
-	attr.cpu = task_cpu(nk, mode);
+	attr.cpu = task_cpu(mode);
 	if (attr.cpu < 0)
 		return -EINVAL;
 	attr.name = name;
@@ -589,11 +609,7 @@ int rt_task_slice(RT_TASK *task, RTIME quantum)
 	return task_control(task, TASK_SLICE, quantum);
 }
 
-/*
- * @cpus names RT CPUs (nucleus schedulers).  The nucleus cannot migrate
- * a thread: a set including the task's own CPU is accepted (it stays
- * there), any other is -EINVAL.
- */
+/* @cpus are Linux CPUs, mapped onto RT CPUs through the runtime's list. */
 int rt_task_set_affinity(RT_TASK *task, const cpu_set_t *cpus)
 {
 	struct nk_instance *nk;
@@ -605,11 +621,11 @@ int rt_task_set_affinity(RT_TASK *task, const cpu_set_t *cpus)
 	ret = task_get(task, &nk, &t);
 	if (ret)
 		return ret == -EPERM ? -EINVAL : ret;
-	cpu = nk_thread_cpu(t->thread);
+	cpu = task_pick_cpu(cpus, nk_thread_cpu(t->thread));
+	ret = cpu < 0 ? cpu : nk_thread_set_cpu(t->thread, cpu);
 	nk_unlock(nk);
-	if (cpu < 0 || !CPU_ISSET((size_t)cpu, cpus))
-		return -EINVAL;
-	return 0;
+	/* A task that ended is gone, as for every other call. */
+	return ret == -ESRCH ? -EINVAL : ret;
 }
 
 /* Lock held. */

@@ -1,0 +1,362 @@
+/*
+ * The framework options table: see options.h.  A parser fills its field
+ * of struct be_options, or says in @why what is wrong with the value and
+ * what is allowed; the caller names the option and the value.
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WHY_MAX 256
+
+typedef int (*be_option_parse)(const char *value, struct be_options *o,
+			       char *why, size_t len);
+
+struct be_option {
+	const char *env;
+	const char *arg;  /* command-line form; with '=' it takes a value */
+	const char *meta; /* what the value looks like, for the help */
+	const char *def;  /* parsed when unset; NULL: the field stays 0 */
+	be_option_parse parse;
+	const char *help;
+};
+
+static int parse_backend(const char *value, struct be_options *o, char *why,
+			 size_t len)
+{
+	if (strcmp(value, "live") != 0 && strcmp(value, "sim") != 0) {
+		snprintf(why, len, "unknown backend (allowed: live, sim)");
+		return -EINVAL;
+	}
+	o->backend = value;
+	return 0;
+}
+
+/* "2", "0,1", "1-3,5" into @set; -EINVAL on anything else. */
+static int parse_cpu_list(const char *spec, int *cpus, int max, int *count)
+{
+	const char *p = spec;
+
+	*count = 0;
+	while (*p) {
+		char *end;
+		long first, last;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		first = strtol(p, &end, 10);
+		last = first;
+		p = end;
+		if (*p == '-') {
+			if (p[1] < '0' || p[1] > '9')
+				return -EINVAL;
+			last = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (first >= CPU_SETSIZE || last >= CPU_SETSIZE || last < first)
+			return -EINVAL;
+		for (long cpu = first; cpu <= last; cpu++) {
+			if (*count == max)
+				return -E2BIG;
+			cpus[(*count)++] = (int)cpu;
+		}
+		if (*p == ',' && p[1] != '\0')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return *count ? 0 : -EINVAL;
+}
+
+/* @set as "0-1,4", for messages. */
+static void format_cpu_set(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int cpu = 0; cpu < CPU_SETSIZE && used < len; cpu++) {
+		int last = cpu;
+
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		used += (size_t)snprintf(buf + used, len - used,
+					 last > cpu ? "%s%d-%d" : "%s%d",
+					 used ? "," : "", cpu, last);
+		cpu = last;
+	}
+	if (buf[0] == '\0')
+		snprintf(buf, len, "none");
+}
+
+/* Online Linux CPUs, from sysfs; the affinity mask if sysfs is absent. */
+static void online_cpus(cpu_set_t *set, const cpu_set_t *allowed)
+{
+	char line[1024];
+	int cpus[CPU_SETSIZE], count;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+
+	*set = *allowed;
+	if (f == NULL)
+		return;
+	if (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (parse_cpu_list(line, cpus, CPU_SETSIZE, &count) == 0) {
+			CPU_ZERO(set);
+			for (int i = 0; i < count; i++)
+				CPU_SET(cpus[i], set);
+		}
+	}
+	fclose(f);
+}
+
+static int parse_cpus(const char *value, struct be_options *o, char *why,
+		      size_t len)
+{
+	cpu_set_t allowed, online, seen;
+	char list[128];
+	int ret;
+
+	ret = parse_cpu_list(value, o->cpus, NK_MAX_CPUS, &o->nr_cpus);
+	if (ret == -E2BIG) {
+		snprintf(why, len, "more than %d CPUs", NK_MAX_CPUS);
+		return -EINVAL;
+	}
+	if (ret) {
+		snprintf(why, len,
+			 "not a list of CPUs (e.g. 1, 0,1 or 2-3; below %d)",
+			 CPU_SETSIZE);
+		return -EINVAL;
+	}
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		snprintf(why, len, "cannot read the CPU affinity: %s",
+			 strerror(errno));
+		return -EINVAL;
+	}
+	online_cpus(&online, &allowed);
+	CPU_ZERO(&seen);
+	for (int i = 0; i < o->nr_cpus; i++) {
+		int cpu = o->cpus[i];
+
+		if (!CPU_ISSET(cpu, &online)) {
+			format_cpu_set(&online, list, sizeof(list));
+			snprintf(why, len, "CPU %d is not online (online: %s)",
+				 cpu, list);
+			return -EINVAL;
+		}
+		if (!CPU_ISSET(cpu, &allowed)) {
+			format_cpu_set(&allowed, list, sizeof(list));
+			snprintf(why, len,
+				 "CPU %d is not in the process's affinity "
+				 "(allowed: %s)",
+				 cpu, list);
+			return -EINVAL;
+		}
+		if (CPU_ISSET(cpu, &seen)) {
+			snprintf(why, len, "CPU %d is listed twice", cpu);
+			return -EINVAL;
+		}
+		CPU_SET(cpu, &seen);
+	}
+	return 0;
+}
+
+/* The file may not exist yet: its directory must be writable. */
+static int parse_sim_log(const char *value, struct be_options *o, char *why,
+			 size_t len)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(value, '/');
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s",
+			 slash == value ? 1 : (int)(slash - value), value);
+	if (access(dir, W_OK)) {
+		snprintf(why, len, "cannot create the file: %s",
+			 strerror(errno));
+		return -EINVAL;
+	}
+	o->sim_log = value;
+	return 0;
+}
+
+static int parse_sim_scenario(const char *value, struct be_options *o,
+			      char *why, size_t len)
+{
+	if (access(value, R_OK)) {
+		snprintf(why, len, "cannot read the file: %s", strerror(errno));
+		return -EINVAL;
+	}
+	o->sim_scenario = value;
+	return 0;
+}
+
+static int parse_watchdog(const char *value, struct be_options *o, char *why,
+			  size_t len)
+{
+	char *end;
+	long ms;
+
+	errno = 0;
+	ms = strtol(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end || errno ||
+	    ms > BE_WATCHDOG_MAX_MS) {
+		snprintf(why, len,
+			 "not a number of milliseconds (0..%d, 0: none)",
+			 BE_WATCHDOG_MAX_MS);
+		return -EINVAL;
+	}
+	o->watchdog_ms = ms;
+	return 0;
+}
+
+static int parse_bool(const char *value, bool *out, char *why, size_t len)
+{
+	if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+		snprintf(why, len, "not a boolean (allowed: 0, 1)");
+		return -EINVAL;
+	}
+	*out = value[0] == '1';
+	return 0;
+}
+
+static int parse_no_rt(const char *value, struct be_options *o, char *why,
+		       size_t len)
+{
+	return parse_bool(value, &o->no_rt, why, len);
+}
+
+static int parse_no_sud(const char *value, struct be_options *o, char *why,
+			size_t len)
+{
+	return parse_bool(value, &o->no_sud, why, len);
+}
+
+static const struct be_option options[BE_OPT_NR] = {
+    [BE_OPT_BACKEND] = {"FUSION_BACKEND", "--backend=", "live|sim", NULL,
+			parse_backend, "backend to run on (default live)"},
+    [BE_OPT_CPUS] = {"FUSION_CPUS", "--cpu-affinity=", "LIST", NULL, parse_cpus,
+		     "Linux CPUs of the RT CPUs, e.g. 1, 0,1 or 2-3 "
+		     "(default: the last one allowed)"},
+    [BE_OPT_SIM_LOG] = {"FUSION_SIM_LOG", "--sim-log=", "FILE", NULL,
+			parse_sim_log, "sim: write the event log to FILE"},
+    [BE_OPT_SIM_SCENARIO] = {"FUSION_SIM_SCENARIO", NULL, "FILE", NULL,
+			     parse_sim_scenario,
+			     "sim: scripted interrupts from FILE"},
+    [BE_OPT_WATCHDOG_MS] = {"FUSION_WATCHDOG_MS", NULL, "0..3600000", "4000",
+			    parse_watchdog,
+			    "live: demote a thread that holds its CPU this "
+			    "long (default 4000, 0: none)"},
+    [BE_OPT_NO_RT] = {"FUSION_NO_RT", "--no-rt", "0|1", "0", parse_no_rt,
+		      "live: no SCHED_FIFO"},
+    [BE_OPT_NO_SUD] = {"FUSION_NO_SUD", NULL, "0|1", "0", parse_no_sud,
+		       "live: no automatic relax on stray system calls"},
+};
+
+/* Parse @value of @opt; on error print the line naming it as @name. */
+static int option_parse(const struct be_option *opt, const char *name,
+			const char *value, struct be_options *o)
+{
+	char why[WHY_MAX];
+
+	if (opt->parse(value, o, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "fusion: %s%s%s: %s\n", name,
+		name[strlen(name) - 1] == '=' ? "" : "=", value, why);
+	return -EINVAL;
+}
+
+int be_default_cpus(int *cpus, int nr)
+{
+	cpu_set_t set;
+	int count = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (int cpu = CPU_SETSIZE - 1; cpu >= 0 && count < nr; cpu--)
+		if (CPU_ISSET(cpu, &set))
+			cpus[count++] = cpu;
+	return count == nr ? count : -EINVAL;
+}
+
+int be_option_get(enum be_option_id id, struct be_options *opts)
+{
+	const struct be_option *opt;
+	const char *value;
+
+	if ((unsigned int)id >= BE_OPT_NR)
+		return -EINVAL;
+	opt = &options[id];
+	value = getenv(opt->env);
+	if (value == NULL || value[0] == '\0')
+		return opt->def ? option_parse(opt, opt->env, opt->def, opts)
+				: 0;
+	return option_parse(opt, opt->env, value, opts);
+}
+
+int be_options_check(void)
+{
+	struct be_options o = {0};
+
+	for (int id = 0; id < BE_OPT_NR; id++)
+		if (be_option_get(id, &o))
+			return -EINVAL;
+	return 0;
+}
+
+int be_option_apply_arg(const char *arg, bool *matched)
+{
+	struct be_options o = {0};
+
+	*matched = false;
+	for (int id = 0; id < BE_OPT_NR; id++) {
+		const struct be_option *opt = &options[id];
+		size_t len;
+		bool takes_value;
+		const char *value;
+
+		if (opt->arg == NULL)
+			continue;
+		len = strlen(opt->arg);
+		takes_value = opt->arg[len - 1] == '=';
+		if (takes_value ? strncmp(arg, opt->arg, len) != 0
+				: strcmp(arg, opt->arg) != 0)
+			continue;
+		*matched = true;
+		value = takes_value ? arg + len : "1";
+		if (value[0] == '\0') {
+			fprintf(stderr,
+				"fusion: %s: a value is needed (%s%s)\n", arg,
+				opt->arg, opt->meta);
+			return -EINVAL;
+		}
+		if (option_parse(opt, opt->arg, value, &o))
+			return -EINVAL;
+		return setenv(opt->env, value, 1) ? -errno : 0;
+	}
+	return 0;
+}
+
+void be_options_help(FILE *out)
+{
+	for (int id = 0; id < BE_OPT_NR; id++) {
+		const struct be_option *opt = &options[id];
+		char form[64];
+
+		if (opt->arg && opt->arg[strlen(opt->arg) - 1] == '=')
+			snprintf(form, sizeof(form), "%s%s", opt->arg,
+				 opt->meta);
+		else
+			snprintf(form, sizeof(form), "%s",
+				 opt->arg ? opt->arg : "");
+		fprintf(out, "  %-22s %-20s %s\n", form, opt->env, opt->help);
+	}
+}

@@ -1,0 +1,71 @@
+/*
+ * The framework options: one table (options.c) gives each its
+ * environment variable, its command-line form, its parser and its help.
+ * The runtime checks them all at start-up; each backend reads the ones
+ * it uses through be_option_get(), which refuses what the check refuses,
+ * so a program that creates an instance without the runtime gets the
+ * same one-line message.
+ */
+#ifndef FUSION_BACKEND_OPTIONS_H
+#define FUSION_BACKEND_OPTIONS_H
+
+#include <fusion/instance.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum be_option_id {
+	BE_OPT_BACKEND,
+	BE_OPT_CPUS,
+	BE_OPT_SIM_LOG,
+	BE_OPT_SIM_SCENARIO,
+	BE_OPT_WATCHDOG_MS,
+	BE_OPT_NO_RT,
+	BE_OPT_NO_SUD,
+	BE_OPT_NR
+};
+
+/* Parsed values; an option unset (or set empty) keeps its default. */
+struct be_options {
+	const char *backend;	  /* NULL: the default backend */
+	int nr_cpus;		  /* 0: the backend's default CPUs */
+	int cpus[NK_MAX_CPUS];	  /* Linux CPUs, in the order given */
+	const char *sim_log;	  /* NULL: no event log */
+	const char *sim_scenario; /* NULL: no scenario */
+	long watchdog_ms;	  /* 0: no watchdog */
+	bool no_rt;
+	bool no_sud;
+};
+
+#define BE_WATCHDOG_MAX_MS 3600000
+
+/*
+ * Parse option @id from the environment into @opts (which the caller
+ * zeroed), or its default when unset.  A bad value prints one line on
+ * stderr, "fusion: NAME=VALUE: what is wrong (allowed: ...)", and
+ * returns -EINVAL.  Any context outside the nucleus lock.
+ */
+int be_option_get(enum be_option_id id, struct be_options *opts);
+
+/*
+ * The RT CPUs' Linux CPUs when FUSION_CPUS is unset: the last @nr the
+ * process may use, highest first.  Returns @nr, -EINVAL (fewer) or
+ * -errno.
+ */
+int be_default_cpus(int *cpus, int nr);
+
+/* Every option, in table order: the first bad one's line, -EINVAL. */
+int be_options_check(void);
+
+/*
+ * If @arg is the command-line form of an option ("--backend=sim",
+ * "--no-rt"), check its value (a bad one: the line as above, naming the
+ * form given, and -EINVAL) and set its variable; *@matched says whether
+ * it was one.  Returns 0, -EINVAL or -ENOMEM.
+ */
+int be_option_apply_arg(const char *arg, bool *matched);
+
+/* One line per option: its forms and what it does. */
+void be_options_help(FILE *out);
+
+#endif

@@ -1,0 +1,102 @@
+#!/bin/sh
+# Framework options checked at start-up: each bad value, given to a
+# program linked with the main() wrapper (periodic_queue) and to the
+# fusion tool, stops it with exactly one line on stderr and status 2;
+# `fusion [COMMAND] --help` prints usage and exits 0; an unknown option
+# prints usage on stderr and exits 2.
+#   usage: test_options.sh BUILD_DIR
+set -u
+
+if [ $# -ne 1 ] || [ ! -d "$1/bin" ]; then
+	echo "usage: $0 BUILD_DIR" >&2
+	exit 2
+fi
+bin=$(cd "$1/bin" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail()
+{
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# expect STATUS LINE CMD...: the exit status, and stderr exactly LINE.
+expect()
+{
+	status=$1
+	line=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	[ "$got" -eq "$status" ] || fail "$*: status $got, not $status"
+	printf '%s\n' "$line" >"$tmp/want"
+	cmp -s "$tmp/err" "$tmp/want" ||
+		fail "$*: stderr '$(cat "$tmp/err")', not '$line'"
+}
+
+# An online CPU that is not ours to name, or none: the highest online + 1.
+online=$(cat /sys/devices/system/cpu/online)
+last=$(echo "$online" | tr ',-' '\n\n' | sort -n | tail -1)
+absent=$((last + 1))
+
+for prog in "$bin/periodic_queue" "$bin/fusion info"; do
+	# shellcheck disable=SC2086 # $prog is a command and its argument
+	set -- $prog
+	expect 2 "fusion: FUSION_BACKEND=bogus: unknown backend (allowed: live, sim)" \
+		env FUSION_BACKEND=bogus "$@"
+	expect 2 "fusion: FUSION_WATCHDOG_MS=abc: not a number of milliseconds (0..3600000, 0: none)" \
+		env FUSION_WATCHDOG_MS=abc "$@"
+	expect 2 "fusion: FUSION_WATCHDOG_MS=-1: not a number of milliseconds (0..3600000, 0: none)" \
+		env FUSION_WATCHDOG_MS=-1 "$@"
+	expect 2 "fusion: FUSION_WATCHDOG_MS=3600001: not a number of milliseconds (0..3600000, 0: none)" \
+		env FUSION_WATCHDOG_MS=3600001 "$@"
+	expect 2 "fusion: FUSION_CPUS=0,$absent: CPU $absent is not online (online: $online)" \
+		env FUSION_CPUS=0,$absent "$@"
+	expect 2 "fusion: FUSION_CPUS=x: not a list of CPUs (e.g. 1, 0,1 or 2-3; below 1024)" \
+		env FUSION_CPUS=x "$@"
+	expect 2 "fusion: FUSION_CPUS=0,0: CPU 0 is listed twice" \
+		env FUSION_CPUS=0,0 "$@"
+	expect 2 "fusion: FUSION_SIM_LOG=/nonexistent/log: cannot create the file: No such file or directory" \
+		env FUSION_SIM_LOG=/nonexistent/log "$@"
+	expect 2 "fusion: FUSION_SIM_SCENARIO=/nonexistent/s: cannot read the file: No such file or directory" \
+		env FUSION_SIM_SCENARIO=/nonexistent/s "$@"
+	expect 2 "fusion: FUSION_NO_RT=yes: not a boolean (allowed: 0, 1)" \
+		env FUSION_NO_RT=yes "$@"
+	expect 2 "fusion: FUSION_NO_SUD=2: not a boolean (allowed: 0, 1)" \
+		env FUSION_NO_SUD=2 "$@"
+	# The command-line forms, named as given.
+	expect 2 "fusion: --backend=bogus: unknown backend (allowed: live, sim)" \
+		"$@" --backend=bogus
+	expect 2 "fusion: --backend=: a value is needed (--backend=live|sim)" \
+		"$@" --backend=
+	expect 2 "fusion: --cpu-affinity=$absent: CPU $absent is not online (online: $online)" \
+		"$@" --cpu-affinity=$absent
+	expect 2 "fusion: --sim-log=/nonexistent/log: cannot create the file: No such file or directory" \
+		"$@" --sim-log=/nonexistent/log
+done
+
+# --help of the tool and of each command: usage on stdout, status 0.
+for cmd in "" latency switch info; do
+	# shellcheck disable=SC2086 # an empty $cmd is no argument
+	"$bin/fusion" $cmd --help >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	[ "$got" -eq 0 ] || fail "fusion $cmd --help: status $got"
+	grep -q "^usage: fusion" "$tmp/out" || fail "fusion $cmd --help: no usage"
+	[ -s "$tmp/err" ] && fail "fusion $cmd --help: wrote to stderr"
+done
+# Unknown options: usage on stderr, status 2.
+for cmd in "latency --bogus" "switch --bogus" "info --bogus" "bogus" ""; do
+	# shellcheck disable=SC2086 # $cmd is words
+	"$bin/fusion" $cmd >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	[ "$got" -eq 2 ] || fail "fusion $cmd: status $got, not 2"
+	grep -q "^usage: fusion" "$tmp/err" || fail "fusion $cmd: no usage on stderr"
+done
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures failed"
+	exit 1
+fi
+echo "all passed"
