@@ -15,6 +15,7 @@
 #define FUSION_ALCHEMY_BUFFER_H
 
 #include <alchemy/alchemy.h>
+#include <alchemy/timer.h>
 
 #include <sys/types.h>
 

@@ -14,6 +14,7 @@
 #define FUSION_ALCHEMY_HEAP_H
 
 #include <alchemy/alchemy.h>
+#include <alchemy/timer.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -21,6 +21,7 @@
 #define FUSION_ALCHEMY_QUEUE_H
 
 #include <alchemy/alchemy.h>
+#include <alchemy/timer.h>
 
 #include <sys/types.h>
 

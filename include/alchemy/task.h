@@ -14,7 +14,10 @@
 #include <alchemy/alchemy.h>
 #include <alchemy/timer.h>
 
+/* As Xenomai's, through its copperplate thread object header. */
 #include <sched.h>
+#include <semaphore.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus

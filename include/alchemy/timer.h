@@ -8,6 +8,19 @@
 #define FUSION_ALCHEMY_TIMER_H
 
 #include <alchemy/alchemy.h>
+#include <boilerplate/wrappers.h>
+
+/*
+ * What Xenomai's <alchemy/timer.h> brings along through its copperplate
+ * clock and boilerplate headers, which programs rely on without
+ * including them.  Every Alchemy header includes this one.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
