@@ -34,14 +34,18 @@ TEST(clock_services)
 	RT_TIMER_INFO info;
 	RTIME t0, t1;
 
+	/* Xenomai 3's signature: a program may not use a result. */
+	_Static_assert(__builtin_types_compatible_p(
+			   __typeof__(rt_timer_inquire(&info)), void),
+		       "rt_timer_inquire returns void");
 	t0 = rt_timer_read();
-	CHECK_EQ(rt_timer_inquire(&info), 0);
+	rt_timer_inquire(&info);
 	t1 = rt_timer_read();
 	CHECK_EQ(info.period, 1);
 	CHECK(info.date >= t0 && info.date <= t1);
 	CHECK_EQ(info.tsc, info.date);
 	CHECK(rt_timer_tsc() >= t1);
-	CHECK_EQ(rt_timer_inquire(NULL), -EINVAL);
+	rt_timer_inquire(NULL); /* harmless */
 	CHECK_EQ(rt_timer_ns2ticks(12345), 12345);
 	CHECK_EQ(rt_timer_ticks2ns(-7), -7);
 	CHECK_EQ(rt_timer_ns2tsc(42), 42);
