@@ -51,7 +51,7 @@ typedef struct RT_HEAP_INFO {
 /*
  * Create a heap of @heapsize bytes (1 .. 2 GiB - 1).  Errors: -EINVAL
  * (NULL heap, bad size, unknown mode bits, name too long), -EEXIST,
- * -ENOMEM, -EPERM (not called from a task).
+ * -ENOMEM, -EPERM (from an alarm handler; any Linux thread may create).
  */
 int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode);
 /* Delete @heap: waiters wake with -EIDRM; its blocks vanish.  -EINVAL. */

@@ -7,6 +7,7 @@
 #include "alchemy_test.h"
 
 #include <alchemy/alarm.h>
+#include <alchemy/sem.h>
 
 #define US 1000ULL
 
@@ -164,11 +165,12 @@ TEST(delete_armed)
 /* What a handler tried, in timer context. */
 static RT_ALARM self_alarm;
 static RT_TASK sleeper;
-static int ctx_results[8];
+static int ctx_results[9];
 
 static void probing_handler(void *arg)
 {
 	RT_ALARM other;
+	RT_SEM sem;
 
 	(void)arg;
 	ctx_results[0] = rt_task_sleep(MS);
@@ -179,6 +181,7 @@ static void probing_handler(void *arg)
 	ctx_results[5] = rt_alarm_stop(&self_alarm);
 	ctx_results[6] = rt_task_set_mode(0, T_LOCK, NULL);
 	ctx_results[7] = rt_task_unblock(&sleeper);
+	ctx_results[8] = rt_sem_create(&sem, NULL, 0, S_FIFO);
 	record(NULL);
 }
 
@@ -208,6 +211,7 @@ TEST(handler_context)
 	CHECK_EQ(ctx_results[5], 0);
 	CHECK_EQ(ctx_results[6], -EPERM);
 	CHECK_EQ(ctx_results[7], 0);
+	CHECK_EQ(ctx_results[8], -EPERM);
 	/* The handler stopped its own periodic alarm: one run. */
 	CHECK_EQ(nr_fired, 2);
 	if (on_sim()) {

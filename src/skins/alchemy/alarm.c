@@ -44,6 +44,15 @@ static int in_handler(struct nk_instance *nk)
 	return depth;
 }
 
+int alchemy_enter_object(struct nk_instance **nk)
+{
+	int ret = alchemy_enter(nk);
+
+	if (ret == 0 && in_handler(*nk))
+		ret = -EPERM;
+	return ret;
+}
+
 int rt_alarm_create(RT_ALARM *alarm, const char *name,
 		    void (*handler)(void *arg), void *arg)
 {
@@ -54,12 +63,10 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	if (alarm == NULL || handler == NULL ||
 	    (name && strlen(name) >= XNOBJECT_NAME_LEN))
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
+	/* Refused before allocating: a handler runs in timer context. */
+	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
-	/* Refused before allocating: a handler runs in timer context. */
-	if (in_handler(nk))
-		return -EPERM;
 	a = calloc(1, sizeof(*a));
 	if (a == NULL)
 		return -ENOMEM;

@@ -26,7 +26,7 @@ int rt_cond_create(RT_COND *cond, const char *name)
 
 	if (cond == NULL)
 		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
 	ccb = malloc(sizeof(*ccb));

@@ -61,6 +61,12 @@ int alchemy_enter(struct nk_instance **nk);
  * a timer handler.
  */
 int alchemy_enter_thread(struct nk_instance **nk);
+/*
+ * As alchemy_enter(), for the services that create objects: as in
+ * Xenomai, any Linux thread of the program may, a task or not; only an
+ * alarm handler (interrupt context) is refused with -EPERM (alarm.c).
+ */
+int alchemy_enter_object(struct nk_instance **nk);
 struct alchemy_class *alchemy_class(enum alchemy_class_id id);
 
 /*

@@ -22,7 +22,7 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 
 	if (mutex == NULL)
 		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
 	mcb = malloc(sizeof(*mcb));

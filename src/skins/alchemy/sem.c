@@ -25,7 +25,7 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	if (sem == NULL || (mode & ~(S_PRIO | S_PULSE)) ||
 	    ((mode & S_PULSE) && icount > 0))
 		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
 	scb = malloc(sizeof(*scb));

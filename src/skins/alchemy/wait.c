@@ -11,7 +11,7 @@ int alchemy_waitable_alloc(const char *name, size_t size,
 
 	if (name && strlen(name) >= XNOBJECT_NAME_LEN)
 		return -EINVAL;
-	ret = alchemy_enter_thread(nk);
+	ret = alchemy_enter_object(nk);
 	if (ret)
 		return ret;
 	*object = calloc(1, size);

@@ -27,7 +27,7 @@
 
 /*
  * The start of creating such an object: refuse too long a @name
- * (-EINVAL), enter the runtime from a task (-EPERM from anything else)
+ * (-EINVAL), enter the runtime (-EPERM from an alarm handler)
  * and allocate a zeroed control block of @size bytes into *@object
  * (-ENOMEM).  Lock NOT held.
  */
