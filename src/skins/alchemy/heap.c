@@ -72,11 +72,10 @@ static void heap_release(struct nk_instance *nk, void *object)
 }
 
 /* The wait queue, and the pool with room for the block headers. */
-static int heap_prepare(struct nk_instance *nk, void *object)
+static int heap_prepare(struct nk_instance *nk, void *object, const char *wname)
 {
 	struct alchemy_heap *h = object;
-
-	int ret = alchemy_wait_init(nk, &h->synch, h->mode & H_PRIO);
+	int ret = alchemy_wait_init(nk, &h->synch, wname, h->mode & H_PRIO);
 
 	if (ret)
 		return ret;

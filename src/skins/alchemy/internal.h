@@ -70,6 +70,16 @@ int alchemy_enter_object(struct nk_instance **nk);
 struct alchemy_class *alchemy_class(enum alchemy_class_id id);
 
 /*
+ * The name an object's wait queues carry (traces, deadlock reports):
+ * its own, or its class's ("sem", "queue"...) when it is anonymous.
+ */
+static inline const char *alchemy_synch_name(enum alchemy_class_id id,
+					     const char *name)
+{
+	return name && name[0] ? name : alchemy_class(id)->name;
+}
+
+/*
  * A descriptor's handle, NULL for a NULL descriptor: what the
  * services below take, so that each checks the descriptor itself.
  */

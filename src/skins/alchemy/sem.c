@@ -31,7 +31,8 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	scb = malloc(sizeof(*scb));
 	if (scb == NULL)
 		return -ENOMEM;
-	ret = nk_synch_init(nk, &scb->synch, name,
+	ret = nk_synch_init(nk, &scb->synch,
+			    alchemy_synch_name(ALCHEMY_SEM, name),
 			    (mode & S_PRIO) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO, 0);
 	scb->count = icount;
 	scb->pulse = (mode & S_PULSE) != 0;
