@@ -23,6 +23,7 @@
  */
 #include "sim.h"
 #include "../common/chan.h"
+#include "../common/host.h"
 
 #include <fusion/pipeline.h>
 
@@ -31,11 +32,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The shadow bound to the calling OS thread (one instance at a time). */
 static __thread struct sim_shadow *sim_self;
 /* Nucleus lock depth of this OS thread (the lock is recursive). */
 static __thread int sim_depth;
+/* Set while a parked shadow breaks its own wait: interrupt context. */
+static __thread bool sim_signal_ctx;
 
 static void runnable_push(struct sim *sim, struct sim_shadow *s)
 {
@@ -188,10 +192,31 @@ static void __attribute__((noreturn)) shadow_exit(struct sim_shadow *s)
 	pthread_exit(NULL);
 }
 
+/*
+ * A handler of the program ran on @s while it waited for the baton: as
+ * on live, the wait it sleeps in breaks (handlers->interrupted).  The
+ * signal comes from outside the simulation, like a plain thread's call:
+ * it lands when the lock is next free, at whatever virtual date the run
+ * has reached then (the outcome is that of live, the date is not
+ * reproducible).  Never once @s is being deleted (see live).
+ */
+static void shadow_interrupted(struct sim_shadow *s)
+{
+	struct sim *sim = s->sim;
+
+	if (!be_lock_acquire_unless(&sim->lock, &s->killed))
+		return;
+	sim_signal_ctx = true;
+	sim->handlers->interrupted(sim->nk, s->thread);
+	sim_signal_ctx = false;
+	be_lock_release(&sim->lock);
+}
+
 static void park(struct sim_shadow *self)
 {
-	be_gate_wait(&self->gate);
-	if (self->killed)
+	while (!be_gate_wait_intr(&self->gate))
+		shadow_interrupted(self);
+	if (atomic_load(&self->killed))
 		shadow_exit(self);
 }
 
@@ -230,8 +255,10 @@ static void *shadow_main(void *arg)
 
 	sim_self = s;
 	sim_depth = 1; /* the gate opens with the lock held for us */
+	s->tid = gettid();
+	be_gate_open(&s->started);
 	be_gate_wait(&s->gate);
-	if (s->killed)
+	if (atomic_load(&s->killed))
 		return NULL;
 	s->sim->handlers->thread_entry(s->thread);
 	return NULL;
@@ -342,6 +369,7 @@ static struct sim_shadow *shadow_new(struct sim *sim, struct nk_thread *thread)
 	nk_list_init(&s->run_link);
 	be_gate_init(&s->gate);
 	be_gate_init(&s->gone);
+	be_gate_init(&s->started);
 	return s;
 }
 
@@ -369,6 +397,8 @@ static int sim_thread_init(void *priv, struct nk_thread *thread,
 	}
 	snprintf(name, sizeof(name), "%s", nk_thread_name(thread));
 	pthread_setname_np(s->pthread, name);
+	/* Its id is known from creation on (thread_host). */
+	be_gate_wait(&s->started);
 	return 0;
 }
 
@@ -381,6 +411,8 @@ static int sim_thread_adopt(void *priv, struct nk_thread *thread,
 	if (s == NULL)
 		return -ENOMEM;
 	s->adopted = true;
+	s->pthread = pthread_self();
+	s->tid = gettid();
 	/* The instance's creator starts with the baton; a thread adopted
 	 * later runs beside it until its turn comes (sim_switch_to). */
 	if (sim->holder == NULL)
@@ -401,7 +433,7 @@ static void sim_thread_kill(void *priv, void *shadow)
 	}
 	if (sim->busy_on[s->cpu] == s)
 		sim->busy_on[s->cpu] = NULL;
-	s->killed = true;
+	atomic_store(&s->killed, true);
 	be_gate_open(&s->gate);
 }
 
@@ -426,7 +458,27 @@ static struct nk_thread *sim_self_thread(void *priv)
 
 	if (sim == NULL)
 		return s ? s->thread : NULL;
-	return s && s->sim == sim && !sim->dispatching ? s->thread : NULL;
+	return s && s->sim == sim && !sim->dispatching && !sim_signal_ctx
+		   ? s->thread
+		   : NULL;
+}
+
+static void sim_thread_host(void *priv, void *shadow, pid_t *tid,
+			    pthread_t *pthread)
+{
+	struct sim_shadow *s = shadow;
+
+	(void)priv;
+	if (tid)
+		*tid = s->tid;
+	if (pthread)
+		*pthread = s->pthread;
+}
+
+static unsigned long sim_thread_entries(void *priv, void *shadow)
+{
+	(void)priv;
+	return ((struct sim_shadow *)shadow)->entries;
 }
 
 static void sim_busy(void *priv, void *shadow, nk_time_t ns)
@@ -450,6 +502,7 @@ static void sim_lock(void *priv)
 	be_lock_acquire(&sim->lock);
 	if (s == NULL || s->sim != sim || sim->dispatching)
 		return;
+	s->entries++;
 	if (s->relaxed) {
 		s->relaxed = false;
 		sim->handlers->harden(sim->nk);
@@ -528,6 +581,9 @@ const struct nk_backend_ops nk_backend_sim = {
 	.thread_adopt = sim_thread_adopt,
 	.thread_kill = sim_thread_kill,
 	.thread_reap = sim_thread_reap,
+	.thread_host = sim_thread_host,
+	.thread_entries = sim_thread_entries,
+	.host_faults = be_host_faults,
 	.self = sim_self_thread,
 	.busy = sim_busy,
 	.lock = sim_lock,

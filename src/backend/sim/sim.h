@@ -20,8 +20,11 @@ struct sim_shadow {
 	struct nk_thread *thread;
 	int cpu;
 	pthread_t pthread;
+	pid_t tid;
+	struct be_gate started; /* opened once @tid is known */
+	unsigned long entries;	/* nucleus entries (lock held) */
 	bool adopted;
-	bool killed;
+	_Atomic bool killed;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
 	struct be_gate gone; /* as in the live backend: see sim_thread_reap */
