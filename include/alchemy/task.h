@@ -152,6 +152,21 @@ int rt_task_start(RT_TASK *task, void (*entry)(void *arg), void *arg);
 int rt_task_spawn(RT_TASK *task, const char *name, int stksize, int prio,
 		  int mode, void (*entry)(void *arg), void *arg);
 /*
+ * Signals.  A task runs on a Linux thread of its own (RT_TASK.thread,
+ * RT_TASK_INFO.pid): a signal sent to it with pthread_kill(), tgkill()
+ * or kill() of its pid (which Linux hands to that thread first) runs
+ * the program's handler in the task, and a wait of the task that the
+ * handler interrupts (a sleep, any blocking service) returns -EINTR, as
+ * on Xenomai, when the handler was installed without SA_RESTART (the
+ * default of sigaction(); signal() sets SA_RESTART, and then the wait
+ * may go on, as Linux restarts such calls).  As with any blocking
+ * system call, a handler that runs just before the task goes to sleep
+ * does not break the sleep to come.  On sim the signal comes from
+ * outside the simulation: it breaks the wait at whatever virtual date
+ * the run has reached when it lands.
+ */
+
+/*
  * Make the caller an Alchemy task named @name at @prio (@task may be
  * NULL).  Main (already a nucleus thread) is renamed in the registry
  * and reprioritised; a plain pthread becomes a nucleus thread.

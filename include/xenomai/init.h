@@ -16,10 +16,11 @@ extern "C" {
  * Consume the framework options (--backend=..., see fusion/runtime.h)
  * from *@argcp / *@argvp and start the runtime: the caller becomes its
  * "main" thread.  *@argvp then points to a copy of the arguments left
- * (never freed: it lives as long as the program); the caller's array is
- * not modified.  Called again, or after the main() wrapper started the
- * runtime, it only consumes the options (they no longer matter).  On
- * failure it prints why and exits with status 1, as Xenomai's does.
+ * (it lives as long as the program, or until a call with it replaces
+ * it); the caller's array is not modified.  Called again, or after the main()
+ * wrapper started the runtime, it only consumes the options (they no longer
+ * matter).  On failure it prints why and exits with status 1, as Xenomai's
+ * does.
  * @argcp and @argvp may be NULL (no options).  Context: a plain thread
  * or main.
  */

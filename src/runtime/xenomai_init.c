@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The last copy handed out: it lives as long as the program. */
+static char **init_argv;
+
 /* The arguments, minus the framework options, in a copy of *@argvp. */
 static int consume_options(int *argcp, char *const **argvp)
 {
@@ -27,6 +30,10 @@ static int consume_options(int *argcp, char *const **argvp)
 		free(argv);
 		return ret;
 	}
+	/* Called again on our own copy: it is replaced. */
+	if (*argvp == init_argv)
+		free(init_argv);
+	init_argv = argv;
 	*argcp = argc;
 	*argvp = argv;
 	return 0;
