@@ -63,8 +63,8 @@ struct nk_backend_handlers {
 	 * for something, as nk_thread_unblock() does, so that the service
 	 * it sleeps in returns NK_WAKE_UNBLOCKED (-EINTR), as a Linux
 	 * system call interrupted by a handler would.  Lock held,
-	 * interrupt context (called on @thread's OS thread, which is not
-	 * current).
+	 * interrupt context (@thread is not current; live calls it on
+	 * @thread's OS thread, sim on the simulation's).
 	 */
 	void (*interrupted)(struct nk_instance *nk, struct nk_thread *thread);
 	/*

@@ -38,7 +38,7 @@
 static __thread struct sim_shadow *sim_self;
 /* Nucleus lock depth of this OS thread (the lock is recursive). */
 static __thread int sim_depth;
-/* Set while a parked shadow breaks its own wait: interrupt context. */
+/* Set while the holder passes on broken waits: interrupt context. */
 static __thread bool sim_signal_ctx;
 
 static void runnable_push(struct sim *sim, struct sim_shadow *s)
@@ -112,6 +112,34 @@ static bool service_root(struct sim *sim)
 	sim->root_posted = false;
 	sim->handlers->root_sync(sim->nk);
 	return true;
+}
+
+/*
+ * Tell the nucleus of the waits that signals broke (see
+ * shadow_interrupted).  Lock held, in interrupt context: a shadow
+ * cannot be killed meanwhile, that takes the lock.
+ */
+static bool service_interrupts(struct sim *sim)
+{
+	bool any = false;
+
+	if (!atomic_load(&sim->intr_pending))
+		return false;
+	pthread_mutex_lock(&sim->intr_lock);
+	atomic_store(&sim->intr_pending, false);
+	while (!nk_list_empty(&sim->interrupted)) {
+		struct sim_shadow *s = nk_list_first_entry(
+			&sim->interrupted, struct sim_shadow, intr_link);
+
+		nk_list_del(&s->intr_link);
+		s->intr_queued = false;
+		pthread_mutex_unlock(&sim->intr_lock);
+		sim->handlers->interrupted(sim->nk, s->thread);
+		pthread_mutex_lock(&sim->intr_lock);
+		any = true;
+	}
+	pthread_mutex_unlock(&sim->intr_lock);
+	return any;
 }
 
 /*
@@ -195,21 +223,22 @@ static void __attribute__((noreturn)) shadow_exit(struct sim_shadow *s)
 /*
  * A handler of the program ran on @s while it waited for the baton: as
  * on live, the wait it sleeps in breaks (handlers->interrupted).  The
- * signal comes from outside the simulation, like a plain thread's call:
- * it lands when the lock is next free, at whatever virtual date the run
- * has reached then (the outcome is that of live, the date is not
- * reproducible).  Never once @s is being deleted (see live).
+ * signal comes from outside the simulation: the baton holder tells the
+ * nucleus at its next nucleus entry or dispatch, at whatever virtual
+ * date the run has reached then (the outcome is that of live, the date
+ * is not reproducible).  Not once @s is killed (the kill dequeues it).
  */
 static void shadow_interrupted(struct sim_shadow *s)
 {
 	struct sim *sim = s->sim;
 
-	if (!be_lock_acquire_unless(&sim->lock, &s->killed))
-		return;
-	sim_signal_ctx = true;
-	sim->handlers->interrupted(sim->nk, s->thread);
-	sim_signal_ctx = false;
-	be_lock_release(&sim->lock);
+	pthread_mutex_lock(&sim->intr_lock);
+	if (!s->intr_queued && !atomic_load(&s->killed)) {
+		nk_list_add_before(&s->intr_link, &sim->interrupted);
+		s->intr_queued = true;
+		atomic_store(&sim->intr_pending, true);
+	}
+	pthread_mutex_unlock(&sim->intr_lock);
 }
 
 static void park(struct sim_shadow *self)
@@ -242,7 +271,7 @@ static void dispatch(struct sim *sim, struct sim_shadow *self)
 			return;
 		}
 		if (service_irqs(sim) || service_kicks(sim) ||
-		    service_root(sim))
+		    service_root(sim) || service_interrupts(sim))
 			continue;
 		if (!advance(sim))
 			report_deadlock(sim);
@@ -271,6 +300,7 @@ static void sim_fini(void *priv)
 	if (sim->log)
 		fclose(sim->log);
 	sim_scenario_free(sim);
+	pthread_mutex_destroy(&sim->intr_lock);
 	free(sim);
 }
 
@@ -293,6 +323,8 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 	for (int cpu = 0; cpu < NK_MAX_CPUS; cpu++)
 		sim->deadline[cpu] = NK_INFINITE;
 	nk_list_init(&sim->runnable);
+	nk_list_init(&sim->interrupted);
+	pthread_mutex_init(&sim->intr_lock, NULL);
 	be_lock_init(&sim->lock);
 	if (scenario && scenario[0]) {
 		ret = sim_scenario_load(sim, scenario);
@@ -367,6 +399,7 @@ static struct sim_shadow *shadow_new(struct sim *sim, struct nk_thread *thread)
 	s->thread = thread;
 	s->cpu = nk_thread_cpu(thread);
 	nk_list_init(&s->run_link);
+	nk_list_init(&s->intr_link);
 	be_gate_init(&s->gate);
 	be_gate_init(&s->gone);
 	be_gate_init(&s->started);
@@ -433,7 +466,13 @@ static void sim_thread_kill(void *priv, void *shadow)
 	}
 	if (sim->busy_on[s->cpu] == s)
 		sim->busy_on[s->cpu] = NULL;
+	pthread_mutex_lock(&sim->intr_lock);
+	if (s->intr_queued) {
+		nk_list_del(&s->intr_link);
+		s->intr_queued = false;
+	}
 	atomic_store(&s->killed, true);
+	pthread_mutex_unlock(&sim->intr_lock);
 	be_gate_open(&s->gate);
 }
 
@@ -506,7 +545,17 @@ static void sim_lock(void *priv)
 	if (s->relaxed) {
 		s->relaxed = false;
 		sim->handlers->harden(sim->nk);
-	} else if (s == sim->holder && sim->kicked[s->cpu]) {
+		return;
+	}
+	if (s != sim->holder)
+		return;
+	/* Waits that signals broke meanwhile, as interrupts would. */
+	if (atomic_load(&sim->intr_pending)) {
+		sim_signal_ctx = true;
+		service_interrupts(sim);
+		sim_signal_ctx = false;
+	}
+	if (sim->kicked[s->cpu]) {
 		/* Kicked from outside while it ran application code: this
 		 * entry is its preemption point (the lock is recursive). */
 		sim->kicked[s->cpu] = false;
