@@ -179,11 +179,11 @@ nk_export int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
  * nk_thread_wait_period().  If it waits for a release point of its
  * previous grid meanwhile, that wait ends as planned and its next
  * release is the first point of the new grid after that (points passed
- * meanwhile are no overruns).  Errors: -EINVAL (bad thread, period < 0), -ESRCH
- * (terminated).  Context: any.
+ * meanwhile are no overruns).  Errors: -EINVAL (bad thread, period < 0),
+ * -ESRCH (terminated).  Context: any.
  */
-nk_export int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
-				      nk_time_t period);
+nk_export int nk_thread_make_periodic(struct nk_thread *thread,
+				      nk_time_t start, nk_time_t period);
 
 /*
  * Wait for the caller's next release point.  On return *@overruns (may

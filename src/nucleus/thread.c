@@ -597,7 +597,7 @@ static void thread_set_periodic(struct nk_thread *thread, nk_time_t start,
 {
 	thread->period = period;
 	thread->next_release =
-	    start == NK_INFINITE ? nk_clock_now(thread->nk) : start;
+		start == NK_INFINITE ? nk_clock_now(thread->nk) : start;
 }
 
 int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
@@ -663,11 +663,10 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 			/* Made periodic anew meanwhile: this release stands
 			 * for the new grid's points passed while it waited
 			 * (no overrun), the next one is the first to come. */
-			uint64_t passed = (uint64_t)(now - self->next_release) /
-					      self->period +
-					  1;
+			nk_time_t behind = now - self->next_release;
 
-			self->next_release += (nk_time_t)passed * self->period;
+			self->next_release +=
+				(behind / self->period + 1) * self->period;
 		}
 	} else {
 		/* Late: every release point up to now has passed; the
