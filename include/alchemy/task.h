@@ -247,7 +247,8 @@ int rt_task_slice(RT_TASK *task, RTIME quantum);
 /*
  * Status of @task (NULL: caller) into @info (NULL: just probe that it
  * exists): priority, name, Linux thread id, statistics.  The page
- * faults of another task are read from /proc (a few system calls).
+ * faults of another task are read from /proc, a few system calls made
+ * with the nucleus lock held: keep it off time-critical paths.
  * -EINVAL (bad descriptor), -EPERM (NULL outside a task).
  */
 int rt_task_inquire(RT_TASK *task, RT_TASK_INFO *info);
