@@ -37,8 +37,6 @@ struct live_shadow {
 	int cpu;
 	pthread_t pthread;
 	pid_t tid;
-	struct be_gate started; /* opened once @tid is known */
-	unsigned long entries;	/* nucleus entries (lock held) */
 	bool adopted;
 	_Atomic bool killed;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
@@ -50,6 +48,9 @@ struct live_shadow {
 	int saved_policy;
 	struct sched_param saved_param;
 	cpu_set_t saved_affinity;
+	/* Away from the fields a switch touches. */
+	struct be_gate started; /* opened once @tid is known */
+	unsigned long entries;	/* nucleus entries (lock held) */
 };
 
 struct live_cpu {
