@@ -326,7 +326,10 @@ static void body_released(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < 3; i++) {
-		CHECK_EQ(rt_task_wait_period(NULL), 0);
+		int ret = rt_task_wait_period(NULL);
+
+		/* Live gives no timing guarantee: a release may be missed. */
+		CHECK(ret == 0 || (!on_sim() && ret == -ETIMEDOUT));
 		note("r%d", i);
 	}
 }
