@@ -5,6 +5,8 @@
  */
 #include "alchemy_test.h"
 
+#include <alchemy/alarm.h>
+#include <alchemy/pipe.h>
 #include <alchemy/sem.h>
 
 #include <sched.h>
@@ -185,6 +187,40 @@ TEST(signal_from_plain_thread_breaks_sleep)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* --- objects from any Linux thread --- */
+
+static void alarm_noop(void *arg)
+{
+	(void)arg;
+}
+
+static void *plain_objects(void *arg)
+{
+	int *res = arg;
+	RT_TASK task;
+	RT_ALARM alarm;
+	RT_PIPE pipe;
+
+	res[0] = rt_task_create(&task, "from-plain", 0, 10, 0)
+		     ?: rt_task_delete(&task);
+	res[1] = rt_alarm_create(&alarm, NULL, alarm_noop, NULL)
+		     ?: rt_alarm_delete(&alarm);
+	res[2] = rt_pipe_create(&pipe, NULL, P_MINOR_AUTO, 0);
+	res[2] = res[2] < 0 ? res[2] : rt_pipe_delete(&pipe);
+	return NULL;
+}
+
+/* As in Xenomai, any thread of the program makes and deletes them. */
+TEST(objects_from_plain_thread)
+{
+	int res[3] = {1, 1, 1};
+
+	run_plain_thread(plain_objects, res);
+	CHECK_EQ(res[0], 0);
+	CHECK_EQ(res[1], 0);
+	CHECK_EQ(res[2], 0);
+}
+
 /* --- statistics and modes --- */
 
 static RT_SEM stats_sem;
@@ -360,6 +396,6 @@ TEST(periodic_set_by_another_task)
 }
 
 TESTS(T(pid_and_thread_are_the_tasks), T(signal_to_task_breaks_its_sleep),
-      T(signal_from_plain_thread_breaks_sleep), T(statistics_filled_in),
-      T(xsc_counts_services), T(conforming_hardens), T(warnsw_raises_sigdebug),
-      T(periodic_set_by_another_task));
+      T(signal_from_plain_thread_breaks_sleep), T(objects_from_plain_thread),
+      T(statistics_filled_in), T(xsc_counts_services), T(conforming_hardens),
+      T(warnsw_raises_sigdebug), T(periodic_set_by_another_task));
