@@ -15,6 +15,7 @@
 #define FUSION_ALCHEMY_BUFFER_H
 
 #include <alchemy/alchemy.h>
+#include <alchemy/timer.h>
 
 #include <sys/types.h>
 
@@ -54,7 +55,7 @@ typedef struct RT_BUFFER_INFO {
 /*
  * Create a buffer of @bufsz bytes.  Errors: -EINVAL (NULL buffer,
  * @bufsz 0, unknown mode bits, name too long), -EEXIST, -ENOMEM,
- * -EPERM (not called from a task).
+ * -EPERM (from an alarm handler; any Linux thread may create).
  */
 int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode);
 /* Delete @bf: waiters of both sides wake with -EIDRM.  -EINVAL. */

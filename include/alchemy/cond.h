@@ -39,7 +39,7 @@ typedef struct RT_COND_INFO RT_COND_INFO;
 /*
  * Create a condition variable.  @name NULL or "": anonymous.
  * Errors: -EINVAL (NULL cond, name too long), -EEXIST (name in use),
- * -ENOMEM, -EPERM (not called from a task).
+ * -ENOMEM, -EPERM (from an alarm handler; any Linux thread may create).
  */
 int rt_cond_create(RT_COND *cond, const char *name);
 /*

@@ -52,7 +52,8 @@ typedef struct RT_EVENT_INFO RT_EVENT_INFO;
 /*
  * Create a group holding the flags @ivalue.  @name NULL or "": anonymous.
  * Errors: -EINVAL (NULL event, unknown mode bits, name too long),
- * -EEXIST (name in use), -ENOMEM, -EPERM (not called from a task).
+ * -EEXIST (name in use), -ENOMEM, -EPERM (from an alarm handler; any Linux
+ * thread may create).
  */
 int rt_event_create(RT_EVENT *event, const char *name, unsigned int ivalue,
 		    int mode);

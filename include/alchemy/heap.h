@@ -1,10 +1,13 @@
 /*
  * Alchemy memory heaps (Xenomai 3 API): blocks of any size from a pool
  * of @heapsize bytes fixed at creation, in bounded time (the nucleus
- * TLSF heap).  A request the pool cannot satisfy may wait until other
- * tasks free enough memory; waiters are served in FIFO (H_FIFO) or
- * priority (H_PRIO) order, each release granting every waiter whose
- * request then fits.
+ * TLSF heap).  @heapsize is what the blocks may add up to, as in
+ * Xenomai (a 16 KiB heap serves two 8 KiB blocks): a block costs its
+ * size rounded up to 16 bytes; the allocator's own overhead comes on
+ * top (enough for blocks of 512 bytes on average).  A request the pool cannot
+ * satisfy may wait until other tasks free enough memory; waiters are served in
+ * FIFO (H_FIFO) or priority (H_PRIO) order, each release granting every waiter
+ * whose request then fits.
  *
  * With H_SINGLE the whole pool is one block: every rt_heap_alloc()
  * returns its address (size 0 or @heapsize), and rt_heap_free() of it
@@ -14,6 +17,7 @@
 #define FUSION_ALCHEMY_HEAP_H
 
 #include <alchemy/alchemy.h>
+#include <alchemy/timer.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,8 +36,8 @@ typedef struct RT_HEAP_INFO {
 	int nwaiters;	  /* tasks waiting for memory */
 	int mode;	  /* creation mode */
 	size_t heapsize;  /* as created */
-	size_t usablemem; /* largest block of the empty heap */
-	size_t usedmem;	  /* bytes allocated, overhead included */
+	size_t usablemem; /* what blocks may add up to: heapsize */
+	size_t usedmem;	  /* usable bytes of the blocks allocated */
 	char name[XNOBJECT_NAME_LEN];
 } RT_HEAP_INFO;
 
@@ -50,7 +54,7 @@ typedef struct RT_HEAP_INFO {
 /*
  * Create a heap of @heapsize bytes (1 .. 2 GiB - 1).  Errors: -EINVAL
  * (NULL heap, bad size, unknown mode bits, name too long), -EEXIST,
- * -ENOMEM, -EPERM (not called from a task).
+ * -ENOMEM, -EPERM (from an alarm handler; any Linux thread may create).
  */
 int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode);
 /* Delete @heap: waiters wake with -EIDRM; its blocks vanish.  -EINVAL. */

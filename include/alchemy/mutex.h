@@ -40,7 +40,7 @@ typedef struct RT_MUTEX_INFO RT_MUTEX_INFO;
 /*
  * Create an unlocked mutex.  @name NULL or "": anonymous.
  * Errors: -EINVAL (NULL mutex, name too long), -EEXIST (name in use),
- * -ENOMEM, -EPERM (not called from a task).
+ * -ENOMEM, -EPERM (from an alarm handler; any Linux thread may create).
  */
 int rt_mutex_create(RT_MUTEX *mutex, const char *name);
 /*

@@ -21,6 +21,7 @@
 #define FUSION_ALCHEMY_QUEUE_H
 
 #include <alchemy/alchemy.h>
+#include <alchemy/timer.h>
 
 #include <sys/types.h>
 
@@ -74,7 +75,7 @@ typedef struct RT_QUEUE_INFO {
 /*
  * Create a queue.  Errors: -EINVAL (NULL queue, @poolsize 0, unknown
  * mode bits, name too long), -EEXIST (name in use), -ENOMEM, -EPERM
- * (not called from a task).
+ * (from an alarm handler; any Linux thread may create).
  */
 int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
 		    size_t qlimit, int mode);

@@ -49,8 +49,8 @@ typedef struct RT_SEM_INFO RT_SEM_INFO;
 /*
  * Create a semaphore holding @icount units.  @name NULL or "": anonymous.
  * Errors: -EINVAL (NULL sem, unknown mode bits, S_PULSE with a non-zero
- * @icount, name too long), -EEXIST (name in use), -ENOMEM, -EPERM (not
- * called from a task).
+ * @icount, name too long), -EEXIST (name in use), -ENOMEM, -EPERM (from
+ * an alarm handler; any Linux thread may create).
  */
 int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount,
 		  int mode);

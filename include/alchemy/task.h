@@ -23,7 +23,10 @@
 #include <alchemy/alchemy.h>
 #include <alchemy/timer.h>
 
+/* As Xenomai's, through its copperplate thread object header. */
 #include <sched.h>
+#include <semaphore.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -36,7 +39,7 @@ extern "C" {
 /* Mode bits (rt_task_create, rt_task_shadow, rt_task_set_mode). */
 #define T_LOCK 0x1	   /* scheduler locked (set_mode, create) */
 #define T_WARNSW 0x2	   /* signal on spurious mode switches */
-#define T_CONFORMING 0x4   /* accepted, no effect: always primary */
+#define T_CONFORMING 0x4   /* set_mode: back to primary mode now */
 #define T_JOINABLE 0x10000 /* rt_task_join() reaps it */
 #define T_FPU 0x0	   /* compatibility only */
 /*
@@ -49,7 +52,7 @@ extern "C" {
 
 struct RT_TASK {
 	uintptr_t handle;
-	pid_t thread; /* 0: the nucleus does not expose host thread ids */
+	pthread_t thread; /* the task's thread (0 in a zeroed descriptor) */
 };
 
 typedef struct RT_TASK RT_TASK;
@@ -70,23 +73,47 @@ struct threadobj_stat {
 	RTIME timeout;	     /* ns left before the current wait times out */
 	uint64_t msw;	     /* primary -> secondary mode switches */
 	uint64_t csw;	     /* context switches (times switched in) */
-	uint64_t xsc;	     /* not counted: 0 */
+	uint64_t xsc;	     /* real-time services called (nucleus entries) */
 	int cpu;	     /* RT CPU */
 	int schedlock;	     /* scheduler lock depth */
 	unsigned int status; /* nucleus state bits (NK_THREAD_*) */
-	uint32_t pf;	     /* not counted: 0 */
+	uint32_t pf;	     /* page faults of its thread (minor + major) */
 };
 
 struct RT_TASK_INFO {
 	int prio; /* base priority */
 	struct threadobj_stat stat;
 	char name[XNOBJECT_NAME_LEN];
-	pid_t pid; /* 0: not exposed */
+	pid_t pid; /* Linux thread id of the task (tgkill, /proc) */
 };
 
 typedef struct RT_TASK_INFO RT_TASK_INFO;
 
 #define NO_ALCHEMY_TASK ((RT_TASK){0, 0})
+
+/*
+ * T_WARNSW notifications, as Xenomai's: a task with T_WARNSW that
+ * leaves primary mode by itself (a system call outside the real-time
+ * services) receives SIGDEBUG; sigdebug_reason(siginfo) tells why.
+ * Xenomai's Cobalt core uses SIGXCPU, which Fusion's live backend keeps
+ * for its CPU watchdog: SIGDEBUG is a real-time signal here (the
+ * nucleus's NK_SIGDEBUG), so handle it by name.
+ */
+#define SIGDEBUG (SIGRTMIN + 8)
+#define SIGDEBUG_UNDEFINED 0
+#define SIGDEBUG_MIGRATE_SIGNAL 1
+#define SIGDEBUG_MIGRATE_SYSCALL 2 /* the only one Fusion raises */
+#define SIGDEBUG_MIGRATE_FAULT 3
+#define SIGDEBUG_MIGRATE_PRIOINV 4
+#define SIGDEBUG_NOMLOCK 5
+#define SIGDEBUG_WATCHDOG 6
+#define SIGDEBUG_RESCNT_IMBALANCE 7
+#define SIGDEBUG_LOCK_BREAK 8
+#define SIGDEBUG_MUTEX_SLEEP 9
+/* The value the signal carries: the reason in bits 16-23, then (for
+ * SIGDEBUG_MIGRATE_SYSCALL) the low 16 bits of the system call number. */
+#define sigdebug_code(si) ((si)->si_value.sival_int)
+#define sigdebug_reason(si) ((sigdebug_code(si) >> 16) & 0xff)
 
 #define rt_task_create alchemy_rt_task_create
 #define rt_task_delete alchemy_rt_task_delete
@@ -140,6 +167,21 @@ int rt_task_start(RT_TASK *task, void (*entry)(void *arg), void *arg);
 int rt_task_spawn(RT_TASK *task, const char *name, int stksize, int prio,
 		  int mode, void (*entry)(void *arg), void *arg);
 /*
+ * Signals.  A task runs on a Linux thread of its own (RT_TASK.thread,
+ * RT_TASK_INFO.pid): a signal sent to it with pthread_kill(), tgkill()
+ * or kill() of its pid (which Linux hands to that thread first) runs
+ * the program's handler in the task, and a wait of the task that the
+ * handler interrupts (a sleep, any blocking service) returns -EINTR, as
+ * on Xenomai, when the handler was installed without SA_RESTART (the
+ * default of sigaction(); signal() sets SA_RESTART, and then the wait
+ * may go on, as Linux restarts such calls).  As with any blocking
+ * system call, a handler that runs just before the task goes to sleep
+ * does not break the sleep to come.  On sim the signal comes from
+ * outside the simulation: it breaks the wait at whatever virtual date
+ * the run has reached when it lands.
+ */
+
+/*
  * Make the caller an Alchemy task named @name at @prio (@task may be
  * NULL).  Main or a thread of another skin (already a nucleus thread)
  * is renamed in the registry and reprioritised, once; a plain pthread
@@ -178,11 +220,13 @@ int rt_task_join(RT_TASK *task);
 int rt_task_set_affinity(RT_TASK *task, const cpu_set_t *cpus);
 
 /*
- * Make @task periodic from @idate (TM_NOW: now) every @period ns
- * (TM_INFINITE: stop).  Only the caller itself can be made periodic
- * (@task NULL or the caller's descriptor): -EINVAL for another task
- * or outside a task, -ETIMEDOUT when @idate is in the past.  The first
- * release is awaited with rt_task_wait_period().
+ * Make @task (NULL: the caller) periodic from @idate (TM_NOW: one
+ * @period from now) every @period ns (TM_INFINITE: stop).  Any task,
+ * dormant ones included; it awaits its release points itself with
+ * rt_task_wait_period() (a wait in progress for the old grid ends as
+ * planned, the next release is @idate).  Errors: -EINVAL (bad
+ * descriptor, NULL outside a task, date or period beyond INT64_MAX),
+ * -ETIMEDOUT (@idate in the past).  Any context.
  */
 int rt_task_set_periodic(RT_TASK *task, RTIME idate, RTIME period);
 /*
@@ -207,8 +251,10 @@ RT_TASK *rt_task_self(void);
 int rt_task_set_priority(RT_TASK *task, int prio);
 /*
  * Clear then set mode bits of the caller: T_LOCK (scheduler lock,
- * nesting), T_WARNSW, T_CONFORMING.  Previous bits in *@mode_r.
- * Errors: -EINVAL (other bits), -EPERM (not a task).
+ * nesting), T_WARNSW (SIGDEBUG on spurious mode switches).  T_CONFORMING
+ * in @setmask brings a task that runs in secondary mode back to primary
+ * mode now (a request, never reported as a mode bit).  Previous bits
+ * in *@mode_r.  Errors: -EINVAL (other bits), -EPERM (not a task).
  */
 int rt_task_set_mode(int clrmask, int setmask, int *mode_r);
 /* Move to the tail of the caller's priority level.  -EPERM. */
@@ -225,7 +271,10 @@ int rt_task_unblock(RT_TASK *task);
 int rt_task_slice(RT_TASK *task, RTIME quantum);
 /*
  * Status of @task (NULL: caller) into @info (NULL: just probe that it
- * exists).  -EINVAL (bad descriptor), -EPERM (NULL outside a task).
+ * exists): priority, name, Linux thread id, statistics.  The page
+ * faults of another task are read from /proc, a few system calls made
+ * with the nucleus lock held: keep it off time-critical paths.
+ * -EINVAL (bad descriptor), -EPERM (NULL outside a task).
  */
 int rt_task_inquire(RT_TASK *task, RT_TASK_INFO *info);
 

@@ -8,6 +8,19 @@
 #define FUSION_ALCHEMY_TIMER_H
 
 #include <alchemy/alchemy.h>
+#include <boilerplate/wrappers.h>
+
+/*
+ * What Xenomai's <alchemy/timer.h> brings along through its copperplate
+ * clock and boilerplate headers, which programs rely on without
+ * including them.  Every Alchemy header includes this one.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,8 +49,12 @@ SRTIME rt_timer_ns2tsc(SRTIME ns);
 SRTIME rt_timer_tsc2ns(SRTIME tsc);
 SRTIME rt_timer_ns2ticks(SRTIME ns);
 SRTIME rt_timer_ticks2ns(SRTIME ticks);
-/* Fill @info.  -EINVAL (NULL info). */
-int rt_timer_inquire(RT_TIMER_INFO *info);
+/*
+ * Fill @info with the clock's resolution and date (Xenomai 3 returns
+ * nothing: there is no error to report).  A NULL @info, or a runtime
+ * that cannot start, leaves nothing written.  Any context.
+ */
+void rt_timer_inquire(RT_TIMER_INFO *info);
 /*
  * Burn @ns of CPU in the calling task (preemptible; on sim, virtual time
  * runs meanwhile).  Outside a task, or on error, returns at once.

@@ -20,6 +20,7 @@
 #include <fusion/types.h>
 #include <fusion/trace.h>
 
+#include <pthread.h>
 #include <sys/types.h>
 
 struct nk_instance_attr;
@@ -55,6 +56,17 @@ struct nk_backend_handlers {
 	 * (it waits for its turn).  Lock held.
 	 */
 	void (*harden)(struct nk_instance *nk);
+	/*
+	 * A signal handler of the program ran on the OS thread of @thread
+	 * while it waited in the backend to be made current (a signal sent
+	 * to it with pthread_kill or tgkill): break its wait, if it waits
+	 * for something, as nk_thread_unblock() does, so that the service
+	 * it sleeps in returns NK_WAKE_UNBLOCKED (-EINTR), as a Linux
+	 * system call interrupted by a handler would.  Lock held,
+	 * interrupt context (@thread is not current; live calls it on
+	 * @thread's OS thread, sim on the simulation's).
+	 */
+	void (*interrupted)(struct nk_instance *nk, struct nk_thread *thread);
 	/*
 	 * First run of a shadow created by thread_init, on its own OS
 	 * thread, lock held.  Does not return: the thread ends through
@@ -196,6 +208,24 @@ struct nk_backend_ops {
 	 * Lock held (the dying thread never takes it).
 	 */
 	void (*thread_reap)(void *priv, void *shadow);
+
+	/*
+	 * Optional: the Linux thread id and pthread of @shadow's OS thread,
+	 * known once thread_init or thread_adopt has returned.  Lock held.
+	 */
+	void (*thread_host)(void *priv, void *shadow, pid_t *tid,
+			    pthread_t *pthread);
+	/*
+	 * Optional: how many times @shadow's thread entered the nucleus
+	 * (its outermost lock() calls: its "system calls").  Lock held.
+	 */
+	unsigned long (*thread_entries)(void *priv, void *shadow);
+	/*
+	 * Optional: the page faults (minor and major) of the OS thread
+	 * @tid of this process so far; 0 when it has gone.  May make
+	 * system calls.  Lock NOT held.
+	 */
+	unsigned long (*host_faults)(void *priv, pid_t tid);
 
 	/*
 	 * The nucleus thread bound to the calling OS thread in the instance

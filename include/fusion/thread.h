@@ -11,7 +11,9 @@
 
 #include <fusion/types.h>
 
+#include <pthread.h>
 #include <signal.h>
+#include <sys/types.h>
 
 /* The mode-switch warning signal (Xenomai's SIGDEBUG). */
 #define NK_SIGDEBUG (SIGRTMIN + 8)
@@ -48,6 +50,9 @@ struct nk_thread_stats {
 	unsigned long switches;      /* times switched in */
 	nk_time_t exec_time;         /* ns spent current, on the backend clock */
 	unsigned long mode_switches; /* primary -> secondary transitions */
+	/* What the backend counts (0 where it counts nothing): */
+	unsigned long syscalls;	   /* nucleus entries: its "system calls" */
+	unsigned long page_faults; /* of its OS thread (minor and major) */
 };
 
 /* Why a thread left primary mode (the warning signal carries it). */
@@ -191,6 +196,18 @@ nk_export int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
 				     nk_time_t period);
 
 /*
+ * As nk_thread_set_periodic, for any @thread (dormant, ready, waiting):
+ * its next release is @start (NK_INFINITE: now), awaited by its own
+ * nk_thread_wait_period().  If it waits for a release point of its
+ * previous grid meanwhile, that wait ends as planned and its next
+ * release is the first point of the new grid after that (points passed
+ * meanwhile are no overruns).  Errors: -EINVAL (bad thread, period < 0),
+ * -ESRCH (terminated).  Context: any.
+ */
+nk_export int nk_thread_make_periodic(struct nk_thread *thread,
+				      nk_time_t start, nk_time_t period);
+
+/*
  * Wait for the caller's next release point.  On return *@overruns (may
  * be NULL) holds the release points missed since the previous call; the
  * call then returns -ETIMEDOUT if any were missed (without waiting),
@@ -239,8 +256,22 @@ nk_export int nk_thread_priority(struct nk_thread *thread);
 nk_export int nk_thread_effective_priority(struct nk_thread *thread);
 nk_export int nk_thread_cpu(struct nk_thread *thread);
 nk_export unsigned int nk_thread_state(struct nk_thread *thread);
+/*
+ * Statistics of @thread into @stats; syscalls and page_faults come from
+ * the backend (its page faults are read outside the lock, a system
+ * call or two).  Errors: -EINVAL.  Context: any.
+ */
 nk_export int nk_thread_stats(struct nk_thread *thread,
 			      struct nk_thread_stats *stats);
+/*
+ * The host OS thread of @thread: its Linux thread id in *@tid and its
+ * pthread in *@pthread (either may be NULL).  Every backend runs a
+ * thread on an OS thread of its own, known from creation (or adoption)
+ * on.  Errors: -EINVAL (bad thread), -ESRCH (terminated), -ENOSYS (the
+ * backend does not tell).  Context: any.
+ */
+nk_export int nk_thread_host(struct nk_thread *thread, pid_t *tid,
+			     pthread_t *pthread);
 
 /* Per-thread error slot (NULL on bad thread).  Skins keep their
  * per-thread data as personality extensions (fusion/personality.h). */

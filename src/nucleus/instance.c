@@ -29,6 +29,7 @@ static const struct nk_backend_handlers nucleus_handlers = {
 	.preempt = nk_sched_handle_preempt,
 	.relax = nk_thread_handle_relax,
 	.harden = nk_thread_handle_harden,
+	.interrupted = nk_thread_handle_interrupted,
 	.thread_entry = nk_thread_entry,
 	.thread_gone = nk_thread_handle_gone,
 	.describe = describe_handler,

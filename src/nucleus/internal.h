@@ -263,6 +263,8 @@ void nk_thread_check_cancel(struct nk_thread *thread);
 void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr);
 void nk_thread_handle_harden(struct nk_instance *nk);
 void nk_thread_handle_gone(struct nk_instance *nk);
+void nk_thread_handle_interrupted(struct nk_instance *nk,
+				  struct nk_thread *thread);
 int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
 		    int cpu, struct nk_thread **out);
 void nk_thread_free(struct nk_thread *thread);

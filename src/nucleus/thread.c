@@ -613,6 +613,15 @@ int nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout,
 	return ret;
 }
 
+/* Lock held. */
+static void thread_set_periodic(struct nk_thread *thread, nk_time_t start,
+				nk_time_t period)
+{
+	thread->period = period;
+	thread->next_release =
+		start == NK_INFINITE ? nk_clock_now(thread->nk) : start;
+}
+
 int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
 			   nk_time_t period)
 {
@@ -622,13 +631,29 @@ int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
 		return -EINVAL;
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
-	if (self) {
-		self->period = period;
-		self->next_release =
-			start == NK_INFINITE ? nk_clock_now(nk) : start;
-	}
+	if (self)
+		thread_set_periodic(self, start, period);
 	nk_lock_release(nk);
 	return self ? 0 : -EPERM;
+}
+
+int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
+			    nk_time_t period)
+{
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread) ||
+	    period < 0)
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_acquire(nk);
+	if (thread->state & NK_THREAD_ZOMBIE)
+		ret = -ESRCH;
+	else
+		thread_set_periodic(thread, start, period);
+	nk_lock_release(nk);
+	return ret;
 }
 
 int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
@@ -648,10 +673,23 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 		goto out;
 	now = nk_clock_now(nk);
 	if (now < self->next_release) {
-		ret = thread_sleep_until(self, self->next_release);
+		nk_time_t release = self->next_release;
+
+		ret = thread_sleep_until(self, release);
 		if (ret)
 			goto out;
-		self->next_release += self->period;
+		now = nk_clock_now(nk);
+		if (self->next_release == release) {
+			self->next_release += self->period;
+		} else if (self->period > 0 && self->next_release <= now) {
+			/* Made periodic anew meanwhile: this release stands
+			 * for the new grid's points passed while it waited
+			 * (no overrun), the next one is the first to come. */
+			nk_time_t behind = now - self->next_release;
+
+			self->next_release +=
+				(behind / self->period + 1) * self->period;
+		}
 	} else {
 		/* Late: every release point up to now has passed; the
 		 * first is this call's, the others are overruns. */
@@ -696,6 +734,14 @@ int nk_thread_unblock(struct nk_thread *thread)
 	}
 	nk_lock_release(nk);
 	return ret;
+}
+
+void nk_thread_handle_interrupted(struct nk_instance *nk,
+				  struct nk_thread *thread)
+{
+	(void)nk;
+	/* Waiting for its CPU only, or suspended: nothing to break. */
+	(void)nk_thread_unblock(thread);
 }
 
 /* --- modes --- */
@@ -833,20 +879,66 @@ unsigned int nk_thread_state(struct nk_thread *thread)
 	return state;
 }
 
+/* Whether the backend can say something of @thread's OS thread. */
+static bool thread_has_host(struct nk_thread *thread)
+{
+	return thread->shadow && !(thread->state & NK_THREAD_ZOMBIE);
+}
+
 int nk_thread_stats(struct nk_thread *thread, struct nk_thread_stats *stats)
 {
+	const struct nk_backend_ops *be;
 	struct nk_instance *nk;
+	pid_t tid = 0;
 
 	if (!nk_thread_valid(thread) || stats == NULL)
 		return -EINVAL;
 	nk = thread->nk;
+	be = nk->be;
 	nk_lock_acquire(nk);
 	*stats = thread->stats;
 	if (thread->sched->curr == thread)
 		stats->exec_time +=
 			nk_clock_now(nk) - thread->sched->switched_in;
+	if (thread_has_host(thread)) {
+		if (be->thread_entries)
+			stats->syscalls =
+				be->thread_entries(nk->be_priv, thread->shadow);
+		if (be->thread_host)
+			be->thread_host(nk->be_priv, thread->shadow, &tid,
+					NULL);
+	}
 	nk_lock_release(nk);
+	/* System calls, kept out of the lock: the thread may end meanwhile,
+	 * and then its id reads nothing. */
+	if (tid > 0 && be->host_faults)
+		stats->page_faults = be->host_faults(nk->be_priv, tid);
 	return 0;
+}
+
+int nk_thread_host(struct nk_thread *thread, pid_t *tid, pthread_t *pthread)
+{
+	struct nk_instance *nk;
+	pid_t t = 0;
+	pthread_t pt = 0;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread))
+		return -EINVAL;
+	nk = thread->nk;
+	if (nk->be->thread_host == NULL)
+		return -ENOSYS;
+	nk_lock_acquire(nk);
+	if (thread_has_host(thread))
+		nk->be->thread_host(nk->be_priv, thread->shadow, &t, &pt);
+	else
+		ret = -ESRCH;
+	nk_lock_release(nk);
+	if (ret == 0 && tid)
+		*tid = t;
+	if (ret == 0 && pthread)
+		*pthread = pt;
+	return ret;
 }
 
 int *nk_thread_errno(struct nk_thread *thread)

@@ -458,7 +458,7 @@ static void *stranger_body(void *arg)
 	RT_COND_INFO info;
 	RT_COND mine;
 
-	s->create = rt_cond_create(&mine, NULL);
+	s->create = rt_cond_create(&mine, NULL) ?: rt_cond_delete(&mine);
 	s->wait = rt_cond_wait(s->c, s->m, TM_INFINITE);
 	s->signal = rt_cond_signal(s->c);
 	s->broadcast = rt_cond_broadcast(s->c);
@@ -477,7 +477,8 @@ TEST(plain_thread)
 	s.c = &c;
 	s.m = &m;
 	run_plain_thread(stranger_body, &s);
-	CHECK_EQ(s.create, -EPERM);
+	/* Any Linux thread creates and deletes, as in Xenomai. */
+	CHECK_EQ(s.create, 0);
 	CHECK_EQ(s.wait, -EPERM);
 	CHECK_EQ(s.signal, 0);
 	CHECK_EQ(s.broadcast, 0);

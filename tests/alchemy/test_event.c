@@ -502,7 +502,8 @@ static void *outside_body(void *arg)
 	RT_EVENT_INFO info;
 	RT_EVENT mine;
 
-	o->create = rt_event_create(&mine, NULL, 0, EV_FIFO);
+	o->create =
+	    rt_event_create(&mine, NULL, 0, EV_FIFO) ?: rt_event_delete(&mine);
 	o->block = rt_event_wait(o->ev, 0x2, &o->got, EV_ALL, TM_INFINITE);
 	o->poll = rt_event_wait(o->ev, 0x1, &o->got, EV_ALL, TM_NONBLOCK);
 	o->signal = rt_event_signal(o->ev, 0x4);
@@ -519,7 +520,8 @@ TEST(plain_thread)
 	CHECK_EQ(rt_event_create(&ev, NULL, 0x1, EV_FIFO), 0);
 	o.ev = &ev;
 	run_plain_thread(outside_body, &o);
-	CHECK_EQ(o.create, -EPERM);
+	/* Any Linux thread creates and deletes, as in Xenomai. */
+	CHECK_EQ(o.create, 0);
 	CHECK_EQ(o.block, -EPERM);
 	CHECK_EQ(o.poll, 0);
 	CHECK_EQ(o.got, 0x1);

@@ -544,9 +544,10 @@ TEST(periodic_errors)
 	CHECK_EQ(rt_task_unblock(&p), 0);
 	CHECK_EQ(rt_task_sleep(2 * MS), 0);
 	check_log("wait:-4@500000 wait:0@1000000");
-	/* Only the caller itself; no date in the past. */
+	/* Any task (test_task_compat.c); no date in the past. */
 	CHECK_EQ(rt_task_create(&other, "other", 0, 10, 0), 0);
-	CHECK_EQ(rt_task_set_periodic(&other, TM_NOW, MS), -EINVAL);
+	CHECK_EQ(rt_task_set_periodic(&other, TM_NOW, MS), 0);
+	CHECK_EQ(rt_task_set_periodic(&other, 1, MS), -ETIMEDOUT);
 	CHECK_EQ(rt_task_delete(&other), 0);
 	CHECK_EQ(rt_task_set_periodic(&other, TM_NOW, MS), -EINVAL);
 	CHECK_EQ(rt_task_sleep(MS), 0);

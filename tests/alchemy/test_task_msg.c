@@ -34,6 +34,9 @@ static void serve(void *arg)
 		s.size = r.size;
 		s.opcode = r.opcode + 100;
 		note("rx:%.*s", (int)r.size, in);
+		/* A bad block for a live flow: refused, the flow stays. */
+		CHECK_EQ(rt_task_reply(flow, &(RT_TASK_MCB){.size = -1}),
+			 -EINVAL);
 		CHECK_EQ(rt_task_reply(flow, &s), 0);
 		note("replied:%.*s", (int)r.size, in);
 	}
@@ -419,7 +422,7 @@ TEST(bad_input)
 {
 	RT_TASK zero = {0}, stale;
 	RT_TASK_MCB s = {0}, r = {0}, bad = {.size = -1};
-	RT_TASK_MCB nodata = {.size = 4};
+	RT_TASK_MCB nodata = {.size = 4}, junk;
 	struct timespec badts = {0, 1000000000L};
 	ssize_t res[3];
 
@@ -441,7 +444,10 @@ TEST(bad_input)
 	CHECK_EQ(rt_task_receive(&r, TM_NONBLOCK), -EWOULDBLOCK);
 	CHECK_EQ(rt_task_reply(0, NULL), -EINVAL);
 	CHECK_EQ(rt_task_reply(-1, NULL), -EINVAL);
-	CHECK_EQ(rt_task_reply(1, &bad), -EINVAL);
+	/* The flow is checked before the block, whatever it holds. */
+	CHECK_EQ(rt_task_reply(1, &bad), -ENXIO);
+	memset(&junk, 0xa5, sizeof(junk));
+	CHECK_EQ(rt_task_reply(999, &junk), -ENXIO);
 	CHECK_EQ(rt_task_reply(12345, NULL), -ENXIO);
 	run_plain_thread(plain_thread, res);
 	CHECK_EQ(res[0], -EPERM);

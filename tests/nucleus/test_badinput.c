@@ -604,6 +604,10 @@ PROBE_FN(th_cpu, nk_thread_cpu(o));
 PROBE_FN(th_state, nk_thread_state(o));
 PROBE_FN(th_stats, nk_thread_stats(o, &(struct nk_thread_stats){0}));
 PROBE_FN(th_stats_null, nk_thread_stats(o, NULL));
+PROBE_FN(th_make_periodic, nk_thread_make_periodic(o, NK_INFINITE, 1000));
+PROBE_FN(th_make_periodic_negative, nk_thread_make_periodic(o, 0, -1));
+PROBE_FN(th_host, nk_thread_host(o, &(pid_t){0}, &(pthread_t){0}));
+PROBE_FN(th_host_null, nk_thread_host(o, NULL, NULL));
 PROBE_FN(th_errno, nk_thread_errno(o) != NULL);
 PROBE_FN(th_wakeup_this, nk_synch_wakeup_this(&cx.synch, o));
 PROBE_FN(th_try_acquire, nk_synch_try_acquire(&cx.osynch, o));
@@ -629,6 +633,8 @@ static const struct probe forged_thread_probes[] = {
     P(th_cpu, -EINVAL),
     P(th_state, 0),
     P(th_stats, -EINVAL),
+    P(th_make_periodic, -EINVAL),
+    P(th_host, -EINVAL),
     P(th_errno, 0),
     PL(th_wakeup_this, -EINVAL, NULL),
     PL(th_try_acquire, -EINVAL, NULL),
@@ -663,6 +669,11 @@ static const struct probe dormant_probes[] = {
     P(th_set_cpu, 0),
     P(th_join, -EINVAL),
     P(th_stats_null, -EINVAL),
+    /* Made periodic before it starts, as Alchemy programs do. */
+    P(th_make_periodic_negative, -EINVAL),
+    P(th_make_periodic, 0),
+    P(th_host, 0),
+    P(th_host_null, 0),
     P(th_priority, 5),
     P(th_state, NK_THREAD_DORMANT),
     PL(th_wakeup_this, -ESRCH, NULL),
@@ -715,6 +726,9 @@ static const struct probe zombie_probes[] = {
     P(th_cpu, 0),
     P(th_state, NK_THREAD_ZOMBIE),
     P(th_stats, 0),
+    P(th_make_periodic_negative, -EINVAL),
+    P(th_make_periodic, -ESRCH),
+    P(th_host, -ESRCH),
     PL(th_wakeup_this, -ESRCH, NULL),
     PL(th_try_acquire, -EINVAL, NULL),
 };

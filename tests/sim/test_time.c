@@ -466,6 +466,56 @@ TEST(periodic_start_now_and_stop)
 	stop_sim();
 }
 
+static void body_made_periodic(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ(nk_thread_wait_period(nk, NULL), NK_WAKE_OK);
+		event("p");
+	}
+}
+
+TEST(periodic_made_by_another_thread)
+{
+	struct nk_thread_attr attr = {
+	    .name = "p", .priority = 5, .flags = NK_THREAD_JOINABLE};
+	struct nk_thread *p;
+
+	start_sim(1, 10);
+	/* Dormant: its grid is set before it ever runs. */
+	CHECK_EQ(nk_thread_create(nk, &attr, &p), 0);
+	CHECK_EQ(nk_thread_make_periodic(p, 1000, 500), 0);
+	CHECK_EQ(nk_thread_start(p, body_made_periodic, NULL), 0);
+	/*
+	 * Re-anchored while it waits for 2000: that wait ends as planned,
+	 * then the new grid (3000, 4000...) from its first point after 2000.
+	 */
+	sleep_until(1700);
+	CHECK_EQ(nk_thread_make_periodic(p, 3000, 1000), 0);
+	join(p);
+	CHECK_STR(events, "p@1000 p@1500 p@2000 p@3000");
+	stop_sim();
+}
+
+TEST(periodic_made_anew_skips_passed_points)
+{
+	struct nk_thread_attr attr = {
+	    .name = "p", .priority = 5, .flags = NK_THREAD_JOINABLE};
+	struct nk_thread *p;
+
+	start_sim(1, 10);
+	CHECK_EQ(nk_thread_create(nk, &attr, &p), 0);
+	CHECK_EQ(nk_thread_make_periodic(p, 5000, 1000), 0);
+	CHECK_EQ(nk_thread_start(p, body_made_periodic, NULL), 0);
+	/* While it waits for 5000: a grid from now (800) every 2000. */
+	sleep_until(800);
+	CHECK_EQ(nk_thread_make_periodic(p, NK_INFINITE, 2000), 0);
+	join(p);
+	/* 800, 2800 and 4800 passed during the wait: no overrun. */
+	CHECK_STR(events, "p@5000 p@6800 p@8800 p@10800");
+	stop_sim();
+}
+
 static void *foreign_calls(void *arg)
 {
 	int *rets = arg;
@@ -1290,8 +1340,9 @@ TESTS(T(sleep_wakes_at_exact_date), T(sleep_expired_returns_at_once),
       T(sem_take_expired_timeouts_do_not_block), T(mutex_lock_timeouts),
       T(periodic_releases_on_grid), T(periodic_overruns_counted_exactly),
       T(periodic_exact_period_is_no_overrun), T(periodic_start_now_and_stop),
-      T(periodic_and_consume_errors), T(timer_oneshot_fires_at_exact_date),
-      T(timer_periodic_fires_on_grid),
+      T(periodic_made_by_another_thread),
+      T(periodic_made_anew_skips_passed_points), T(periodic_and_consume_errors),
+      T(timer_oneshot_fires_at_exact_date), T(timer_periodic_fires_on_grid),
       T(timer_armed_in_the_past_counts_overruns),
       T(timer_equal_dates_fire_in_arming_order), T(timer_rearm_moves_it),
       T(timer_stop_prevents_firing), T(timer_handler_stops_itself),

@@ -3,12 +3,22 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-static void futex_wait(_Atomic uint32_t *word, uint32_t expected)
+/*
+ * Returns 0 or the errno: EAGAIN (word changed) and EINTR both mean
+ * "look again" to most callers.  Without a timeout, the kernel restarts
+ * the wait after a handler installed with SA_RESTART (every handler of
+ * the backends is), and fails it with EINTR after any other.
+ */
+static int futex_wait(_Atomic uint32_t *word, uint32_t expected,
+		      const struct timespec *timeout)
 {
-	/* EAGAIN (word changed) and EINTR both mean "look again". */
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+	if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, timeout,
+		    NULL, 0) == 0)
+		return 0;
+	return errno;
 }
 
 static void futex_wake(_Atomic uint32_t *word, int count)
@@ -79,7 +89,17 @@ void be_gate_wait(struct be_gate *gate)
 	uint32_t seen;
 
 	while (!gate_take(gate, BE_GATE_SLEEPING, &seen))
-		futex_wait(&gate->word, seen);
+		futex_wait(&gate->word, seen, NULL);
+}
+
+bool be_gate_wait_intr(struct be_gate *gate)
+{
+	uint32_t seen;
+
+	while (!gate_take(gate, BE_GATE_SLEEPING, &seen))
+		if (futex_wait(&gate->word, seen, NULL) == EINTR)
+			return false;
+	return true;
 }
 
 bool be_gate_poll_begin(struct be_gate *gate, int efd)
@@ -125,9 +145,29 @@ void be_lock_acquire(struct be_lock *lock)
 		c = atomic_exchange_explicit(&lock->word, 2,
 					     memory_order_acquire);
 	while (c != 0) {
-		futex_wait(&lock->word, 2);
+		futex_wait(&lock->word, 2, NULL);
 		c = atomic_exchange_explicit(&lock->word, 2,
 					     memory_order_acquire);
+	}
+}
+
+bool be_lock_acquire_unless(struct be_lock *lock, _Atomic bool *abandon)
+{
+	/* Whoever sets @abandon does not wake us: look again now and then
+	 * (this is no fast path). */
+	static const struct timespec poll = {.tv_nsec = 1000000};
+	uint32_t c = 0;
+
+	if (atomic_compare_exchange_strong_explicit(
+		&lock->word, &c, 1, memory_order_acquire, memory_order_relaxed))
+		return true;
+	for (;;) {
+		if (atomic_load(abandon))
+			return false;
+		if (atomic_exchange_explicit(&lock->word, 2,
+					     memory_order_acquire) == 0)
+			return true;
+		futex_wait(&lock->word, 2, &poll);
 	}
 }
 
@@ -145,5 +185,5 @@ void be_seq_bump(_Atomic uint32_t *word)
 
 void be_seq_wait(_Atomic uint32_t *word, uint32_t seen)
 {
-	futex_wait(word, seen);
+	futex_wait(word, seen, NULL);
 }

@@ -32,6 +32,12 @@ void be_gate_init(struct be_gate *gate);
 bool be_gate_open(struct be_gate *gate);
 void be_gate_wait(struct be_gate *gate);
 /*
+ * As be_gate_wait, but false (the token left where it is) when a signal
+ * handler installed without SA_RESTART ran on the caller meanwhile: the
+ * backends' own handlers all restart, so it is the program's signal.
+ */
+bool be_gate_wait_intr(struct be_gate *gate);
+/*
  * Polling on a gate: begin takes the token (true) or announces that the
  * caller is about to sleep in a poll that watches the eventfd @efd,
  * which opening or ringing the gate then writes to (false); end, once
@@ -57,6 +63,11 @@ struct be_lock {
 void be_lock_init(struct be_lock *lock);
 void be_lock_acquire(struct be_lock *lock);
 void be_lock_release(struct be_lock *lock);
+/*
+ * Take @lock, unless *@abandon becomes true first (false then): for a
+ * thread whose owner may be waiting for it to end while holding @lock.
+ */
+bool be_lock_acquire_unless(struct be_lock *lock, _Atomic bool *abandon);
 
 /*
  * A sequence word a service thread sleeps on: it reads the word, checks

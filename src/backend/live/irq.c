@@ -147,7 +147,7 @@ void live_irq_post(void *priv, int index)
 }
 
 int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
-		   struct epoll_event events[LIVE_EVENTS])
+		   struct epoll_event events[LIVE_EVENTS], bool *interrupted)
 {
 	int n;
 
@@ -160,6 +160,7 @@ int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
 		return 0;
 	}
 	n = epoll_wait(c->idle_epfd, events, LIVE_EVENTS, -1);
+	*interrupted = n < 0 && errno == EINTR;
 	be_gate_poll_end(&s->gate);
 	return n < 0 ? 0 : n;
 }

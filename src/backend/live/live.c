@@ -18,6 +18,7 @@
 #include "../common/chan.h"
 #include "../common/exit.h"
 #include "../common/options.h"
+#include "../common/host.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@ static __thread volatile bool live_preempt_pending;
 static __thread bool live_irq_ctx;
 /* Set while nk_consume spins: nucleus code, outside the lock. */
 static __thread bool live_busy_spin;
+__thread unsigned int live_signals;
 
 /* Name of the calling shadow's thread, or NULL: async-signal-safe. */
 const char *live_current_name(void)
@@ -77,6 +79,8 @@ void live_nucleus_lock(struct live *live)
 	live_sud_allow();
 	atomic_signal_fence(memory_order_seq_cst);
 	be_lock_acquire(&live->lock);
+	if (s && s->live == live)
+		s->entries++;
 	if (s && s->live == live && s->relaxed && !live_irq_ctx) {
 		s->relaxed = false;
 		live->handlers->harden(live->nk);
@@ -143,6 +147,7 @@ static void preempt_signal(int sig, siginfo_t *info, void *context)
 	(void)sig;
 	(void)info;
 	(void)context;
+	live_signals++;
 	if (s && !atomic_load(&s->killed)) {
 		if (live_depth > 0)
 			live_preempt_pending = true;
@@ -168,9 +173,29 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 	be_thread_end();
 }
 
+/*
+ * A handler of the program ran on @s while it waited: break its wait,
+ * as the signal would break a system call (handlers->interrupted), in
+ * interrupt context so that the nucleus does not take @s for the
+ * caller.  Never once @s is being deleted: whoever reaps it may hold
+ * the lock while it waits for @s to end.
+ */
+static void shadow_interrupted(struct live_shadow *s)
+{
+	struct live *live = s->live;
+
+	if (!be_lock_acquire_unless(&live->lock, &s->killed))
+		return;
+	live_irq_ctx = true;
+	live->handlers->interrupted(live->nk, s->thread);
+	live_irq_ctx = false;
+	be_lock_release(&live->lock);
+}
+
 static void park(struct live_shadow *s)
 {
-	be_gate_wait(&s->gate);
+	while (!be_gate_wait_intr(&s->gate))
+		shadow_interrupted(s);
 	if (atomic_load(&s->killed))
 		shadow_exit(s);
 }
@@ -193,8 +218,9 @@ static void park_idle(struct live *live, struct live_shadow *s,
 	for (;;) {
 		struct epoll_event events[LIVE_EVENTS];
 		struct live_shadow *next;
-		int n = live_idle_poll(c, s, events);
-		bool waiter;
+		unsigned int ours = live_signals;
+		bool interrupted = false, waiter;
+		int n = live_idle_poll(c, s, events, &interrupted);
 
 		if (n < 0)
 			break;
@@ -202,6 +228,13 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		be_lock_acquire(&live->lock);
 		live_irq_ctx = true;
 		live_idle_take(live, c, events, n);
+		/*
+		 * A poll fails on every handler, restarting or not: it was
+		 * the program's if none of ours ran (they run at once in the
+		 * poll, even under ThreadSanitizer, which delays signals).
+		 */
+		if (interrupted && live_signals == ours)
+			live->handlers->interrupted(live->nk, s->thread);
 		live_irq_ctx = false;
 		waiter = atomic_load(&c->idle_waiter) == s;
 		if (waiter)
@@ -458,6 +491,7 @@ static struct live_shadow *shadow_new(struct live *live,
 	s->cpu = nk_thread_cpu(thread);
 	be_gate_init(&s->gate);
 	be_gate_init(&s->gone);
+	be_gate_init(&s->started);
 	return s;
 }
 
@@ -482,6 +516,7 @@ static void *shadow_main(void *arg)
 	atomic_signal_fence(memory_order_seq_cst);
 	live_self = s;
 	s->tid = gettid();
+	be_gate_open(&s->started);
 	if (!live->locked)
 		live_prefault_stack(LIVE_PREFAULT);
 	unblock_backend_signals(live);
@@ -523,6 +558,8 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 	}
 	snprintf(name, sizeof(name), "%s", nk_thread_name(thread));
 	pthread_setname_np(s->pthread, name);
+	/* Its id is known from creation on (thread_host). */
+	be_gate_wait(&s->started);
 	return 0;
 }
 
@@ -615,6 +652,34 @@ static struct nk_thread *live_self_thread(void *priv)
 	return s && s->live == priv && !live_irq_ctx ? s->thread : NULL;
 }
 
+static void live_thread_host(void *priv, void *shadow, pid_t *tid,
+			     pthread_t *pthread)
+{
+	struct live_shadow *s = shadow;
+
+	(void)priv;
+	if (tid)
+		*tid = s->tid;
+	if (pthread)
+		*pthread = s->pthread;
+}
+
+static unsigned long live_thread_entries(void *priv, void *shadow)
+{
+	(void)priv;
+	return ((struct live_shadow *)shadow)->entries;
+}
+
+/* Nucleus work outside the lock: its system calls are not stray. */
+static unsigned long live_host_faults(void *priv, pid_t tid)
+{
+	char selector = live_sud_save_allow();
+	unsigned long faults = be_host_faults(priv, tid);
+
+	live_sud_restore(selector);
+	return faults;
+}
+
 static nk_time_t thread_cpu_time(void)
 {
 	struct timespec ts;
@@ -677,6 +742,9 @@ const struct nk_backend_ops nk_backend_live = {
 	.thread_kill = live_thread_kill,
 	.thread_migrate = live_thread_migrate,
 	.thread_reap = live_thread_reap,
+	.thread_host = live_thread_host,
+	.thread_entries = live_thread_entries,
+	.host_faults = live_host_faults,
 	.self = live_self_thread,
 	.busy = live_busy,
 	.lock = live_lock,

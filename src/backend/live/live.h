@@ -50,6 +50,9 @@ struct live_shadow {
 	int saved_policy;
 	struct sched_param saved_param;
 	cpu_set_t saved_affinity;
+	/* Away from the fields a switch touches. */
+	struct be_gate started; /* opened once @tid is known */
+	unsigned long entries;	/* nucleus entries (lock held) */
 };
 
 struct live_cpu {
@@ -146,12 +149,13 @@ void live_cpu_rewatch(struct live_cpu *c, int fd, unsigned int irq);
 /*
  * The idle waiter @s of @c sleeps until its gate opens (-1, token
  * taken) or events arrive: returns how many it wrote to @events (0 when
- * it is no longer the waiter).  Then, lock held and in interrupt
+ * it is no longer the waiter, or when a signal handler broke the wait:
+ * *@interrupted is then set).  Then, lock held and in interrupt
  * context, live_idle_take runs the timer if due and the sources.
  */
 #define LIVE_EVENTS 16
 int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
-		   struct epoll_event events[LIVE_EVENTS]);
+		   struct epoll_event events[LIVE_EVENTS], bool *interrupted);
 void live_idle_take(struct live *live, struct live_cpu *c,
 		    struct epoll_event events[LIVE_EVENTS], int n);
 
@@ -184,6 +188,11 @@ void live_watchdog_stop(struct live *live);
 void live_watchdog_forget(struct live_shadow *s);
 
 /* live.c */
+/*
+ * Runs of the backend's own signal handlers on the calling thread, so
+ * that an interrupted wait can tell the program's signals from ours.
+ */
+extern __thread unsigned int live_signals;
 nk_time_t live_clock(void);
 const char *live_current_name(void);
 struct live_shadow *live_current_shadow(void);

@@ -48,6 +48,7 @@ static void signal_to_fd(int sig, siginfo_t *info, void *uc)
 
 	(void)info;
 	(void)uc;
+	live_signals++;
 	if (fd > 0)
 		be_efd_signal(fd);
 	live_sud_restore(old);

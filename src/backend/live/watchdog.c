@@ -53,6 +53,7 @@ static void watchdog_signal(int sig, siginfo_t *info, void *context)
 	(void)sig;
 	(void)info;
 	(void)context;
+	live_signals++;
 	syscall(SYS_sched_setscheduler, 0, SCHED_OTHER, &param);
 	if (s)
 		watchdog_post(s);

@@ -25,6 +25,7 @@
 #include "../common/chan.h"
 #include "../common/exit.h"
 #include "../common/options.h"
+#include "../common/host.h"
 
 #include <fusion/pipeline.h>
 
@@ -33,11 +34,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The shadow bound to the calling OS thread (one instance at a time). */
 static __thread struct sim_shadow *sim_self;
 /* Nucleus lock depth of this OS thread (the lock is recursive). */
 static __thread int sim_depth;
+/* Set while the holder passes on broken waits: interrupt context. */
+static __thread bool sim_signal_ctx;
 
 static void runnable_push(struct sim *sim, struct sim_shadow *s)
 {
@@ -110,6 +114,34 @@ static bool service_root(struct sim *sim)
 	sim->root_posted = false;
 	sim->handlers->root_sync(sim->nk);
 	return true;
+}
+
+/*
+ * Tell the nucleus of the waits that signals broke (see
+ * shadow_interrupted).  Lock held, in interrupt context: a shadow
+ * cannot be killed meanwhile, that takes the lock.
+ */
+static bool service_interrupts(struct sim *sim)
+{
+	bool any = false;
+
+	if (!atomic_load(&sim->intr_pending))
+		return false;
+	pthread_mutex_lock(&sim->intr_lock);
+	atomic_store(&sim->intr_pending, false);
+	while (!nk_list_empty(&sim->interrupted)) {
+		struct sim_shadow *s = nk_list_first_entry(
+			&sim->interrupted, struct sim_shadow, intr_link);
+
+		nk_list_del(&s->intr_link);
+		s->intr_queued = false;
+		pthread_mutex_unlock(&sim->intr_lock);
+		sim->handlers->interrupted(sim->nk, s->thread);
+		pthread_mutex_lock(&sim->intr_lock);
+		any = true;
+	}
+	pthread_mutex_unlock(&sim->intr_lock);
+	return any;
 }
 
 /*
@@ -191,10 +223,32 @@ static void __attribute__((noreturn)) shadow_exit(struct sim_shadow *s)
 	be_thread_end();
 }
 
+/*
+ * A handler of the program ran on @s while it waited for the baton: as
+ * on live, the wait it sleeps in breaks (handlers->interrupted).  The
+ * signal comes from outside the simulation: the baton holder tells the
+ * nucleus at its next nucleus entry or dispatch, at whatever virtual
+ * date the run has reached then (the outcome is that of live, the date
+ * is not reproducible).  Not once @s is killed (the kill dequeues it).
+ */
+static void shadow_interrupted(struct sim_shadow *s)
+{
+	struct sim *sim = s->sim;
+
+	pthread_mutex_lock(&sim->intr_lock);
+	if (!s->intr_queued && !atomic_load(&s->killed)) {
+		nk_list_add_before(&s->intr_link, &sim->interrupted);
+		s->intr_queued = true;
+		atomic_store(&sim->intr_pending, true);
+	}
+	pthread_mutex_unlock(&sim->intr_lock);
+}
+
 static void park(struct sim_shadow *self)
 {
-	be_gate_wait(&self->gate);
-	if (self->killed)
+	while (!be_gate_wait_intr(&self->gate))
+		shadow_interrupted(self);
+	if (atomic_load(&self->killed))
 		shadow_exit(self);
 }
 
@@ -220,7 +274,7 @@ static void dispatch(struct sim *sim, struct sim_shadow *self)
 			return;
 		}
 		if (service_irqs(sim) || service_kicks(sim) ||
-		    service_root(sim))
+		    service_root(sim) || service_interrupts(sim))
 			continue;
 		if (!advance(sim))
 			report_deadlock(sim);
@@ -233,8 +287,10 @@ static void *shadow_main(void *arg)
 
 	sim_self = s;
 	sim_depth = 1; /* the gate opens with the lock held for us */
+	s->tid = gettid();
+	be_gate_open(&s->started);
 	be_gate_wait(&s->gate);
-	if (s->killed)
+	if (atomic_load(&s->killed))
 		return NULL;
 	s->sim->handlers->thread_entry(s->thread);
 	return NULL;
@@ -247,6 +303,7 @@ static void sim_fini(void *priv)
 	if (sim->log)
 		fclose(sim->log);
 	sim_scenario_free(sim);
+	pthread_mutex_destroy(&sim->intr_lock);
 	free(sim);
 }
 
@@ -274,6 +331,8 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 	for (int cpu = 0; cpu < NK_MAX_CPUS; cpu++)
 		sim->deadline[cpu] = NK_INFINITE;
 	nk_list_init(&sim->runnable);
+	nk_list_init(&sim->interrupted);
+	pthread_mutex_init(&sim->intr_lock, NULL);
 	be_lock_init(&sim->lock);
 	if (scenario) {
 		ret = sim_scenario_load(sim, scenario);
@@ -352,8 +411,10 @@ static struct sim_shadow *shadow_new(struct sim *sim, struct nk_thread *thread)
 	s->thread = thread;
 	s->cpu = nk_thread_cpu(thread);
 	nk_list_init(&s->run_link);
+	nk_list_init(&s->intr_link);
 	be_gate_init(&s->gate);
 	be_gate_init(&s->gone);
+	be_gate_init(&s->started);
 	return s;
 }
 
@@ -381,6 +442,8 @@ static int sim_thread_init(void *priv, struct nk_thread *thread,
 	}
 	snprintf(name, sizeof(name), "%s", nk_thread_name(thread));
 	pthread_setname_np(s->pthread, name);
+	/* Its id is known from creation on (thread_host). */
+	be_gate_wait(&s->started);
 	return 0;
 }
 
@@ -399,6 +462,8 @@ static int sim_thread_adopt(void *priv, struct nk_thread *thread,
 		return ret;
 	}
 	s->adopted = true;
+	s->pthread = pthread_self();
+	s->tid = gettid();
 	/* The instance's creator starts with the baton; a thread adopted
 	 * later runs beside it until its turn comes (sim_switch_to). */
 	if (sim->holder == NULL)
@@ -419,7 +484,13 @@ static void sim_thread_kill(void *priv, void *shadow)
 	}
 	if (sim->busy_on[s->cpu] == s)
 		sim->busy_on[s->cpu] = NULL;
-	s->killed = true;
+	pthread_mutex_lock(&sim->intr_lock);
+	if (s->intr_queued) {
+		nk_list_del(&s->intr_link);
+		s->intr_queued = false;
+	}
+	atomic_store(&s->killed, true);
+	pthread_mutex_unlock(&sim->intr_lock);
 	be_gate_open(&s->gate);
 }
 
@@ -452,7 +523,27 @@ static struct nk_thread *sim_self_thread(void *priv)
 
 	if (sim == NULL)
 		return s ? s->thread : NULL;
-	return s && s->sim == sim && !sim->dispatching ? s->thread : NULL;
+	return s && s->sim == sim && !sim->dispatching && !sim_signal_ctx
+		   ? s->thread
+		   : NULL;
+}
+
+static void sim_thread_host(void *priv, void *shadow, pid_t *tid,
+			    pthread_t *pthread)
+{
+	struct sim_shadow *s = shadow;
+
+	(void)priv;
+	if (tid)
+		*tid = s->tid;
+	if (pthread)
+		*pthread = s->pthread;
+}
+
+static unsigned long sim_thread_entries(void *priv, void *shadow)
+{
+	(void)priv;
+	return ((struct sim_shadow *)shadow)->entries;
 }
 
 static void sim_busy(void *priv, void *shadow, nk_time_t ns)
@@ -476,10 +567,21 @@ static void sim_lock(void *priv)
 	be_lock_acquire(&sim->lock);
 	if (s == NULL || s->sim != sim || sim->dispatching)
 		return;
+	s->entries++;
 	if (s->relaxed) {
 		s->relaxed = false;
 		sim->handlers->harden(sim->nk);
-	} else if (s == sim->holder && sim->kicked[s->cpu]) {
+		return;
+	}
+	if (s != sim->holder)
+		return;
+	/* Waits that signals broke meanwhile, as interrupts would. */
+	if (atomic_load(&sim->intr_pending)) {
+		sim_signal_ctx = true;
+		service_interrupts(sim);
+		sim_signal_ctx = false;
+	}
+	if (sim->kicked[s->cpu]) {
 		/* Kicked from outside while it ran application code: this
 		 * entry is its preemption point (the lock is recursive). */
 		sim->kicked[s->cpu] = false;
@@ -561,6 +663,9 @@ const struct nk_backend_ops nk_backend_sim = {
 	.thread_kill = sim_thread_kill,
 	.thread_migrate = sim_thread_migrate,
 	.thread_reap = sim_thread_reap,
+	.thread_host = sim_thread_host,
+	.thread_entries = sim_thread_entries,
+	.host_faults = be_host_faults,
 	.self = sim_self_thread,
 	.busy = sim_busy,
 	.lock = sim_lock,

@@ -20,13 +20,19 @@ struct sim_shadow {
 	struct nk_thread *thread;
 	int cpu;
 	pthread_t pthread;
+	pid_t tid;
+	struct be_gate started; /* opened once @tid is known */
+	unsigned long entries;	/* nucleus entries (lock held) */
 	bool adopted;
-	bool killed;
+	_Atomic bool killed;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
 	struct be_gate gone; /* as in the live backend: see sim_thread_reap */
 	bool queued; /* in sim->runnable */
 	struct nk_list run_link;
+	/* In sim->interrupted (both under sim->intr_lock). */
+	bool intr_queued;
+	struct nk_list intr_link;
 	nk_time_t busy_until;
 };
 
@@ -66,6 +72,14 @@ struct sim {
 	int nr_scripts;
 	bool dispatching; /* delivering events: interrupt context */
 	struct be_lock lock;
+	/*
+	 * Parked shadows whose wait a signal handler of the program broke,
+	 * for the baton holder to tell the nucleus (see sim.c).  A plain
+	 * mutex: the signalled shadows are outside the simulation.
+	 */
+	pthread_mutex_t intr_lock;
+	struct nk_list interrupted;
+	_Atomic bool intr_pending;
 	FILE *log;
 };
 

@@ -28,6 +28,15 @@ static void alarm_fire(struct nk_timer *timer)
 	a->handler(a->arg);
 }
 
+int alchemy_enter_object(struct nk_instance **nk)
+{
+	int ret = alchemy_enter(nk);
+
+	if (ret == 0 && nk_in_interrupt(*nk))
+		ret = -EPERM;
+	return ret;
+}
+
 int rt_alarm_create(RT_ALARM *alarm, const char *name,
 		    void (*handler)(void *arg), void *arg)
 {
@@ -38,12 +47,10 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	if (alarm == NULL || handler == NULL ||
 	    (name && strlen(name) >= XNOBJECT_NAME_LEN))
 		return -EINVAL;
-	ret = alchemy_enter(&nk);
+	/* Refused before allocating: a handler runs in timer context. */
+	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
-	/* Refused before allocating: a handler runs in timer context. */
-	if (nk_in_interrupt(nk))
-		return -EPERM;
 	a = calloc(1, sizeof(*a));
 	if (a == NULL)
 		return -ENOMEM;

@@ -49,13 +49,15 @@ static int buffer_destroy(struct nk_instance *nk, void *object)
 }
 
 /* The two sides and the ring. */
-static int buffer_prepare(struct nk_instance *nk, void *object)
+static int buffer_prepare(struct nk_instance *nk, void *object,
+			  const char *wname)
 {
 	struct alchemy_buffer *b = object;
-	int ret = alchemy_wait_init(nk, &b->readers, b->mode & B_PRIO);
+	int ret = alchemy_wait_init(nk, &b->readers, wname, b->mode & B_PRIO);
 
 	if (ret == 0)
-		ret = alchemy_wait_init(nk, &b->writers, b->mode & B_PRIO);
+		ret =
+		    alchemy_wait_init(nk, &b->writers, wname, b->mode & B_PRIO);
 	if (ret)
 		return ret;
 	b->data = malloc(b->bufsz);

@@ -26,13 +26,15 @@ int rt_cond_create(RT_COND *cond, const char *name)
 
 	if (cond == NULL)
 		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
 	ccb = malloc(sizeof(*ccb));
 	if (ccb == NULL)
 		return -ENOMEM;
-	ret = nk_synch_init(nk, &ccb->synch, name, NK_SYNCH_PRIO, 0);
+	ret = nk_synch_init(nk, &ccb->synch,
+			    alchemy_synch_name(ALCHEMY_COND, name),
+			    NK_SYNCH_PRIO, 0);
 	if (ret == 0)
 		ret =
 		    alchemy_publish(nk, ALCHEMY_COND, name, ccb, &cond->handle);

@@ -37,11 +37,11 @@ static bool event_satisfied(unsigned int value, unsigned int mask, int mode)
 	return (mode & EV_ANY) ? bits != 0 : bits == mask;
 }
 
-static int event_setup(struct nk_instance *nk, void *object)
+static int event_setup(struct nk_instance *nk, void *object, const char *wname)
 {
 	struct alchemy_event *evcb = object;
 
-	return alchemy_wait_init(nk, &evcb->synch, evcb->mode & EV_PRIO);
+	return alchemy_wait_init(nk, &evcb->synch, wname, evcb->mode & EV_PRIO);
 }
 
 /* Lock held or not (it is recursive). */

@@ -1,10 +1,13 @@
 /*
  * Alchemy heaps over the nucleus TLSF heap.
  *
- * The pool is sized so that one block of @heapsize bytes fits the empty
- * heap exactly (the nucleus spends a header per block): the header size
- * is measured on the pool itself, then the heap is laid over just the
- * bytes it needs.
+ * As in Xenomai, @heapsize is what the blocks may add up to: a 16 KiB
+ * heap serves two 8 KiB blocks.  The heap keeps that budget itself (a
+ * block costs its usable size), and the pool under it has room on top
+ * for the nucleus's header per block (for blocks of HEAP_UNIT bytes on
+ * average; a crowd of smaller ones may run out of headers first) and
+ * for the TLSF search, which looks for a free block up to 1/16 larger
+ * than the request.
  *
  * A task that waits for memory sleeps with its request as wait context
  * (wait.h) in service order (arrival, or priority then arrival with
@@ -21,8 +24,7 @@
 #include <string.h>
 
 #define HEAP_MAX_SIZE ((size_t)1 << 31)
-/* Room for the header of the one block, measured later, and alignment. */
-#define HEAP_SLACK (8 * NK_HEAP_ALIGN)
+#define HEAP_UNIT 512
 
 struct heap_wait {
 	size_t size; /* request */
@@ -34,31 +36,31 @@ struct alchemy_heap {
 	struct nk_heap heap;
 	void *pool;
 	size_t heapsize;
-	size_t usable;
+	size_t inuse; /* usable bytes of the blocks allocated */
 	int mode;
 	void *single; /* H_SINGLE: the block, once allocated */
 };
 
-/* Lay the heap over @h->pool so that @h->heapsize bytes fit at once. */
-static int heap_setup(struct alchemy_heap *h, size_t bytes)
+/* The nucleus's header per block, measured on a fresh heap. */
+static size_t heap_header(void)
 {
-	size_t want =
-	    (h->heapsize + NK_HEAP_ALIGN - 1) & ~(size_t)(NK_HEAP_ALIGN - 1);
+	_Alignas(NK_HEAP_ALIGN) char probe[16 * NK_HEAP_ALIGN];
 	struct nk_heap_stats stats;
-	uintptr_t base = (uintptr_t)h->pool;
-	size_t skew = (NK_HEAP_ALIGN - base % NK_HEAP_ALIGN) % NK_HEAP_ALIGN;
+	struct nk_heap heap;
 
-	if (nk_heap_init(&h->heap, h->pool, bytes) ||
-	    nk_heap_stats(&h->heap, &stats))
-		return -ENOMEM;
+	if (nk_heap_init(&heap, probe, sizeof(probe)) ||
+	    nk_heap_stats(&heap, &stats))
+		return 4 * NK_HEAP_ALIGN;
+	nk_heap_destroy(&heap);
 	/* A fresh heap is one free block: what it lacks is one header. */
-	bytes = skew + want + (stats.size - stats.free);
-	nk_heap_destroy(&h->heap);
-	if (nk_heap_init(&h->heap, h->pool, bytes) ||
-	    nk_heap_stats(&h->heap, &stats) || stats.largest_free < want)
-		return -ENOMEM;
-	h->usable = stats.largest_free;
-	return 0;
+	return stats.size - stats.free;
+}
+
+/* The pool under a heap of @heapsize usable bytes (see above). */
+static size_t pool_bytes(size_t heapsize)
+{
+	return heapsize + heapsize / NK_HEAP_SL_COUNT +
+	       (heapsize / HEAP_UNIT + 2) * heap_header() + NK_HEAP_ALIGN;
 }
 
 /* Free what creation allocated.  Lock held or not. */
@@ -72,16 +74,16 @@ static void heap_release(struct nk_instance *nk, void *object)
 }
 
 /* The wait queue, and the pool with room for the block headers. */
-static int heap_prepare(struct nk_instance *nk, void *object)
+static int heap_prepare(struct nk_instance *nk, void *object, const char *wname)
 {
 	struct alchemy_heap *h = object;
-
-	int ret = alchemy_wait_init(nk, &h->synch, h->mode & H_PRIO);
+	size_t bytes = pool_bytes(h->heapsize);
+	int ret = alchemy_wait_init(nk, &h->synch, wname, h->mode & H_PRIO);
 
 	if (ret)
 		return ret;
-	h->pool = malloc(h->heapsize + HEAP_SLACK);
-	if (h->pool == NULL || heap_setup(h, h->heapsize + HEAP_SLACK))
+	h->pool = malloc(bytes);
+	if (h->pool == NULL || nk_heap_init(&h->heap, h->pool, bytes))
 		return -ENOMEM;
 	return 0;
 }
@@ -118,13 +120,37 @@ int rt_heap_delete(RT_HEAP *heap)
 	return alchemy_delete(ALCHEMY_HEAP, alchemy_handle(heap), heap_destroy);
 }
 
+/*
+ * A block of @size bytes within the budget, into *@blockp; -EWOULDBLOCK
+ * when the budget or the pool cannot serve it now.  Lock held.
+ */
+static int heap_take(struct alchemy_heap *h, size_t size, void **blockp)
+{
+	size_t got;
+	void *block;
+
+	if (size > h->heapsize - h->inuse ||
+	    nk_heap_alloc(&h->heap, size, &block))
+		return -EWOULDBLOCK;
+	/* Rounded up to the alignment, or left whole when a split would
+	 * leave a scrap: that is what the block costs. */
+	if (nk_heap_size(&h->heap, block, &got) ||
+	    got > h->heapsize - h->inuse) {
+		nk_heap_free(&h->heap, block);
+		return -EWOULDBLOCK;
+	}
+	h->inuse += got;
+	*blockp = block;
+	return 0;
+}
+
 /* Whatever does not need to wait.  -EWOULDBLOCK: it would. */
 static int heap_try(struct alchemy_heap *h, size_t size, void **blockp)
 {
 	if (!(h->mode & H_SINGLE)) {
 		if (size == 0)
 			return -EINVAL;
-		return nk_heap_alloc(&h->heap, size, blockp) ? -EWOULDBLOCK : 0;
+		return heap_take(h, size, blockp);
 	}
 	if (size != 0 && size != h->heapsize)
 		return -EINVAL;
@@ -132,6 +158,7 @@ static int heap_try(struct alchemy_heap *h, size_t size, void **blockp)
 	if (h->single == NULL &&
 	    nk_heap_alloc(&h->heap, h->heapsize, &h->single))
 		return -ENOMEM;
+	h->inuse = h->heapsize;
 	*blockp = h->single;
 	return 0;
 }
@@ -186,13 +213,14 @@ static bool heap_serve(void *ctx, void *arg)
 	struct alchemy_heap *h = arg;
 	struct heap_wait *w = ctx;
 
-	return nk_heap_alloc(&h->heap, w->size, &w->block) == 0;
+	return heap_take(h, w->size, &w->block) == 0;
 }
 
 int rt_heap_free(RT_HEAP *heap, void *block)
 {
 	struct alchemy_heap *h;
 	struct nk_instance *nk;
+	size_t size;
 	int ret;
 
 	if (block == NULL)
@@ -204,10 +232,13 @@ int rt_heap_free(RT_HEAP *heap, void *block)
 		/* The one block stays: freeing it is a no-op. */
 		if (block != h->single)
 			ret = -EINVAL;
-	} else if (nk_heap_free(&h->heap, block)) {
+	} else if (nk_heap_size(&h->heap, block, &size) ||
+		   nk_heap_free(&h->heap, block)) {
 		ret = -EINVAL;
-	} else if (alchemy_wait_serve(&h->synch, heap_serve, h, true)) {
-		nk_sched_run(nk);
+	} else {
+		h->inuse -= size;
+		if (alchemy_wait_serve(&h->synch, heap_serve, h, true))
+			nk_sched_run(nk);
 	}
 	nk_unlock(nk);
 	return ret;
@@ -215,7 +246,6 @@ int rt_heap_free(RT_HEAP *heap, void *block)
 
 int rt_heap_inquire(RT_HEAP *heap, RT_HEAP_INFO *info)
 {
-	struct nk_heap_stats stats;
 	struct alchemy_heap *h;
 	struct nk_instance *nk;
 	int ret;
@@ -226,11 +256,10 @@ int rt_heap_inquire(RT_HEAP *heap, RT_HEAP_INFO *info)
 	if (ret)
 		return ret;
 	info->nwaiters = (int)nk_synch_nr_waiters(&h->synch);
-	nk_heap_stats(&h->heap, &stats);
 	info->mode = h->mode;
 	info->heapsize = h->heapsize;
-	info->usablemem = h->usable;
-	info->usedmem = stats.used;
+	info->usablemem = h->heapsize;
+	info->usedmem = h->inuse;
 	alchemy_name(ALCHEMY_HEAP, heap->handle, info->name);
 	nk_unlock(nk);
 	return 0;

@@ -68,7 +68,23 @@ int alchemy_enter(struct nk_instance **nk);
  * a timer handler.
  */
 int alchemy_enter_thread(struct nk_instance **nk);
+/*
+ * As alchemy_enter(), for the services that create objects: as in
+ * Xenomai, any Linux thread of the program may, a task or not; only an
+ * alarm handler (interrupt context) is refused with -EPERM (alarm.c).
+ */
+int alchemy_enter_object(struct nk_instance **nk);
 struct alchemy_class *alchemy_class(enum alchemy_class_id id);
+
+/*
+ * The name an object's wait queues carry (traces, deadlock reports):
+ * its own, or its class's ("sem", "queue"...) when it is anonymous.
+ */
+static inline const char *alchemy_synch_name(enum alchemy_class_id id,
+					     const char *name)
+{
+	return name && name[0] ? name : alchemy_class(id)->name;
+}
 
 /*
  * A descriptor's handle, NULL for a NULL descriptor: what the

@@ -22,13 +22,15 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 
 	if (mutex == NULL)
 		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
 	mcb = malloc(sizeof(*mcb));
 	if (mcb == NULL)
 		return -ENOMEM;
-	ret = nk_synch_init(nk, &mcb->synch, name, NK_SYNCH_PI, 0);
+	ret = nk_synch_init(nk, &mcb->synch,
+			    alchemy_synch_name(ALCHEMY_MUTEX, name),
+			    NK_SYNCH_PI, 0);
 	mcb->depth = 0;
 	if (ret == 0)
 		ret = alchemy_publish(nk, ALCHEMY_MUTEX, name, mcb,

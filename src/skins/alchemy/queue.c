@@ -100,11 +100,12 @@ static void queue_release(struct nk_instance *nk, void *object)
 }
 
 /* The wait queue and the pool. */
-static int queue_prepare(struct nk_instance *nk, void *object)
+static int queue_prepare(struct nk_instance *nk, void *object,
+			 const char *wname)
 {
 	struct alchemy_queue *q = object;
 	size_t bytes = pool_bytes(q->poolsize, q->qlimit);
-	int ret = alchemy_wait_init(nk, &q->synch, q->mode & Q_PRIO);
+	int ret = alchemy_wait_init(nk, &q->synch, wname, q->mode & Q_PRIO);
 
 	if (ret)
 		return ret;

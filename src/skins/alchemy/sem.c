@@ -25,13 +25,14 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	if (sem == NULL || (mode & ~(S_PRIO | S_PULSE)) ||
 	    ((mode & S_PULSE) && icount > 0))
 		return -EINVAL;
-	ret = alchemy_enter_thread(&nk);
+	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
 	scb = malloc(sizeof(*scb));
 	if (scb == NULL)
 		return -ENOMEM;
-	ret = nk_synch_init(nk, &scb->synch, name,
+	ret = nk_synch_init(nk, &scb->synch,
+			    alchemy_synch_name(ALCHEMY_SEM, name),
 			    (mode & S_PRIO) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO, 0);
 	scb->count = icount;
 	scb->pulse = (mode & S_PULSE) != 0;

@@ -24,6 +24,18 @@
 #define TASK_CREATE_MODES (T_JOINABLE | T_LOCK | T_WARNSW | T_CPUMASK)
 #define TASK_SET_MODES (T_LOCK | T_WARNSW | T_CONFORMING)
 
+/* sigdebug_reason() reads the nucleus's relax reason as Xenomai's. */
+_Static_assert(SIGDEBUG_MIGRATE_SYSCALL == NK_RELAX_SYSCALL,
+	       "SIGDEBUG reasons are the nucleus relax reasons");
+
+/* The descriptor's pthread, once @t has its thread.  Lock held. */
+static void task_set_host(struct alchemy_task *t)
+{
+	t->self.thread = 0;
+	if (t->thread)
+		(void)nk_thread_host(t->thread, NULL, &t->self.thread);
+}
+
 static void task_trampoline(void *arg);
 
 /* Set up @ext, an anonymous task until named.  Lock held. */
@@ -42,7 +54,7 @@ static int task_attach(struct nk_thread *thread, void *ext)
 		return ret;
 	}
 	t->self.handle = t->handle;
-	t->self.thread = 0;
+	task_set_host(t);
 	return 0;
 }
 
@@ -437,6 +449,10 @@ int rt_task_set_mode(int clrmask, int setmask, int *mode_r)
 		ret = nk_sched_unlock(nk);
 	if (ret == 0 && (setmask & T_LOCK))
 		ret = nk_sched_lock(nk);
+	/* Back to primary mode now, as Xenomai's T_CONFORMING asks (any
+	 * nucleus call would do it too); a request, not a mode bit. */
+	if (ret == 0 && (setmask & T_CONFORMING))
+		ret = nk_thread_harden(nk);
 	if (ret == 0 && mode_r)
 		*mode_r = old;
 	return ret;
@@ -542,44 +558,37 @@ int rt_task_set_priority(RT_TASK *task, int prio)
 }
 
 /*
- * Only the caller can be made periodic: the nucleus period belongs to
- * the calling thread (Xenomai 3 has the same restriction in practice,
- * rt_task_wait_period() serving the caller only).
+ * Any task may be made periodic, by itself or another (dormant tasks
+ * included, as Xenomai programs do between create and start); the
+ * release points are awaited by the task itself.
  */
 int rt_task_set_periodic(RT_TASK *task, RTIME idate, RTIME period)
 {
 	struct nk_instance *nk;
-	struct alchemy_task *t, *self;
-	nk_time_t start, now;
+	struct alchemy_task *t;
+	nk_time_t start = NK_INFINITE, now;
 	int ret;
 
-	ret = alchemy_enter(&nk);
+	ret = task_get(task, &nk, &t);
 	if (ret)
-		return ret;
-	if (alchemy_task_current(&nk, &self))
-		return -EINVAL;
-	if (task) {
-		nk_lock(nk);
-		ret = alchemy_task_lookup(task, &t);
-		nk_unlock(nk);
-		if (ret || t != self)
-			return -EINVAL;
-	}
-	if (period == TM_INFINITE)
-		return nk_thread_set_periodic(nk, NK_INFINITE, 0);
-	if (period > (RTIME)INT64_MAX)
-		return -EINVAL;
+		return ret == -EPERM ? -EINVAL : ret;
 	now = nk_now(nk);
-	if (idate == TM_NOW) {
+	if (period == TM_INFINITE) {
+		period = 0;
+	} else if (period > (RTIME)INT64_MAX || idate > (RTIME)INT64_MAX) {
+		ret = -EINVAL;
+	} else if (idate == TM_NOW) {
 		start = now + (nk_time_t)period;
+	} else if ((nk_time_t)idate < now) {
+		ret = -ETIMEDOUT;
 	} else {
-		if (idate > (RTIME)INT64_MAX)
-			return -EINVAL;
 		start = (nk_time_t)idate;
-		if (start < now)
-			return -ETIMEDOUT;
 	}
-	return nk_thread_set_periodic(nk, start, (nk_time_t)period);
+	if (ret == 0)
+		ret = nk_thread_make_periodic(t->thread, start,
+					      (nk_time_t)period);
+	nk_unlock(nk);
+	return ret;
 }
 
 int rt_task_wait_period(unsigned long *overruns_r)
@@ -650,7 +659,11 @@ static void task_info(struct nk_instance *nk, struct alchemy_task *t,
 		info->stat.xtime = (RTIME)stats.exec_time;
 		info->stat.csw = stats.switches;
 		info->stat.msw = stats.mode_switches;
+		info->stat.xsc = stats.syscalls;
+		info->stat.pf = (uint32_t)stats.page_faults;
 	}
+	if (nk_thread_host(thread, &info->pid, NULL))
+		info->pid = 0;
 	/* The lock depth of another thread is not exposed by the nucleus. */
 	if (thread == nk_thread_self(nk)) {
 		depth = nk_sched_lock_depth(nk);
@@ -675,6 +688,8 @@ int rt_task_inquire(RT_TASK *task, RT_TASK_INFO *info)
 
 int rt_task_bind(RT_TASK *task, const char *name, RTIME timeout)
 {
+	struct nk_instance *nk;
+	struct alchemy_task *t;
 	uintptr_t handle;
 	int ret;
 
@@ -684,6 +699,11 @@ int rt_task_bind(RT_TASK *task, const char *name, RTIME timeout)
 	if (ret == 0) {
 		task->handle = handle;
 		task->thread = 0;
+		/* Its pthread, unless it ended meanwhile. */
+		if (task_get(task, &nk, &t) == 0) {
+			task->thread = t->self.thread;
+			nk_unlock(nk);
+		}
 	}
 	return ret;
 }

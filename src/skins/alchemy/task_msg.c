@@ -233,7 +233,7 @@ int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s)
 	ret = alchemy_task_current(&nk, &self);
 	if (ret)
 		return ret;
-	if (flowid <= 0 || (mcb_s && mcb_bad(mcb_s)))
+	if (flowid <= 0)
 		return -EINVAL;
 	nk_lock(nk);
 	nk_list_for_each(pos, &self->msg_pending)
@@ -246,8 +246,14 @@ int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s)
 			break;
 		}
 	}
+	/* As Xenomai: the flow first, so that a reply to no one is -ENXIO
+	 * whatever the block holds. */
 	if (msg == NULL) {
 		ret = -ENXIO;
+		goto out;
+	}
+	if (mcb_s && mcb_bad(mcb_s)) {
+		ret = -EINVAL;
 		goto out;
 	}
 	msg_unlink(msg);

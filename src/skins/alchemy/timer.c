@@ -40,20 +40,15 @@ SRTIME rt_timer_ticks2ns(SRTIME ticks)
 	return ticks;
 }
 
-int rt_timer_inquire(RT_TIMER_INFO *info)
+void rt_timer_inquire(RT_TIMER_INFO *info)
 {
 	struct nk_instance *nk;
-	int ret;
 
-	if (info == NULL)
-		return -EINVAL;
-	ret = alchemy_enter(&nk);
-	if (ret)
-		return ret;
+	if (info == NULL || alchemy_enter(&nk))
+		return;
 	info->period = 1;
 	info->date = (RTIME)nk_now(nk);
 	info->tsc = info->date;
-	return 0;
 }
 
 void rt_timer_spin(RTIME ns)

@@ -11,7 +11,7 @@ int alchemy_waitable_alloc(const char *name, size_t size,
 
 	if (name && strlen(name) >= XNOBJECT_NAME_LEN)
 		return -EINVAL;
-	ret = alchemy_enter_thread(nk);
+	ret = alchemy_enter_object(nk);
 	if (ret)
 		return ret;
 	*object = calloc(1, size);
@@ -20,10 +20,11 @@ int alchemy_waitable_alloc(const char *name, size_t size,
 
 int alchemy_waitable_create(
     struct nk_instance *nk, enum alchemy_class_id id, const char *name,
-    void *object, int (*setup)(struct nk_instance *nk, void *object),
+    void *object,
+    int (*setup)(struct nk_instance *nk, void *object, const char *wname),
     void (*release)(struct nk_instance *nk, void *object), uintptr_t *handle)
 {
-	int ret = setup(nk, object);
+	int ret = setup(nk, object, alchemy_synch_name(id, name));
 
 	if (ret == 0)
 		ret = alchemy_publish(nk, id, name, object, handle);
@@ -33,9 +34,9 @@ int alchemy_waitable_create(
 }
 
 int alchemy_wait_init(struct nk_instance *nk, struct nk_synch *synch,
-		      bool by_prio)
+		      const char *name, bool by_prio)
 {
-	return nk_synch_init(nk, synch, NULL,
+	return nk_synch_init(nk, synch, name,
 			     by_prio ? NK_SYNCH_PRIO : NK_SYNCH_FIFO, 0);
 }
 

@@ -27,25 +27,28 @@
 
 /*
  * The start of creating such an object: refuse too long a @name
- * (-EINVAL), enter the runtime from a task (-EPERM from anything else)
+ * (-EINVAL), enter the runtime (-EPERM from an alarm handler)
  * and allocate a zeroed control block of @size bytes into *@object
  * (-ENOMEM).  Lock NOT held.
  */
 int alchemy_waitable_alloc(const char *name, size_t size,
 			   struct nk_instance **nk, void **object);
 /*
- * The end of it: let @setup prepare the wait queues and allocate the
+ * The end of it: let @setup prepare the wait queues, named @wname (the
+ * object's name, or its class's for an anonymous one: every wait
+ * names its object in traces and deadlock reports), and allocate the
  * rest of @object, then publish it under @name into *@handle.  On any
  * error, @release frees all of it, whatever was prepared so far (a
  * zeroed synch is no synch: destroying it does nothing).  Lock NOT held.
  */
 int alchemy_waitable_create(
     struct nk_instance *nk, enum alchemy_class_id id, const char *name,
-    void *object, int (*setup)(struct nk_instance *nk, void *object),
+    void *object,
+    int (*setup)(struct nk_instance *nk, void *object, const char *wname),
     void (*release)(struct nk_instance *nk, void *object), uintptr_t *handle);
-/* Prepare a wait queue: by priority with @by_prio, else FIFO. */
+/* Prepare a wait queue named @name: by priority with @by_prio, else FIFO. */
 int alchemy_wait_init(struct nk_instance *nk, struct nk_synch *synch,
-		      bool by_prio);
+		      const char *name, bool by_prio);
 /*
  * Invalidate a wait queue, its waiters waking with -EIDRM (the caller
  * reschedules); nothing for a zeroed one.  Lock held or not.

@@ -1,0 +1,40 @@
+#include "host.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* Fields 10 (minflt) and 12 (majflt) of /proc/self/task/TID/stat. */
+static unsigned long proc_faults(pid_t tid)
+{
+	char path[64], line[512];
+	unsigned long minflt, majflt;
+	const char *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	/* The command name (field 2) may hold anything but ends at the
+	 * last ')'; field 3 follows. */
+	p = p ? strrchr(line, ')') : NULL;
+	if (p == NULL ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lu %*u %lu", &minflt,
+		   &majflt) != 2)
+		return 0;
+	return minflt + majflt;
+}
+
+unsigned long be_host_faults(void *priv, pid_t tid)
+{
+	struct rusage ru;
+
+	(void)priv;
+	if (tid == gettid() && getrusage(RUSAGE_THREAD, &ru) == 0)
+		return (unsigned long)(ru.ru_minflt + ru.ru_majflt);
+	return proc_faults(tid);
+}
