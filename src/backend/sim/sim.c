@@ -206,9 +206,11 @@ static void __attribute__((noreturn)) report_deadlock(struct sim *sim)
 		"no timer is pending\n",
 		(long long)sim->now);
 	sim->handlers->describe(sim->nk, report_line, NULL);
-	if (sim->log)
-		fflush(sim->log);
-	exit(SIM_EXIT_DEADLOCK);
+	/* The run ends here, under the nucleus lock and with every thread
+	 * blocked: exit handlers (the runtime's teardown among them) would
+	 * wait on what can never come.  Streams are flushed by hand. */
+	fflush(NULL);
+	_exit(SIM_EXIT_DEADLOCK);
 }
 
 /* End the calling shadow's OS thread.  Last touch of @s: see reap. */
