@@ -65,7 +65,7 @@ int alchemy_register(enum alchemy_class_id id, const char *name, void *object,
 
 	if (name && name[0] == '\0')
 		name = NULL;
-	ret = nk_registry_enter(&c->reg, name, c->type, object, &h);
+	ret = nk_registry_enter(&c->reg, NK_NS_DEFAULT, name, c->type, object, &h);
 	if (ret == -ENOSPC)
 		return -ENOMEM;
 	if (ret)
@@ -155,7 +155,7 @@ static int bind_wait(enum alchemy_class_id id, const char *name,
 	/* Every creation wakes the binders; keep one deadline across. */
 	to = alchemy_deadline(skin_nk, to);
 	for (;;) {
-		if (nk_registry_find(&c->reg, name, &h) == 0) {
+		if (nk_registry_find(&c->reg, NK_NS_DEFAULT, name, &h) == 0) {
 			*handle = (uintptr_t)c->type << 32 | h;
 			return 0;
 		}
