@@ -29,6 +29,13 @@
 nk_export int fusion_runtime(struct nk_instance **out);
 
 /*
+ * The runtime instance if it was created and is not destroyed yet, else
+ * NULL; never creates it (for a Linux thread that must not become
+ * "main" by asking).  Context: any.
+ */
+nk_export struct nk_instance *fusion_runtime_peek(void);
+
+/*
  * Remove the framework options above from @argv (updating *@argc) and
  * apply them.  Must precede the first fusion_runtime() call to matter.
  * Errors: -EINVAL (unknown value, e.g. --backend=foo; NULL arguments).

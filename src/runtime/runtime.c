@@ -19,7 +19,7 @@ static void runtime_exit(void)
 	/* -EPERM when exit() runs in another thread: the process ends
 	 * anyway and the backend's own exit hooks release the CPUs. */
 	if (runtime_nk && nk_instance_destroy(runtime_nk) == 0)
-		runtime_nk = NULL;
+		__atomic_store_n(&runtime_nk, NULL, __ATOMIC_RELEASE);
 }
 
 static void runtime_create(void)
@@ -28,10 +28,14 @@ static void runtime_create(void)
 	    .main_name = "main",
 	    .main_priority = 0,
 	};
+	struct nk_instance *nk;
 
-	runtime_error = nk_instance_create(&attr, &runtime_nk);
-	if (runtime_error == 0)
-		atexit(runtime_exit);
+	runtime_error = nk_instance_create(&attr, &nk);
+	if (runtime_error)
+		return;
+	/* Published for fusion_runtime_peek(), which does not wait here. */
+	__atomic_store_n(&runtime_nk, nk, __ATOMIC_RELEASE);
+	atexit(runtime_exit);
 }
 
 int fusion_runtime(struct nk_instance **out)
@@ -41,6 +45,11 @@ int fusion_runtime(struct nk_instance **out)
 	pthread_once(&runtime_once, runtime_create);
 	*out = runtime_nk;
 	return runtime_error;
+}
+
+struct nk_instance *fusion_runtime_peek(void)
+{
+	return __atomic_load_n(&runtime_nk, __ATOMIC_ACQUIRE);
 }
 
 struct runtime_option {

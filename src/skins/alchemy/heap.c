@@ -13,7 +13,7 @@
  * block granted to a waiter whose task is deleted before it runs stays
  * in use until the heap is deleted, as in Xenomai.
  */
-#include "wait.h"
+#include "internal.h"
 
 #include <alchemy/heap.h>
 
@@ -66,7 +66,7 @@ static void heap_release(struct nk_instance *nk, void *object)
 {
 	struct alchemy_heap *h = object;
 
-	alchemy_wait_destroy(nk, &h->synch);
+	skin_wait_destroy(nk, &h->synch);
 	free(h->pool);
 	free(h);
 }
@@ -76,7 +76,7 @@ static int heap_prepare(struct nk_instance *nk, void *object)
 {
 	struct alchemy_heap *h = object;
 
-	int ret = alchemy_wait_init(nk, &h->synch, h->mode & H_PRIO);
+	int ret = skin_wait_init(nk, &h->synch, NULL, h->mode & H_PRIO);
 
 	if (ret)
 		return ret;
@@ -100,7 +100,7 @@ int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
 		return ret;
 	h->heapsize = heapsize;
 	h->mode = mode;
-	return alchemy_waitable_create(nk, ALCHEMY_HEAP, name, h, heap_prepare,
+	return skin_create(alchemy(), ALCHEMY_HEAP, name, h, heap_prepare,
 				       heap_release, &heap->handle);
 }
 
@@ -137,7 +137,7 @@ static int heap_try(struct alchemy_heap *h, size_t size, void **blockp)
 }
 
 /* The common body of the three alloc forms. */
-static int heap_alloc(RT_HEAP *heap, size_t size, struct alchemy_timeout to,
+static int heap_alloc(RT_HEAP *heap, size_t size, struct skin_timeout to,
 		      void **blockp)
 {
 	struct heap_wait w = {.size = size};
@@ -153,8 +153,8 @@ static int heap_alloc(RT_HEAP *heap, size_t size, struct alchemy_timeout to,
 	if (ret)
 		return ret;
 	ret = heap_try(h, size, blockp);
-	if (ret == -EWOULDBLOCK && !alchemy_nonblock(to)) {
-		ret = alchemy_wait_sleep(ALCHEMY_HEAP, heap->handle, h,
+	if (ret == -EWOULDBLOCK && !skin_nonblocking(to)) {
+		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_HEAP, heap->handle, h,
 					 &h->synch, &w, to);
 		if (ret == 0)
 			*blockp = w.block;
@@ -166,7 +166,7 @@ static int heap_alloc(RT_HEAP *heap, size_t size, struct alchemy_timeout to,
 int rt_heap_alloc_timed(RT_HEAP *heap, size_t size,
 			const struct timespec *abs_timeout, void **blockp)
 {
-	return heap_alloc(heap, size, alchemy_timespec(abs_timeout), blockp);
+	return heap_alloc(heap, size, skin_timespec(abs_timeout), blockp);
 }
 
 int rt_heap_alloc_until(RT_HEAP *heap, size_t size, RTIME timeout,
@@ -206,7 +206,7 @@ int rt_heap_free(RT_HEAP *heap, void *block)
 			ret = -EINVAL;
 	} else if (nk_heap_free(&h->heap, block)) {
 		ret = -EINVAL;
-	} else if (alchemy_wait_serve(&h->synch, heap_serve, h, true)) {
+	} else if (skin_wait_serve_locked(&h->synch, heap_serve, h, true)) {
 		nk_sched_run(nk);
 	}
 	nk_unlock(nk);
@@ -231,7 +231,7 @@ int rt_heap_inquire(RT_HEAP *heap, RT_HEAP_INFO *info)
 	info->heapsize = h->heapsize;
 	info->usablemem = h->usable;
 	info->usedmem = stats.used;
-	alchemy_name(ALCHEMY_HEAP, heap->handle, info->name);
+	alchemy_name(heap->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -243,5 +243,5 @@ int rt_heap_bind(RT_HEAP *heap, const char *name, RTIME timeout)
 
 int rt_heap_unbind(RT_HEAP *heap)
 {
-	return alchemy_unbind(alchemy_handle(heap));
+	return skin_unbind(alchemy_handle(heap));
 }

@@ -31,7 +31,7 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 	ret = nk_synch_init(nk, &mcb->synch, name, NK_SYNCH_PI, 0);
 	mcb->depth = 0;
 	if (ret == 0)
-		ret = alchemy_publish(nk, ALCHEMY_MUTEX, name, mcb,
+		ret = alchemy_publish(ALCHEMY_MUTEX, name, mcb,
 				      &mutex->handle);
 	if (ret)
 		free(mcb);
@@ -56,7 +56,7 @@ int rt_mutex_delete(RT_MUTEX *mutex)
 			      mutex_destroy);
 }
 
-static int mutex_acquire(RT_MUTEX *mutex, struct alchemy_timeout to)
+static int mutex_acquire(RT_MUTEX *mutex, struct skin_timeout to)
 {
 	struct alchemy_task *current;
 	struct alchemy_mutex *mcb;
@@ -87,7 +87,7 @@ static int mutex_acquire(RT_MUTEX *mutex, struct alchemy_timeout to)
 	/* A free mutex is taken even where blocking is refused (T_LOCK). */
 	ret = nk_synch_try_acquire(&mcb->synch, self);
 	if (ret == -EBUSY)
-		ret = alchemy_nonblock(to)
+		ret = skin_nonblocking(to)
 			  ? -EWOULDBLOCK
 			  : nk_synch_acquire(&mcb->synch, to.value, to.mode);
 	/* Inherited from a deleted owner: ours all the same. */
@@ -102,7 +102,7 @@ out:
 
 int rt_mutex_acquire_timed(RT_MUTEX *mutex, const struct timespec *abs_timeout)
 {
-	return mutex_acquire(mutex, alchemy_timespec(abs_timeout));
+	return mutex_acquire(mutex, skin_timespec(abs_timeout));
 }
 
 int rt_mutex_acquire_until(RT_MUTEX *mutex, RTIME abs_timeout)
@@ -156,7 +156,7 @@ int rt_mutex_inquire(RT_MUTEX *mutex, RT_MUTEX_INFO *info)
 	t = owner ? nk_thread_ext(owner) : NULL;
 	if (t && t->magic == ALCHEMY_TASK_MAGIC)
 		info->owner = t->self;
-	alchemy_name(ALCHEMY_MUTEX, mutex->handle, info->name);
+	alchemy_name(mutex->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -169,7 +169,7 @@ int rt_mutex_bind(RT_MUTEX *mutex, const char *name, RTIME timeout)
 
 int rt_mutex_unbind(RT_MUTEX *mutex)
 {
-	return alchemy_unbind(alchemy_handle(mutex));
+	return skin_unbind(alchemy_handle(mutex));
 }
 
 int alchemy_mutex_giveup(struct alchemy_mutex *mcb, struct nk_thread *self,

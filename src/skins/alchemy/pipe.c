@@ -120,7 +120,7 @@ int rt_pipe_delete(RT_PIPE *pipe)
 	ret = alchemy_get(ALCHEMY_PIPE, alchemy_handle(pipe), &nk, (void **)&p);
 	if (ret)
 		return ret;
-	alchemy_unregister(ALCHEMY_PIPE, pipe->handle);
+	alchemy_unregister(pipe->handle);
 	minors[p->minor] = NULL;
 	np = p->np;
 	free(p);
@@ -130,7 +130,7 @@ int rt_pipe_delete(RT_PIPE *pipe)
 }
 
 static ssize_t pipe_read(RT_PIPE *pipe, void *buf, size_t size,
-			 struct alchemy_timeout to)
+			 struct skin_timeout to)
 {
 	struct nk_instance *nk;
 	struct alchemy_pipe *p;
@@ -153,7 +153,7 @@ static ssize_t pipe_read(RT_PIPE *pipe, void *buf, size_t size,
 ssize_t rt_pipe_read_timed(RT_PIPE *pipe, void *buf, size_t size,
 			   const struct timespec *abs_timeout)
 {
-	return pipe_read(pipe, buf, size, alchemy_timespec(abs_timeout));
+	return pipe_read(pipe, buf, size, skin_timespec(abs_timeout));
 }
 
 ssize_t rt_pipe_read_until(RT_PIPE *pipe, void *buf, size_t size,
@@ -215,7 +215,7 @@ int rt_pipe_bind(RT_PIPE *pipe, const char *name, RTIME timeout)
 
 int rt_pipe_unbind(RT_PIPE *pipe)
 {
-	return alchemy_unbind(alchemy_handle(pipe));
+	return skin_unbind(alchemy_handle(pipe));
 }
 
 /* The pipe on @minor, if ready, as its Linux fd and serial.  Lock held. */

@@ -37,7 +37,7 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	scb->pulse = (mode & S_PULSE) != 0;
 	/* Registration may run a binder at once: the object is ready. */
 	if (ret == 0)
-		ret = alchemy_publish(nk, ALCHEMY_SEM, name, scb, &sem->handle);
+		ret = alchemy_publish(ALCHEMY_SEM, name, scb, &sem->handle);
 	if (ret)
 		free(scb);
 	return ret;
@@ -58,7 +58,7 @@ int rt_sem_delete(RT_SEM *sem)
 	return alchemy_delete(ALCHEMY_SEM, alchemy_handle(sem), sem_destroy);
 }
 
-static int sem_p(RT_SEM *sem, struct alchemy_timeout to)
+static int sem_p(RT_SEM *sem, struct skin_timeout to)
 {
 	struct nk_instance *nk;
 	struct alchemy_sem *scb;
@@ -71,7 +71,7 @@ static int sem_p(RT_SEM *sem, struct alchemy_timeout to)
 		return ret;
 	if (scb->count > 0) {
 		scb->count--;
-	} else if (alchemy_nonblock(to)) {
+	} else if (skin_nonblocking(to)) {
 		ret = -EWOULDBLOCK;
 	} else {
 		/* 0: a V gave us its unit; -EIDRM: scb is freed. */
@@ -83,7 +83,7 @@ static int sem_p(RT_SEM *sem, struct alchemy_timeout to)
 
 int rt_sem_p_timed(RT_SEM *sem, const struct timespec *abs_timeout)
 {
-	return sem_p(sem, alchemy_timespec(abs_timeout));
+	return sem_p(sem, skin_timespec(abs_timeout));
 }
 
 int rt_sem_p_until(RT_SEM *sem, RTIME abs_timeout)
@@ -142,7 +142,7 @@ int rt_sem_inquire(RT_SEM *sem, RT_SEM_INFO *info)
 		return ret;
 	info->count = scb->count;
 	info->nwaiters = (int)nk_synch_nr_waiters(&scb->synch);
-	alchemy_name(ALCHEMY_SEM, sem->handle, info->name);
+	alchemy_name(sem->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -154,5 +154,5 @@ int rt_sem_bind(RT_SEM *sem, const char *name, RTIME timeout)
 
 int rt_sem_unbind(RT_SEM *sem)
 {
-	return alchemy_unbind(alchemy_handle(sem));
+	return skin_unbind(alchemy_handle(sem));
 }

@@ -162,7 +162,7 @@ static int task_get(RT_TASK *task, struct nk_instance **nk,
  */
 static void task_finalize(struct alchemy_task *t)
 {
-	alchemy_unregister(ALCHEMY_TASK, t->handle);
+	alchemy_unregister(t->handle);
 	alchemy_task_msg_flush(t);
 	alchemy_task_msg_cancel(t);
 	if (t->join_target) {
@@ -379,7 +379,7 @@ int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode)
 		if (!t->adopted || t->shadowed) {
 			ret = -EBUSY;
 		} else if (name && name[0]) {
-			alchemy_unregister(ALCHEMY_TASK, t->handle);
+			alchemy_unregister(t->handle);
 			ret = task_publish(t, name);
 			/* Name taken: stay what we were. */
 			if (ret && task_publish(t, NULL))
@@ -412,7 +412,7 @@ int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode)
 			nk_thread_set_ext(self, t);
 		} else {
 			if (t->handle)
-				alchemy_unregister(ALCHEMY_TASK, t->handle);
+				alchemy_unregister(t->handle);
 			task_free(t);
 		}
 		nk_unlock(nk);
@@ -426,7 +426,7 @@ int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode)
 
 int rt_task_sleep_until(RTIME date)
 {
-	struct alchemy_timeout to = alchemy_abs(date);
+	struct skin_timeout to = alchemy_abs(date);
 	struct nk_instance *nk;
 	int ret;
 
@@ -708,7 +708,7 @@ static void task_info(struct nk_instance *nk, struct alchemy_task *t,
 	int prio, depth;
 
 	memset(info, 0, sizeof(*info));
-	alchemy_name(ALCHEMY_TASK, t->handle, info->name);
+	alchemy_name(t->handle, info->name);
 	if (info->name[0] == '\0')
 		snprintf(info->name, sizeof(info->name), "%s",
 			 nk_thread_name(thread));

@@ -1,0 +1,290 @@
+/*
+ * The common object layer: skin entry, object classes with tagged
+ * handles, names in the instance's registry, binding and deletion.
+ */
+#include "skin.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A skin handle: the class tag above the registry handle. */
+static uintptr_t make_handle(const struct skin_class_state *c, nk_handle_t h)
+{
+	return (uintptr_t)c->tag << 32 | h;
+}
+
+int skin_error(const struct skin_desc *desc, int err)
+{
+	return err && desc->error ? desc->error(err) : err;
+}
+
+int skin_bad_handle(const struct skin_desc *desc, unsigned int cls)
+{
+	int code = cls < desc->nr_classes ? desc->classes[cls].bad_handle : 0;
+
+	return code ? code : desc->bad_handle;
+}
+
+/* Intern "<skin>[.<suffix>]" in the registry into *@ns.  Lock held. */
+static int intern(struct skin *sk, const char *suffix, uint32_t *ns)
+{
+	char name[NK_NAME_MAX];
+	int n;
+
+	n = suffix ? snprintf(name, sizeof(name), "%s.%s",
+			      sk->desc->pers.name, suffix)
+		   : snprintf(name, sizeof(name), "%s", sk->desc->pers.name);
+	if (n < 0 || (size_t)n >= sizeof(name))
+		return -EINVAL;
+	return nk_registry_namespace(sk->reg, name, ns);
+}
+
+/*
+ * First entry of @desc into @nk: tag the classes, intern their
+ * namespaces, prepare the binders' queues and the time base.  A failure
+ * leaves the state unready, to be set up again by the next entry.
+ * Lock held.
+ */
+static int skin_setup(const struct skin_desc *desc, struct nk_instance *nk,
+		      struct skin *sk)
+{
+	int ret;
+
+	sk->desc = desc; /* for intern(); published ready below */
+	sk->nk = nk;
+	sk->reg = nk_instance_registry(nk);
+	ret = nk_tbase_init(nk, &sk->tbase, desc->tick);
+	for (unsigned int i = 0; i < desc->nr_classes && ret == 0; i++) {
+		struct skin_class_state *c = &sk->classes[i];
+		uint32_t tag;
+
+		ret = intern(sk, desc->classes[i].name, &tag);
+		c->tag = tag;
+		if (ret == 0)
+			ret = desc->shared_names ? intern(sk, NULL, &c->ns)
+						 : (c->ns = tag, 0);
+		if (ret == 0)
+			ret = nk_synch_init(nk, &c->binders,
+					    desc->classes[i].name,
+					    NK_SYNCH_FIFO, 0);
+	}
+	sk->desc = NULL;
+	if (ret == 0)
+		__atomic_store_n(&sk->desc, desc, __ATOMIC_RELEASE);
+	return ret;
+}
+
+/* The state of @desc in @nk once set up, else NULL.  Lock-free. */
+static struct skin *ready_state(const struct skin_desc *desc,
+				struct nk_instance *nk)
+{
+	struct skin *sk = nk_personality_state(nk, &desc->pers);
+
+	return sk && __atomic_load_n(&sk->desc, __ATOMIC_ACQUIRE) ? sk : NULL;
+}
+
+int skin_enter(const struct skin_desc *desc, struct nk_instance **nkp,
+	       struct skin **skp)
+{
+	struct nk_instance *nk;
+	struct skin *sk;
+	int ret;
+
+	ret = fusion_runtime(&nk);
+	if (ret)
+		return skin_error(desc, ret);
+	sk = ready_state(desc, nk);
+	if (sk == NULL) {
+		nk_lock(nk);
+		ret = nk_personality_register(nk, &desc->pers, (void **)&sk);
+		if (ret == 0 && sk->desc == NULL)
+			ret = skin_setup(desc, nk, sk);
+		nk_unlock(nk);
+		if (ret)
+			return skin_error(desc, ret);
+	}
+	if (nkp)
+		*nkp = nk;
+	if (skp)
+		*skp = sk;
+	return 0;
+}
+
+struct skin *skin_state(const struct skin_desc *desc)
+{
+	struct nk_instance *nk;
+
+	/* Not fusion_runtime(): that would start the runtime. */
+	nk = fusion_runtime_peek();
+	return nk ? ready_state(desc, nk) : NULL;
+}
+
+int skin_register_locked(struct skin *sk, unsigned int cls, const char *name,
+			 void *object, uintptr_t *handle)
+{
+	struct skin_class_state *c = &sk->classes[cls];
+	nk_handle_t h;
+	int ret;
+
+	ret = nk_registry_enter(sk->reg, c->ns, name, c->tag, object, &h);
+	if (ret)
+		return skin_error(sk->desc, ret);
+	*handle = make_handle(c, h);
+	if (name && name[0] && nk_synch_flush(&c->binders, NK_WAKE_OK) > 0)
+		nk_sched_run(sk->nk);
+	return 0;
+}
+
+int skin_publish(struct skin *sk, unsigned int cls, const char *name,
+		 void *object, uintptr_t *handle)
+{
+	int ret;
+
+	nk_lock(sk->nk);
+	ret = skin_register_locked(sk, cls, name, object, handle);
+	nk_unlock(sk->nk);
+	return ret;
+}
+
+void skin_unregister_locked(struct skin *sk, uintptr_t handle)
+{
+	nk_registry_remove(sk->reg, (nk_handle_t)handle);
+}
+
+int skin_lookup_locked(struct skin *sk, unsigned int cls, uintptr_t handle,
+		       void **object)
+{
+	/* The tag says the class before the registry checks the slot's
+	 * generation and type: a handle of another class, or of another
+	 * skin, reads as stale. */
+	if (sk == NULL || handle >> 32 != sk->classes[cls].tag ||
+	    nk_registry_lookup(sk->reg, (nk_handle_t)handle,
+			       sk->classes[cls].tag, object))
+		return sk ? skin_bad_handle(sk->desc, cls) : -EINVAL;
+	return 0;
+}
+
+int skin_get(const struct skin_desc *desc, unsigned int cls,
+	     const uintptr_t *handle, struct nk_instance **nk, void **object)
+{
+	struct skin *sk;
+	int ret;
+
+	if (handle == NULL)
+		return skin_bad_handle(desc, cls);
+	ret = skin_enter(desc, nk, &sk);
+	if (ret)
+		return ret;
+	nk_lock(*nk);
+	ret = skin_lookup_locked(sk, cls, *handle, object);
+	if (ret)
+		nk_unlock(*nk);
+	return ret;
+}
+
+int skin_delete(const struct skin_desc *desc, unsigned int cls,
+		const uintptr_t *handle,
+		int (*destroy)(struct nk_instance *nk, void *object))
+{
+	struct nk_instance *nk;
+	void *object;
+	int ret;
+
+	ret = skin_get(desc, cls, handle, &nk, &object);
+	if (ret)
+		return ret;
+	/* Nobody runs before the unlock: the order does not matter. */
+	ret = destroy(nk, object);
+	if (ret == 0) {
+		nk_registry_remove(nk_instance_registry(nk),
+				   (nk_handle_t)*handle);
+		nk_sched_run(nk);
+	}
+	nk_unlock(nk);
+	return ret;
+}
+
+void skin_name_locked(struct skin *sk, uintptr_t handle, char *buf)
+{
+	if (nk_registry_name(sk->reg, (nk_handle_t)handle, buf, NK_NAME_MAX))
+		buf[0] = '\0';
+}
+
+/* Wait until @name exists in class @cls.  Lock held. */
+static int bind_wait(struct skin *sk, unsigned int cls, const char *name,
+		     uintptr_t *handle, struct skin_timeout to)
+{
+	struct skin_class_state *c = &sk->classes[cls];
+	nk_handle_t h;
+	void *object;
+	int ret;
+
+	if (to.error)
+		return to.error;
+	if (name == NULL || name[0] == '\0' || strlen(name) >= NK_NAME_MAX)
+		return -EINVAL;
+	/* Every creation wakes the binders; keep one deadline across. */
+	to = skin_deadline(sk->nk, to);
+	for (;;) {
+		/* In a shared namespace, the name may be another class's:
+		 * then this class's object is not there (yet). */
+		if (nk_registry_find(sk->reg, c->ns, name, &h) == 0 &&
+		    nk_registry_lookup(sk->reg, h, c->tag, &object) == 0) {
+			*handle = make_handle(c, h);
+			return 0;
+		}
+		if (skin_nonblocking(to))
+			return -EWOULDBLOCK;
+		ret = nk_synch_sleep(&c->binders, to.value, to.mode);
+		if (ret)
+			return ret;
+	}
+}
+
+int skin_bind(const struct skin_desc *desc, unsigned int cls, uintptr_t *handle,
+	      const char *name, struct skin_timeout to)
+{
+	struct nk_instance *nk;
+	struct skin *sk;
+	int ret;
+
+	if (handle == NULL)
+		return skin_error(desc, -EINVAL);
+	ret = skin_enter(desc, &nk, &sk);
+	if (ret)
+		return ret;
+	nk_lock(nk);
+	ret = bind_wait(sk, cls, name, handle, to);
+	nk_unlock(nk);
+	return skin_error(desc, ret);
+}
+
+int skin_unbind(uintptr_t *handle)
+{
+	if (handle == NULL)
+		return -EINVAL;
+	*handle = 0;
+	return 0;
+}
+
+int skin_list_locked(struct skin *sk, unsigned int cls, uint32_t *cursor,
+		     struct skin_entry *entry)
+{
+	struct nk_registry_entry e;
+	struct skin_class_state *c;
+	int ret;
+
+	if (sk == NULL || cls >= sk->desc->nr_classes)
+		return -EINVAL;
+	c = &sk->classes[cls];
+	/* A shared namespace holds the other classes too: skip them. */
+	while ((ret = nk_registry_next(sk->reg, c->ns, cursor, &e)) == 0)
+		if (e.type == c->tag)
+			break;
+	if (ret)
+		return ret;
+	entry->handle = make_handle(c, e.handle);
+	entry->object = e.object;
+	memcpy(entry->name, e.name, sizeof(entry->name));
+	return 0;
+}
