@@ -19,18 +19,15 @@ struct alchemy_alarm {
 	unsigned long expiries;
 };
 
-/* Alarm handlers running (nested handler calls included).  Lock held. */
-static int handler_depth;
-
 static void alarm_fire(struct nk_timer *timer)
 {
 	struct alchemy_alarm *a = timer->cookie;
 
 	a->expiries++;
 	/* rt_alarm_delete() refuses to run in here, so @a stays valid. */
-	handler_depth++;
+	alchemy_state()->alarm_depth++;
 	a->handler(a->arg);
-	handler_depth--;
+	alchemy_state()->alarm_depth--;
 }
 
 /* Non-zero in an alarm handler (the nucleus lock is held there). */
@@ -39,7 +36,7 @@ static int in_handler(struct nk_instance *nk)
 	int depth;
 
 	nk_lock(nk);
-	depth = handler_depth;
+	depth = alchemy_state()->alarm_depth;
 	nk_unlock(nk);
 	return depth;
 }
@@ -86,7 +83,7 @@ static int alarm_destroy(struct nk_instance *nk, void *object)
 	struct alchemy_alarm *a = object;
 
 	(void)nk;
-	if (handler_depth)
+	if (alchemy_state()->alarm_depth)
 		return -EPERM;
 	nk_timer_destroy(&a->timer);
 	free(a);
