@@ -1065,6 +1065,8 @@ static const struct sem_init_case sem_init_cases[] = {
     {"PI flag", 0, 0, NK_SYNCH_PI, "s", -EINVAL},
     {"PP flag", 0, 0, NK_SYNCH_PP, "s", -EINVAL},
     {"flag 0x100", 0, 0, 0x100, "s", -EINVAL},
+    {"pulse with units", 1, 0, NK_SEM_PULSE, "s", -EINVAL},
+    {"pulse", 0, 0, NK_SEM_PULSE | NK_SYNCH_PRIO, "s", 0},
     {"count above max", 3, 2, NK_SYNCH_FIFO, "s", -EINVAL},
     {"name too long", 0, 0, NK_SYNCH_PRIO, NAME_LONG, -EINVAL},
     {"count at max", 2, 2, NK_SYNCH_PRIO, NAME_OK, 0},

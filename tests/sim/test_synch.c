@@ -1029,6 +1029,55 @@ TEST(sem_flush_keeps_count)
 	finish("b+s=-4@1000 a+s=-4@1000");
 }
 
+/* A pulse give reaches a waiter or nobody: the count never grows. */
+TEST(sem_pulse_gives_only_waiters)
+{
+	struct step waiter_s[] = {TAKE(&sem), END};
+
+	setup();
+	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, NK_SEM_PULSE), 0);
+	CHECK_EQ(nk_sem_give(&sem), 0);
+	CHECK_EQ(sem_count(), 0);
+	spawn_pair(waiter_s, NULL, NULL);
+	at(1 * MS);
+	CHECK_EQ(nk_sem_give(&sem), 0);
+	at(2 * MS);
+	nk_lock(nk);
+	CHECK_EQ(nk_sem_give_locked(&sem), 0);
+	CHECK_EQ(nk_sem_give_locked(&sem), 0);
+	nk_unlock(nk);
+	CHECK_EQ(sem_count(), 0);
+	CHECK_EQ(nk_sem_take(&sem, 0, NK_RELATIVE), -EWOULDBLOCK);
+	finish("b+s@1000 a+s@2000");
+}
+
+/* A broadcast gives every waiter a unit and leaves none behind. */
+TEST(sem_broadcast_serves_all)
+{
+	struct step waiter_s[] = {TAKE(&sem), END};
+
+	setup();
+	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, NK_SYNCH_PRIO), 0);
+	spawn_pair(waiter_s, NULL, NULL);
+	at(1 * MS);
+	nk_lock(nk);
+	CHECK_EQ(nk_sem_broadcast_locked(&sem), 0);
+	nk_unlock(nk);
+	join_all();
+	CHECK_EQ(nk_sem_give(&sem), 0);
+	CHECK_EQ(nk_sem_give(&sem), 0);
+	nk_lock(nk);
+	CHECK_EQ(nk_sem_broadcast_locked(&sem), 0);
+	CHECK_EQ(nk_sem_take_locked(&sem, 0, NK_RELATIVE), -EWOULDBLOCK);
+	CHECK_EQ(nk_sem_take_locked(&sem, 0, (enum nk_tmode)7), -EINVAL);
+	nk_unlock(nk);
+	CHECK_EQ(sem_count(), 0);
+	CHECK_EQ(nk_sem_destroy(&sem), 0);
+	CHECK_EQ(nk_sem_broadcast_locked(&sem), -EINVAL);
+	CHECK_EQ(nk_sem_give_locked(&sem), -EINVAL);
+	finish("b+s@1000 a+s@1000");
+}
+
 /* W (@waiter_prio) waits on sem; G (30) gives at 1 ms, then works 1 ms. */
 static void run_give(int waiter_prio, const char *expect)
 {
@@ -1225,7 +1274,8 @@ TEST(synch_init_errors)
 	teardown();
 }
 
-TESTS(T(pi_bounds_inversion), T(no_pi_unbounded_inversion),
+TESTS(T(sem_pulse_gives_only_waiters), T(sem_broadcast_serves_all),
+      T(pi_bounds_inversion), T(no_pi_unbounded_inversion),
       T(pi_transitive_chain), T(pi_deboost_to_next_boost),
       T(pi_release_lower_keeps_boost), T(pi_deboost_on_waiter_timeout),
       T(pi_follows_waiter_priority), T(pi_owner_base_change_keeps_boost),

@@ -74,17 +74,8 @@ static int skin_setup(const struct skin_desc *desc, struct nk_instance *nk,
 	return ret;
 }
 
-/* The state of @desc in @nk once set up, else NULL.  Lock-free. */
-static struct skin *ready_state(const struct skin_desc *desc,
-				struct nk_instance *nk)
-{
-	struct skin *sk = nk_personality_state(nk, &desc->pers);
-
-	return sk && __atomic_load_n(&sk->desc, __ATOMIC_ACQUIRE) ? sk : NULL;
-}
-
-int skin_enter(const struct skin_desc *desc, struct nk_instance **nkp,
-	       struct skin **skp)
+int skin_enter_slow(const struct skin_desc *desc, struct nk_instance **nkp,
+		      struct skin **skp)
 {
 	struct nk_instance *nk;
 	struct skin *sk;
@@ -93,15 +84,29 @@ int skin_enter(const struct skin_desc *desc, struct nk_instance **nkp,
 	ret = fusion_runtime(&nk);
 	if (ret)
 		return skin_error(desc, ret);
-	sk = ready_state(desc, nk);
+	nk_lock(nk);
+	ret = nk_personality_register(nk, &desc->pers, (void **)&sk);
+	if (ret == 0 && sk->desc == NULL)
+		ret = skin_setup(desc, nk, sk);
+	nk_unlock(nk);
+	if (ret)
+		return skin_error(desc, ret);
+	*nkp = nk;
+	*skp = sk;
+	return 0;
+}
+
+int skin_enter(const struct skin_desc *desc, struct nk_instance **nkp,
+	       struct skin **skp)
+{
+	struct nk_instance *nk;
+	struct skin *sk = skin_entered(desc, &nk);
+
 	if (sk == NULL) {
-		nk_lock(nk);
-		ret = nk_personality_register(nk, &desc->pers, (void **)&sk);
-		if (ret == 0 && sk->desc == NULL)
-			ret = skin_setup(desc, nk, sk);
-		nk_unlock(nk);
+		int ret = skin_enter_slow(desc, &nk, &sk);
+
 		if (ret)
-			return skin_error(desc, ret);
+			return ret;
 	}
 	if (nkp)
 		*nkp = nk;
@@ -114,9 +119,7 @@ struct skin *skin_state(const struct skin_desc *desc)
 {
 	struct nk_instance *nk;
 
-	/* Not fusion_runtime(): that would start the runtime. */
-	nk = fusion_runtime_peek();
-	return nk ? ready_state(desc, nk) : NULL;
+	return skin_entered(desc, &nk);
 }
 
 int skin_register_locked(struct skin *sk, unsigned int cls, const char *name,
@@ -149,37 +152,6 @@ int skin_publish(struct skin *sk, unsigned int cls, const char *name,
 void skin_unregister_locked(struct skin *sk, uintptr_t handle)
 {
 	nk_registry_remove(sk->reg, (nk_handle_t)handle);
-}
-
-int skin_lookup_locked(struct skin *sk, unsigned int cls, uintptr_t handle,
-		       void **object)
-{
-	/* The tag says the class before the registry checks the slot's
-	 * generation and type: a handle of another class, or of another
-	 * skin, reads as stale. */
-	if (sk == NULL || handle >> 32 != sk->classes[cls].tag ||
-	    nk_registry_lookup(sk->reg, (nk_handle_t)handle,
-			       sk->classes[cls].tag, object))
-		return sk ? skin_bad_handle(sk->desc, cls) : -EINVAL;
-	return 0;
-}
-
-int skin_get(const struct skin_desc *desc, unsigned int cls,
-	     const uintptr_t *handle, struct nk_instance **nk, void **object)
-{
-	struct skin *sk;
-	int ret;
-
-	if (handle == NULL)
-		return skin_bad_handle(desc, cls);
-	ret = skin_enter(desc, nk, &sk);
-	if (ret)
-		return ret;
-	nk_lock(*nk);
-	ret = skin_lookup_locked(sk, cls, *handle, object);
-	if (ret)
-		nk_unlock(*nk);
-	return ret;
 }
 
 int skin_delete(const struct skin_desc *desc, unsigned int cls,

@@ -123,19 +123,76 @@ int skin_publish(struct skin *sk, unsigned int cls, const char *name,
 /* Remove the entry (the object must no longer be reachable).  Lock held. */
 void skin_unregister_locked(struct skin *sk, uintptr_t handle);
 /*
- * The object of class @cls behind @handle.  Errors: the bad-handle code
- * (zeroed, forged, stale, wrong class, or @sk NULL).  Lock held.
+ * The state of @desc in the process runtime (into *@nk) once set up,
+ * else NULL: the fast path of every entry, lock-free.  The runtime is
+ * only peeked at: once it exists, fusion_runtime() would do no more.
  */
-int skin_lookup_locked(struct skin *sk, unsigned int cls, uintptr_t handle,
-		       void **object);
+static inline struct skin *skin_entered(const struct skin_desc *desc,
+					struct nk_instance **nk)
+{
+	struct skin *sk;
+
+	*nk = fusion_runtime_peek();
+	if (__builtin_expect(*nk == NULL, 0))
+		return NULL;
+	sk = nk_personality_state(*nk, &desc->pers);
+	return sk && __atomic_load_n(&sk->desc, __ATOMIC_ACQUIRE) ? sk : NULL;
+}
+
+/* skin_enter() the first time: start the runtime, register, set up. */
+int skin_enter_slow(const struct skin_desc *desc, struct nk_instance **nk,
+		    struct skin **sk);
+
+/*
+ * The object of class @cls behind @handle.  Errors: the bad-handle code
+ * (zeroed, forged, stale, wrong class), -EINVAL when @sk is NULL (the
+ * skin was never entered).  Lock held.
+ */
+static inline int skin_lookup_locked(struct skin *sk, unsigned int cls,
+				     uintptr_t handle, void **object)
+{
+	unsigned int tag;
+
+	if (sk == NULL)
+		return -EINVAL;
+	/* The tag says the class before the registry checks the slot's
+	 * generation and type: a handle of another class, or of another
+	 * skin, reads as stale. */
+	tag = sk->classes[cls].tag;
+	if (__builtin_expect(handle >> 32 == tag, 1) &&
+	    nk_registry_lookup(sk->reg, (nk_handle_t)handle, tag, object) == 0)
+		return 0;
+	return skin_bad_handle(sk->desc, cls);
+}
+
 /*
  * Enter the skin, take the lock and find the object behind *@handle
  * (see skin_handle()).  Returns with the lock held on success only.
  * Errors: the bad-handle code (also for a NULL @handle), those of
- * skin_enter().
+ * skin_enter().  Inline: it is the way into every service.
  */
-int skin_get(const struct skin_desc *desc, unsigned int cls,
-	     const uintptr_t *handle, struct nk_instance **nk, void **object);
+static inline int skin_get(const struct skin_desc *desc, unsigned int cls,
+			   const uintptr_t *handle, struct nk_instance **nk,
+			   void **object)
+{
+	struct skin *sk;
+	int ret;
+
+	if (handle == NULL)
+		return skin_bad_handle(desc, cls);
+	sk = skin_entered(desc, nk);
+	if (__builtin_expect(sk == NULL, 0)) {
+		ret = skin_enter_slow(desc, nk, &sk);
+		if (ret)
+			return ret;
+	}
+	nk_lock(*nk);
+	ret = skin_lookup_locked(sk, cls, *handle, object);
+	if (ret)
+		nk_unlock(*nk);
+	return ret;
+}
+
 /*
  * Delete the object behind *@handle: find it, let @destroy tear it down
  * under the lock (waking its waiters with -EIDRM, freeing it), then
