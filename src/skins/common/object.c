@@ -31,8 +31,8 @@ static int intern(struct skin *sk, const char *suffix, uint32_t *ns)
 	char name[NK_NAME_MAX];
 	int n;
 
-	n = suffix ? snprintf(name, sizeof(name), "%s.%s",
-			      sk->desc->pers.name, suffix)
+	n = suffix ? snprintf(name, sizeof(name), "%s.%s", sk->desc->pers.name,
+			      suffix)
 		   : snprintf(name, sizeof(name), "%s", sk->desc->pers.name);
 	if (n < 0 || (size_t)n >= sizeof(name))
 		return -EINVAL;
@@ -75,7 +75,7 @@ static int skin_setup(const struct skin_desc *desc, struct nk_instance *nk,
 }
 
 int skin_enter_slow(const struct skin_desc *desc, struct nk_instance **nkp,
-		      struct skin **skp)
+		    struct skin **skp)
 {
 	struct nk_instance *nk;
 	struct skin *sk;

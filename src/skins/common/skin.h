@@ -239,19 +239,19 @@ static inline bool skin_nonblocking(struct skin_timeout to)
 /* @ns nanoseconds from now (0: non-blocking). */
 static inline struct skin_timeout skin_rel_ns(uint64_t ns)
 {
-	return (struct skin_timeout){
-	    .value = ns > (uint64_t)NK_INFINITE - 1 ? NK_INFINITE
-						    : (nk_time_t)ns,
-	    .mode = NK_RELATIVE};
+	return (struct skin_timeout){.value = ns > (uint64_t)NK_INFINITE - 1
+						  ? NK_INFINITE
+						  : (nk_time_t)ns,
+				     .mode = NK_RELATIVE};
 }
 
 /* The date @date in ns on the nucleus clock. */
 static inline struct skin_timeout skin_abs_ns(uint64_t date)
 {
-	return (struct skin_timeout){
-	    .value = date > (uint64_t)NK_INFINITE - 1 ? NK_INFINITE
-						      : (nk_time_t)date,
-	    .mode = NK_ABSOLUTE};
+	return (struct skin_timeout){.value = date > (uint64_t)NK_INFINITE - 1
+						  ? NK_INFINITE
+						  : (nk_time_t)date,
+				     .mode = NK_ABSOLUTE};
 }
 
 /*
@@ -351,7 +351,8 @@ int skin_wait_serve_locked(struct nk_synch *synch,
  * of @setup and skin_publish().  Lock NOT held.
  */
 int skin_create(struct skin *sk, unsigned int cls, const char *name,
-		void *object, int (*setup)(struct nk_instance *nk, void *object),
+		void *object,
+		int (*setup)(struct nk_instance *nk, void *object),
 		void (*release)(struct nk_instance *nk, void *object),
 		uintptr_t *handle);
 

@@ -9,9 +9,9 @@ struct skin_timeout skin_rel_ticks(struct skin *sk, uint64_t ticks)
 		return skin_rel_ns(ticks);
 	/* The n-th tick boundary from now; NK_INFINITE when out of range. */
 	date = nk_tbase_timeout(&sk->tbase, ticks);
-	return date == NK_INFINITE ? skin_infinite()
-				   : (struct skin_timeout){.value = date,
-							   .mode = NK_ABSOLUTE};
+	return date == NK_INFINITE
+		   ? skin_infinite()
+		   : (struct skin_timeout){.value = date, .mode = NK_ABSOLUTE};
 }
 
 struct skin_timeout skin_abs_ticks(struct skin *sk, uint64_t tick)

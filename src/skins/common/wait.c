@@ -52,7 +52,8 @@ int skin_wait_serve_locked(struct nk_synch *synch,
 }
 
 int skin_create(struct skin *sk, unsigned int cls, const char *name,
-		void *object, int (*setup)(struct nk_instance *nk, void *object),
+		void *object,
+		int (*setup)(struct nk_instance *nk, void *object),
 		void (*release)(struct nk_instance *nk, void *object),
 		uintptr_t *handle)
 {
