@@ -729,6 +729,75 @@ TEST(non_owner_unlock_and_trylock)
 	finish("X-m=-1@0 X+m=-11@0");
 }
 
+/* A trylock never blocks, so it takes a free mutex under a sched lock. */
+TEST(mutex_trylock)
+{
+	struct step x_s[] = {LOCK(&m1), AT(2 * MS), UNLOCK(&m1), END};
+	struct nk_thread *self;
+
+	setup();
+	self = nk_thread_self(nk);
+	init_mutex(&m1, "m", NK_MUTEX_RECURSIVE | NK_SYNCH_PI, 0);
+	init_mutex(&m2, "m2", NK_SYNCH_PI, 0);
+	CHECK_EQ(nk_sched_lock(nk), 0);
+	nk_lock(nk);
+	CHECK_EQ(nk_mutex_lock_locked(&m1, 0, NK_RELATIVE), -EPERM);
+	CHECK_EQ(nk_mutex_trylock_locked(&m1), 0);
+	CHECK_EQ(nk_mutex_trylock_locked(&m1), 0);
+	CHECK_EQ(nk_mutex_trylock_locked(&m2), 0);
+	CHECK_EQ(nk_mutex_trylock_locked(&m2), -EDEADLK);
+	CHECK_EQ(nk_mutex_unlock_locked(&m2), 0);
+	CHECK_EQ(nk_mutex_unlock_locked(&m1), 0);
+	CHECK(nk_mutex_owner(&m1) == self);
+	CHECK_EQ(nk_mutex_unlock_locked(&m1), 0);
+	CHECK(nk_mutex_owner(&m1) == NULL);
+	nk_unlock(nk);
+	CHECK_EQ(nk_sched_unlock(nk), 0);
+	/* Owned by another: would block. */
+	spawn("X", 10, x_s);
+	at(1 * MS);
+	nk_lock(nk);
+	CHECK_EQ(nk_mutex_trylock_locked(&m1), -EWOULDBLOCK);
+	CHECK_EQ(nk_mutex_lock_locked(&m1, NK_INFINITE, NK_RELATIVE), 0);
+	CHECK(nk_mutex_owner(&m1) == self);
+	CHECK_EQ(nk_mutex_unlock_locked(&m1), 0);
+	nk_unlock(nk);
+	finish("X+m@0 X^99@1000 X:at@2000 X^10@2000 X-m@2000");
+}
+
+/* A condition wait's give-up and regain keep the nesting. */
+TEST(mutex_giveup_regain)
+{
+	struct step x_s[] = {LOCK(&m1), AT(2 * MS), UNLOCK(&m1), END};
+	unsigned int depth = 0;
+	struct nk_thread *self;
+
+	setup();
+	self = nk_thread_self(nk);
+	init_mutex(&m1, "m", NK_MUTEX_RECURSIVE | NK_SYNCH_PI, 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(nk_mutex_lock(&m1, NK_INFINITE, NK_RELATIVE), 0);
+	spawn("X", 10, x_s);
+	nk_lock(nk);
+	CHECK_EQ(nk_mutex_regain_locked(&m1, 0), -EINVAL);
+	CHECK_EQ(nk_mutex_giveup_locked(&m1, NULL), -EINVAL);
+	CHECK_EQ(nk_mutex_giveup_locked(&m1, &depth), 0);
+	CHECK_EQ(depth, 3);
+	CHECK_EQ(nk_mutex_giveup_locked(&m1, &depth), -EPERM);
+	nk_unlock(nk);
+	/* X takes it at once (main is not a waiter), and holds it. */
+	at(1 * MS);
+	nk_lock(nk);
+	CHECK_EQ(nk_mutex_regain_locked(&m1, depth), 0);
+	CHECK(nk_mutex_owner(&m1) == self);
+	nk_unlock(nk);
+	note_at(nk_now(nk), "main+m");
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(nk_mutex_unlock(&m1), 0);
+	CHECK_EQ(nk_mutex_unlock(&m1), -EPERM);
+	finish("X+m@0 X^99@1000 X:at@2000 X^10@2000 main+m@2000 X-m@2000");
+}
+
 /* --- ownership transfer order --- */
 
 /*
@@ -1282,7 +1351,8 @@ TESTS(T(sem_pulse_gives_only_waiters), T(sem_broadcast_serves_all),
       T(pi_chain_follows_waiter_priority), T(pp_runs_at_ceiling),
       T(pp_lock_above_ceiling_eperm), T(owner_cycle_edeadlk),
       T(relock_nonrecursive_edeadlk), T(recursive_mutex_nests),
-      T(non_owner_unlock_and_trylock), T(transfer_prio_order),
+      T(non_owner_unlock_and_trylock), T(mutex_trylock),
+      T(mutex_giveup_regain), T(transfer_prio_order),
       T(transfer_fifo_order), T(sem_destroy_wakes_deleted),
       T(mutex_destroy_wakes_deleted), T(synch_destroy_wakes_deleted),
       T(delete_waiter_deboosts_owner), T(delete_owner_passes_mutex),

@@ -88,8 +88,8 @@ int rt_cond_broadcast(RT_COND *cond)
 
 static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, struct skin_timeout to)
 {
-	struct alchemy_mutex *mcb;
 	struct alchemy_cond *ccb;
+	struct nk_mutex *mcb;
 	struct nk_instance *nk;
 	struct nk_thread *self;
 	unsigned int depth;
@@ -118,7 +118,7 @@ static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, struct skin_timeout to)
 		ret = -EPERM;
 		goto out;
 	}
-	ret = alchemy_mutex_giveup(mcb, self, &depth);
+	ret = nk_mutex_giveup_locked(mcb, &depth);
 	if (ret)
 		goto out;
 	/* Blocking switches to the mutex's next owner, if any. */

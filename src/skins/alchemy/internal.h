@@ -99,6 +99,10 @@ int alchemy_waitable_alloc(const char *name, size_t size,
 
 #define alchemy_handle(desc) skin_handle(desc)
 
+/* Free the TCB of a task still registered as the instance goes (an
+ * adopted "main"): its thread is gone.  Lock held. */
+void alchemy_task_reclaim(void *object);
+
 /* skin_register_locked() in an entered skin.  Lock held. */
 static inline int alchemy_register(enum alchemy_class_id id, const char *name,
 				   void *object, uintptr_t *handle)

@@ -8,14 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Registry full reads as out of memory, as Xenomai's object heap. */
+/*
+ * Registry full reads as out of memory, as Xenomai's object heap; a
+ * mutex nested too deep as -EAGAIN, as Xenomai's lock count.
+ */
 static int alchemy_error(int err)
 {
-	return err == -ENOSPC ? -ENOMEM : err;
+	if (err == -ENOSPC)
+		return -ENOMEM;
+	return err == -EOVERFLOW ? -EAGAIN : err;
 }
 
 static const struct skin_class alchemy_classes[ALCHEMY_NR_CLASSES] = {
-    [ALCHEMY_TASK] = {"task"},	   [ALCHEMY_SEM] = {"sem"},
+    [ALCHEMY_TASK] = {"task", .reclaim = alchemy_task_reclaim},
+    [ALCHEMY_SEM] = {"sem"},
     [ALCHEMY_MUTEX] = {"mutex"},   [ALCHEMY_COND] = {"cond"},
     [ALCHEMY_EVENT] = {"event"},   [ALCHEMY_QUEUE] = {"queue"},
     [ALCHEMY_BUFFER] = {"buffer"}, [ALCHEMY_HEAP] = {"heap"},
@@ -28,6 +34,7 @@ const struct skin_desc alchemy_skin = {
 	{
 	    .name = "alchemy",
 	    .state_size = sizeof(struct alchemy_state),
+	    .fini = skin_fini,
 	},
     .classes = alchemy_classes,
     .nr_classes = ALCHEMY_NR_CLASSES,

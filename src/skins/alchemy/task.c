@@ -59,6 +59,11 @@ static void task_free(struct alchemy_task *t)
 	free(t);
 }
 
+void alchemy_task_reclaim(void *object)
+{
+	task_free(object);
+}
+
 /* Register @t (name NULL: anonymous) and publish it.  Lock held. */
 static int task_publish(struct alchemy_task *t, const char *name)
 {

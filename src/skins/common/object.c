@@ -115,6 +115,27 @@ int skin_enter(const struct skin_desc *desc, struct nk_instance **nkp,
 	return 0;
 }
 
+void skin_fini(struct nk_instance *nk, void *state)
+{
+	struct skin *sk = state;
+	struct skin_entry e;
+
+	(void)nk;
+	/* Never set up: nothing was registered. */
+	if (sk->desc == NULL)
+		return;
+	for (unsigned int i = 0; i < sk->desc->nr_classes; i++) {
+		uint32_t cursor = 0;
+
+		if (sk->desc->classes[i].reclaim == NULL)
+			continue;
+		while (skin_list_locked(sk, i, &cursor, &e) == 0) {
+			skin_unregister_locked(sk, e.handle);
+			sk->desc->classes[i].reclaim(e.object);
+		}
+	}
+}
+
 struct skin *skin_state(const struct skin_desc *desc)
 {
 	struct nk_instance *nk;

@@ -45,13 +45,20 @@ struct skin_class {
 	const char *name; /* "sem": the namespace "<skin>.sem" */
 	/* Code for a bad handle of this class; 0: the skin's. */
 	int bad_handle;
+	/*
+	 * Free an object still registered when the instance is destroyed
+	 * (skin_fini), after every thread ended; NULL: nothing to free.
+	 * Lock held.
+	 */
+	void (*reclaim)(void *object);
 };
 
 struct skin_desc {
 	/*
 	 * The skin's personality: .name is the skin's name, .state_size
 	 * the size of its per-instance state, which starts with a struct
-	 * skin.  Its .init, if any, runs before the layer's set-up.
+	 * skin.  Its .init, if any, runs before the layer's set-up; its
+	 * .fini is skin_fini, or calls it.
 	 */
 	struct nk_personality pers;
 	const struct skin_class *classes;
@@ -95,6 +102,11 @@ struct skin {
  */
 int skin_enter(const struct skin_desc *desc, struct nk_instance **nk,
 	       struct skin **sk);
+/*
+ * The personality's fini hook: reclaim the objects of every class that
+ * has a reclaim hook, still registered as the instance goes.  Lock held.
+ */
+void skin_fini(struct nk_instance *nk, void *state);
 /* @desc's state in the process runtime, NULL before skin_enter(). */
 struct skin *skin_state(const struct skin_desc *desc);
 /* Translate @err with the skin's error(). */
