@@ -58,7 +58,8 @@ int main(int argc, char **argv)
 	long iter;
 	bool bad;
 
-	if (argc != 3 || (strcmp(argv[1], "sem") && strcmp(argv[1], "sem-bad"))) {
+	if (argc != 3 ||
+	    (strcmp(argv[1], "sem") && strcmp(argv[1], "sem-bad"))) {
 		fprintf(stderr, "usage: %s sem|sem-bad ITER\n", argv[0]);
 		return 2;
 	}

@@ -42,9 +42,8 @@ nk_export nk_must_check int nk_sem_take(struct nk_sem *sem, nk_time_t timeout,
 					enum nk_tmode mode);
 /* As nk_sem_take(), the caller holding the nucleus lock (a skin that
  * found @sem under it). */
-nk_export nk_must_check int nk_sem_take_locked(struct nk_sem *sem,
-					       nk_time_t timeout,
-					       enum nk_tmode mode);
+nk_export nk_must_check int
+nk_sem_take_locked(struct nk_sem *sem, nk_time_t timeout, enum nk_tmode mode);
 
 /*
  * Give one unit: to the first waiter if any (which may preempt the

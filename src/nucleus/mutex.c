@@ -63,8 +63,7 @@ static int mutex_lock(struct nk_mutex *mutex, nk_time_t timeout,
 	return ret;
 }
 
-int nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout,
-		  enum nk_tmode mode)
+int nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout, enum nk_tmode mode)
 {
 	struct nk_instance *nk;
 	int ret;

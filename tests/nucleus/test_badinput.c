@@ -1161,16 +1161,15 @@ PROBE_FN(mutex_destroy, nk_mutex_destroy(o));
 PROBE_FN(mutex_lock_locked, nk_mutex_lock_locked(o, 0, NK_RELATIVE));
 PROBE_FN(mutex_trylock_locked, nk_mutex_trylock_locked(o));
 PROBE_FN(mutex_unlock_locked, nk_mutex_unlock_locked(o));
-PROBE_FN(mutex_giveup_locked,
-	 nk_mutex_giveup_locked(o, &(unsigned int){0}));
+PROBE_FN(mutex_giveup_locked, nk_mutex_giveup_locked(o, &(unsigned int){0}));
 PROBE_FN(mutex_regain_locked, nk_mutex_regain_locked(o, 1));
 
 static const struct probe bad_mutex_probes[] = {
-    P(mutex_lock_now, -EINVAL), P(mutex_lock_brief, -EINVAL),
-    P(mutex_unlock, -EINVAL),	P(mutex_owner, 0),
-    P(mutex_destroy, -EINVAL),	P(mutex_lock_locked, -EINVAL),
+    P(mutex_lock_now, -EINVAL),	      P(mutex_lock_brief, -EINVAL),
+    P(mutex_unlock, -EINVAL),	      P(mutex_owner, 0),
+    P(mutex_destroy, -EINVAL),	      P(mutex_lock_locked, -EINVAL),
     P(mutex_trylock_locked, -EINVAL), P(mutex_unlock_locked, -EINVAL),
-    P(mutex_giveup_locked, -EINVAL), P(mutex_regain_locked, -EINVAL),
+    P(mutex_giveup_locked, -EINVAL),  P(mutex_regain_locked, -EINVAL),
 };
 
 TEST(mutex_forged_and_destroyed)

@@ -75,9 +75,8 @@ int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode)
 		return ret;
 	b->bufsz = bufsz;
 	b->mode = mode;
-	return skin_create(alchemy(), ALCHEMY_BUFFER, name, b,
-				       buffer_prepare, buffer_release,
-				       &bf->handle);
+	return skin_create(alchemy(), ALCHEMY_BUFFER, name, b, buffer_prepare,
+			   buffer_release, &bf->handle);
 }
 
 int rt_buffer_delete(RT_BUFFER *bf)
@@ -188,9 +187,9 @@ static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
 		if (b->fillsz > 0 && wptr && side_head(&b->readers))
 			side_wake(&b->readers);
 		w.size = len;
-		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_BUFFER, bf->handle, b,
-					 wptr ? &b->writers : &b->readers, &w,
-					 to);
+		ret = skin_wait_sleep_locked(
+		    alchemy(), ALCHEMY_BUFFER, bf->handle, b,
+		    wptr ? &b->writers : &b->readers, &w, to);
 		if (ret)
 			break;
 	}

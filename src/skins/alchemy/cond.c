@@ -34,8 +34,7 @@ int rt_cond_create(RT_COND *cond, const char *name)
 		return -ENOMEM;
 	ret = nk_synch_init(nk, &ccb->synch, name, NK_SYNCH_PRIO, 0);
 	if (ret == 0)
-		ret =
-		    alchemy_publish(ALCHEMY_COND, name, ccb, &cond->handle);
+		ret = alchemy_publish(ALCHEMY_COND, name, ccb, &cond->handle);
 	if (ret)
 		free(ccb);
 	return ret;

@@ -73,9 +73,8 @@ int rt_event_create(RT_EVENT *event, const char *name, unsigned int ivalue,
 		return ret;
 	evcb->value = ivalue;
 	evcb->mode = mode;
-	return skin_create(alchemy(), ALCHEMY_EVENT, name, evcb,
-				       event_setup, event_release,
-				       &event->handle);
+	return skin_create(alchemy(), ALCHEMY_EVENT, name, evcb, event_setup,
+			   event_release, &event->handle);
 }
 
 int rt_event_delete(RT_EVENT *event)
@@ -106,8 +105,9 @@ static int event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,
 	} else if (skin_nonblocking(to)) {
 		ret = -EWOULDBLOCK;
 	} else {
-		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_EVENT, event->handle, evcb,
-					 &evcb->synch, &w, to);
+		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_EVENT,
+					     event->handle, evcb, &evcb->synch,
+					     &w, to);
 	}
 	nk_unlock(nk);
 	if (ret == 0 && mask_r)

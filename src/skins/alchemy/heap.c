@@ -101,7 +101,7 @@ int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
 	h->heapsize = heapsize;
 	h->mode = mode;
 	return skin_create(alchemy(), ALCHEMY_HEAP, name, h, heap_prepare,
-				       heap_release, &heap->handle);
+			   heap_release, &heap->handle);
 }
 
 static int heap_destroy(struct nk_instance *nk, void *object)
@@ -154,8 +154,9 @@ static int heap_alloc(RT_HEAP *heap, size_t size, struct skin_timeout to,
 		return ret;
 	ret = heap_try(h, size, blockp);
 	if (ret == -EWOULDBLOCK && !skin_nonblocking(to)) {
-		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_HEAP, heap->handle, h,
-					 &h->synch, &w, to);
+		ret =
+		    skin_wait_sleep_locked(alchemy(), ALCHEMY_HEAP,
+					   heap->handle, h, &h->synch, &w, to);
 		if (ret == 0)
 			*blockp = w.block;
 	}

@@ -107,8 +107,7 @@ void alchemy_task_reclaim(void *object);
 static inline int alchemy_register(enum alchemy_class_id id, const char *name,
 				   void *object, uintptr_t *handle)
 {
-	return skin_register_locked(alchemy(), id, name, object,
-				    handle);
+	return skin_register_locked(alchemy(), id, name, object, handle);
 }
 
 /* skin_publish(), taking the lock. */
@@ -139,10 +138,9 @@ static inline int alchemy_get(enum alchemy_class_id id, const uintptr_t *handle,
 }
 
 /* skin_delete().  Lock NOT held. */
-static inline int alchemy_delete(enum alchemy_class_id id,
-				 const uintptr_t *handle,
-				 int (*destroy)(struct nk_instance *nk,
-						void *object))
+static inline int
+alchemy_delete(enum alchemy_class_id id, const uintptr_t *handle,
+	       int (*destroy)(struct nk_instance *nk, void *object))
 {
 	return skin_delete(&alchemy_skin, id, handle, destroy);
 }

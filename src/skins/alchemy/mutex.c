@@ -29,8 +29,7 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 		return -ENOMEM;
 	ret = nk_mutex_init(nk, mcb, name, NK_SYNCH_PI | NK_MUTEX_RECURSIVE, 0);
 	if (ret == 0)
-		ret = alchemy_publish(ALCHEMY_MUTEX, name, mcb,
-				      &mutex->handle);
+		ret = alchemy_publish(ALCHEMY_MUTEX, name, mcb, &mutex->handle);
 	if (ret)
 		free(mcb);
 	return ret;

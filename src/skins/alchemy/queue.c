@@ -131,9 +131,8 @@ int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
 	q->qlimit = qlimit;
 	q->poolsize = poolsize;
 	q->mode = mode;
-	return skin_create(alchemy(), ALCHEMY_QUEUE, name, q,
-				       queue_prepare, queue_release,
-				       &queue->handle);
+	return skin_create(alchemy(), ALCHEMY_QUEUE, name, q, queue_prepare,
+			   queue_release, &queue->handle);
 }
 
 static int queue_destroy(struct nk_instance *nk, void *object)
@@ -292,7 +291,7 @@ static int deliver(struct alchemy_queue *q, struct queue_msg *msg,
 	struct delivery d = {.msg = msg, .data = data, .size = size};
 
 	return skin_wait_serve_locked(&q->synch, deliver_one, &d,
-				  mode & Q_BROADCAST);
+				      mode & Q_BROADCAST);
 }
 
 static bool queue_full(struct alchemy_queue *q)
@@ -426,8 +425,9 @@ static ssize_t queue_take(RT_QUEUE *queue, struct queue_req *req,
 	} else if (skin_nonblocking(to)) {
 		ret = -EWOULDBLOCK;
 	} else {
-		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_QUEUE, queue->handle, q,
-					 &q->synch, req, to);
+		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_QUEUE,
+					     queue->handle, q, &q->synch, req,
+					     to);
 		if (ret == 0)
 			ret = req->result;
 	}
