@@ -1077,14 +1077,20 @@ TEST(sem_prio_wake_order)
 		      "w20+s@2000 w10+s@3000");
 }
 
-TEST(sem_flush_keeps_count)
+/* a (10) and b (20) wait on sem (@flags) from 0; main goes on at 1 ms. */
+static void sem_two_waiters(unsigned int flags)
 {
-	struct step waiter_s[] = {TAKE(&sem), END};
+	static struct step waiter_s[] = {TAKE(&sem), END};
 
 	setup();
-	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, NK_SYNCH_PRIO), 0);
+	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, flags), 0);
 	spawn_pair(waiter_s, NULL, NULL);
 	at(1 * MS);
+}
+
+TEST(sem_flush_keeps_count)
+{
+	sem_two_waiters(NK_SYNCH_PRIO);
 	CHECK_EQ(nk_sem_flush(&sem), 0);
 	CHECK_EQ(sem_count(), 0);
 	join_all();
@@ -1101,16 +1107,10 @@ TEST(sem_flush_keeps_count)
 /* A pulse give reaches a waiter or nobody: the count never grows. */
 TEST(sem_pulse_gives_only_waiters)
 {
-	struct step waiter_s[] = {TAKE(&sem), END};
-
-	setup();
-	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, NK_SEM_PULSE), 0);
-	CHECK_EQ(nk_sem_give(&sem), 0);
-	CHECK_EQ(sem_count(), 0);
-	spawn_pair(waiter_s, NULL, NULL);
-	at(1 * MS);
+	sem_two_waiters(NK_SEM_PULSE);
 	CHECK_EQ(nk_sem_give(&sem), 0);
 	at(2 * MS);
+	/* One waiter left: the second give is lost. */
 	nk_lock(nk);
 	CHECK_EQ(nk_sem_give_locked(&sem), 0);
 	CHECK_EQ(nk_sem_give_locked(&sem), 0);
@@ -1123,12 +1123,7 @@ TEST(sem_pulse_gives_only_waiters)
 /* A broadcast gives every waiter a unit and leaves none behind. */
 TEST(sem_broadcast_serves_all)
 {
-	struct step waiter_s[] = {TAKE(&sem), END};
-
-	setup();
-	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, NK_SYNCH_PRIO), 0);
-	spawn_pair(waiter_s, NULL, NULL);
-	at(1 * MS);
+	sem_two_waiters(NK_SYNCH_PRIO);
 	nk_lock(nk);
 	CHECK_EQ(nk_sem_broadcast_locked(&sem), 0);
 	nk_unlock(nk);
