@@ -1338,8 +1338,7 @@ TEST(synch_init_errors)
 	teardown();
 }
 
-TESTS(T(sem_pulse_gives_only_waiters), T(sem_broadcast_serves_all),
-      T(pi_bounds_inversion), T(no_pi_unbounded_inversion),
+TESTS(T(pi_bounds_inversion), T(no_pi_unbounded_inversion),
       T(pi_transitive_chain), T(pi_deboost_to_next_boost),
       T(pi_release_lower_keeps_boost), T(pi_deboost_on_waiter_timeout),
       T(pi_follows_waiter_priority), T(pi_owner_base_change_keeps_boost),
@@ -1353,7 +1352,8 @@ TESTS(T(sem_pulse_gives_only_waiters), T(sem_broadcast_serves_all),
       T(delete_owner_passes_mutex), T(delete_chain_link),
       T(delete_thread_blocked_in_join), T(zombie_until_joined),
       T(sem_counting_and_max), T(sem_fifo_wake_order), T(sem_prio_wake_order),
-      T(sem_flush_keeps_count), T(sem_give_to_lower_waiter_no_preempt),
+      T(sem_flush_keeps_count), T(sem_pulse_gives_only_waiters),
+      T(sem_broadcast_serves_all), T(sem_give_to_lower_waiter_no_preempt),
       T(sem_give_to_higher_waiter_preempts), T(synch_wakeup_one_and_this),
       T(synch_flush_reasons), T(synch_try_acquire),
       T(synch_sleep_with_sched_locked_eperm),
