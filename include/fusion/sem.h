@@ -13,10 +13,9 @@
 
 struct nk_sem {
 	unsigned int magic;
-	unsigned int flags;
 	struct nk_synch synch;
 	unsigned long count;
-	unsigned long max; /* give beyond this fails with -EOVERFLOW */
+	unsigned long max; /* give beyond this fails with -EOVERFLOW; 0: pulse */
 };
 
 /*

@@ -22,9 +22,9 @@ int nk_sem_init(struct nk_instance *nk, struct nk_sem *sem, const char *name,
 	ret = nk_synch_init(nk, &sem->synch, name, flags & NK_SYNCH_PRIO, 0);
 	if (ret)
 		return ret;
-	sem->flags = flags;
 	sem->count = count;
-	sem->max = max;
+	/* A pulse semaphore is one whose count is full at 0. */
+	sem->max = (flags & NK_SEM_PULSE) ? 0 : max;
 	sem->magic = NK_SEM_MAGIC;
 	return 0;
 }
@@ -83,10 +83,8 @@ static inline int sem_give(struct nk_sem *sem)
 {
 	if (nk_synch_wakeup_one(&sem->synch))
 		nk_sched_run(sem->synch.nk);
-	else if (sem->flags & NK_SEM_PULSE)
-		return 0;
 	else if (sem->count == sem->max)
-		return -EOVERFLOW;
+		return sem->max ? -EOVERFLOW : 0; /* a pulse is lost */
 	else
 		sem->count++;
 	return 0;
