@@ -25,50 +25,49 @@ int skin_bad_handle(const struct skin_desc *desc, unsigned int cls)
 	return code ? code : desc->bad_handle;
 }
 
-/* Intern "<skin>[.<suffix>]" in the registry into *@ns.  Lock held. */
-static int intern(struct skin *sk, const char *suffix, uint32_t *ns)
+/* Intern "<skin>[.<suffix>]" in @reg into *@ns.  Lock held. */
+static int intern(const struct skin_desc *desc, struct nk_registry *reg,
+		  const char *suffix, uint32_t *ns)
 {
 	char name[NK_NAME_MAX];
 	int n;
 
-	n = suffix ? snprintf(name, sizeof(name), "%s.%s", sk->desc->pers.name,
+	n = suffix ? snprintf(name, sizeof(name), "%s.%s", desc->pers.name,
 			      suffix)
-		   : snprintf(name, sizeof(name), "%s", sk->desc->pers.name);
+		   : snprintf(name, sizeof(name), "%s", desc->pers.name);
 	if (n < 0 || (size_t)n >= sizeof(name))
 		return -EINVAL;
-	return nk_registry_namespace(sk->reg, name, ns);
+	return nk_registry_namespace(reg, name, ns);
 }
 
 /*
  * First entry of @desc into @nk: tag the classes, intern their
- * namespaces, prepare the binders' queues and the time base.  A failure
- * leaves the state unready, to be set up again by the next entry.
- * Lock held.
+ * namespaces, prepare the binders' queues and the time base.  Readers
+ * find the state without the lock, so it is published ready (desc set)
+ * last; a failure leaves it unready, to be set up again by the next
+ * entry.  Lock held.
  */
 static int skin_setup(const struct skin_desc *desc, struct nk_instance *nk,
 		      struct skin *sk)
 {
 	int ret;
 
-	sk->desc = desc; /* for intern(); published ready below */
 	sk->nk = nk;
 	sk->reg = nk_instance_registry(nk);
 	ret = nk_tbase_init(nk, &sk->tbase, desc->tick);
 	for (unsigned int i = 0; i < desc->nr_classes && ret == 0; i++) {
 		struct skin_class_state *c = &sk->classes[i];
-		uint32_t tag;
 
-		ret = intern(sk, desc->classes[i].name, &tag);
-		c->tag = tag;
+		ret = intern(desc, sk->reg, desc->classes[i].name, &c->tag);
 		if (ret == 0)
-			ret = desc->shared_names ? intern(sk, NULL, &c->ns)
-						 : (c->ns = tag, 0);
+			ret = desc->shared_names
+				  ? intern(desc, sk->reg, NULL, &c->ns)
+				  : (c->ns = c->tag, 0);
 		if (ret == 0)
 			ret = nk_synch_init(nk, &c->binders,
 					    desc->classes[i].name,
 					    NK_SYNCH_FIFO, 0);
 	}
-	sk->desc = NULL;
 	if (ret == 0)
 		__atomic_store_n(&sk->desc, desc, __ATOMIC_RELEASE);
 	return ret;
@@ -86,7 +85,7 @@ int skin_enter_slow(const struct skin_desc *desc, struct nk_instance **nkp,
 		return skin_error(desc, ret);
 	nk_lock(nk);
 	ret = nk_personality_register(nk, &desc->pers, (void **)&sk);
-	if (ret == 0 && sk->desc == NULL)
+	if (ret == 0 && __atomic_load_n(&sk->desc, __ATOMIC_RELAXED) == NULL)
 		ret = skin_setup(desc, nk, sk);
 	nk_unlock(nk);
 	if (ret)
