@@ -32,9 +32,9 @@ static int intern(const struct skin_desc *desc, struct nk_registry *reg,
 	char name[NK_NAME_MAX];
 	int n;
 
-	n = suffix ? snprintf(name, sizeof(name), "%s.%s", desc->pers.name,
-			      suffix)
-		   : snprintf(name, sizeof(name), "%s", desc->pers.name);
+	n = suffix
+		? snprintf(name, sizeof(name), "%s.%s", desc->pers.name, suffix)
+		: snprintf(name, sizeof(name), "%s", desc->pers.name);
 	if (n < 0 || (size_t)n >= sizeof(name))
 		return -EINVAL;
 	return nk_registry_namespace(reg, name, ns);

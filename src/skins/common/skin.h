@@ -78,7 +78,7 @@ struct skin_desc {
 
 /* Per class, per instance. */
 struct skin_class_state {
-	uint32_t tag; /* handle tag and registry type, non-zero */
+	uint32_t tag;	  /* handle tag and registry type, non-zero */
 	uint32_t ns;	  /* registry namespace of the class's names */
 	struct nk_synch binders;
 };
