@@ -107,11 +107,12 @@ int skin_enter(const struct skin_desc *desc, struct nk_instance **nk,
  * has a reclaim hook, still registered as the instance goes.  Lock held.
  */
 void skin_fini(struct nk_instance *nk, void *state);
-/* @desc's state in the process runtime, NULL before skin_enter(). */
+/* @desc's state in the process runtime, NULL before skin_enter().
+ * Never starts the runtime.  Lock held or not. */
 struct skin *skin_state(const struct skin_desc *desc);
-/* Translate @err with the skin's error(). */
+/* Translate @err with the skin's error().  Lock held or not. */
 int skin_error(const struct skin_desc *desc, int err);
-/* The code a bad handle of class @cls gets. */
+/* The code a bad handle of class @cls gets.  Lock held or not. */
 int skin_bad_handle(const struct skin_desc *desc, unsigned int cls);
 
 /*
@@ -225,7 +226,8 @@ void skin_name_locked(struct skin *sk, uintptr_t handle, char *buf);
  * nucleus service reads as "do not wait".  A skin turns its own forms
  * (special values, units) into one of these once, at its entry, and
  * an implementation fails with @error first if it is set.  Values never
- * overflow: what does not fit is infinite.
+ * overflow: what does not fit is infinite.  None of these fails or
+ * takes the lock: callable with it held or not.
  */
 struct skin_timeout {
 	nk_time_t value; /* NK_INFINITE, from now or a date, per @mode */
