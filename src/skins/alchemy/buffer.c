@@ -4,7 +4,7 @@
  *
  * Each side is a nucleus wait queue in service order (arrival, or
  * priority then arrival with B_PRIO), and each waiter sleeps with a
- * wait context (skins/common/skin.h) saying how many bytes it needs.  When data or
+ * wait context (skin.h) saying how many bytes it needs.  When data or
  * room arrives and satisfies the first waiter of a side, the whole side
  * is woken and every waiter tries again in scheduling order: that is
  * the Xenomai rule.

@@ -2,7 +2,7 @@
  * Alchemy event flag groups.
  *
  * Each blocked wait carries its mask and mode in a wait context
- * (skins/common/skin.h), so that a signal readies exactly the waiters it satisfies
+ * (skin.h), so that a signal readies exactly the waiters it satisfies
  * and hands each one the flags that satisfied it (a later
  * rt_event_clear cannot take them back).  A signal readies every waiter
  * it satisfies at once and the scheduler runs them by priority, so

@@ -7,7 +7,7 @@
  * bytes it needs.
  *
  * A task that waits for memory sleeps with its request as wait context
- * (skins/common/skin.h) in service order (arrival, or priority then arrival with
+ * (skin.h) in service order (arrival, or priority then arrival with
  * H_PRIO), and rt_heap_free() allocates on behalf of each waiter in
  * that order, waking those it served with their block in hand.  A
  * block granted to a waiter whose task is deleted before it runs stays

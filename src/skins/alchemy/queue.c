@@ -11,7 +11,7 @@
  * them waiting (then the message needs no pool space at all).
  *
  * Each waiting receiver sleeps with its request as wait context
- * (skins/common/skin.h) in service order (arrival, or priority then arrival with
+ * (skin.h) in service order (arrival, or priority then arrival with
  * Q_PRIO).  The sender fills the request of the receiver it wakes, so
  * the hand-over is atomic under the nucleus lock.  A message handed to
  * a receiver whose task is deleted before it runs keeps its reference:
