@@ -21,9 +21,12 @@ enum { CLS_A, CLS_B };
 #define SHARED_BAD -1001
 #define SHARED_BAD_B -1002
 #define SHARED_TIMEOUT -1003
+#define SHARED_FULL -1004
 
 static int shared_error(int err)
 {
+	if (err == -ENOSPC)
+		return SHARED_FULL;
 	return err == -ETIMEDOUT ? SHARED_TIMEOUT : err;
 }
 
@@ -407,5 +410,31 @@ TEST(timeouts)
 		 NK_INFINITE);
 }
 
+/* The instance's registry is every skin's: full is the skin's error. */
+TEST(registry_full)
+{
+	struct nk_instance *nk;
+	struct skin *sk = enter(&shared_skin, &nk);
+	uint32_t capacity = nk_instance_registry(nk)->capacity;
+	uintptr_t *h = calloc(capacity, sizeof(*h));
+	uint32_t n = 0;
+	int x, ret;
+
+	CHECK(h != NULL);
+	while ((ret = skin_publish(sk, CLS_A, NULL, &x, &h[n])) == 0)
+		n++;
+	CHECK_EQ(ret, SHARED_FULL);
+	CHECK(n > 0 && n <= capacity);
+	nk_lock(nk);
+	while (n > 0)
+		skin_unregister_locked(sk, h[--n]);
+	nk_unlock(nk);
+	CHECK_EQ(skin_publish(sk, CLS_A, NULL, &x, &h[0]), 0);
+	nk_lock(nk);
+	skin_unregister_locked(sk, h[0]);
+	nk_unlock(nk);
+	free(h);
+}
+
 TESTS(T(handles_refused), T(namespaces), T(listing), T(bind),
-      T(delete_with_waiters), T(timeouts));
+      T(delete_with_waiters), T(timeouts), T(registry_full));
