@@ -66,4 +66,11 @@ nk_export int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 				    nk_time_t interval, enum nk_tmode mode);
 nk_export void nk_timer_stop_locked(struct nk_timer *timer);
 
+/*
+ * Non-zero when the caller runs inside a timer handler of @nk (how many
+ * nested), 0 elsewhere or for a bad instance: what a skin refuses in
+ * interrupt context (deleting the alarm that runs).  Context: any.
+ */
+nk_export int nk_timer_in_handler(struct nk_instance *nk);
+
 #endif

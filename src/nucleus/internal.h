@@ -133,6 +133,7 @@ struct nk_instance {
 	struct ipipe *pipeline;
 	struct nk_personality_slot personalities[NK_MAX_PERSONALITIES];
 	int nr_personalities; /* appended under the lock, read without */
+	int timer_handlers;   /* timer handlers running (nested too); lock */
 };
 
 /* Checks of caller-supplied objects (api_check): never dereference junk. */

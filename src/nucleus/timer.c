@@ -169,8 +169,24 @@ void nk_timer_handler(struct nk_instance *nk, int cpu)
 		if (timer->name[0])
 			nk_trace(nk, cpu, NK_TRACE_TIMER, sched->curr->name,
 				 timer->name, (long)timer->fired);
+		nk->timer_handlers++;
 		timer->handler(timer);
+		nk->timer_handlers--;
 	}
 	nk_timer_reprogram(sched);
 	nk_sched_run(nk);
+}
+
+int nk_timer_in_handler(struct nk_instance *nk)
+{
+	int depth;
+
+	if (!nk_instance_valid(nk))
+		return 0;
+	/* Handlers run with the lock held: only their own caller can take
+	 * it and see the count above 0. */
+	nk_lock_acquire(nk);
+	depth = nk->timer_handlers;
+	nk_lock_release(nk);
+	return depth;
 }

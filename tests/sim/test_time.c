@@ -1014,6 +1014,29 @@ TEST(timer_errors)
 	stop_sim();
 }
 
+/* A handler sees itself in a timer handler; nobody else does. */
+static void note_in_handler(struct nk_timer *timer)
+{
+	*(int *)timer->cookie = nk_timer_in_handler(nk);
+}
+
+TEST(timer_in_handler)
+{
+	struct nk_timer t;
+	int seen = -1;
+
+	start_sim(1, 10);
+	CHECK_EQ(nk_timer_in_handler(nk), 0);
+	CHECK_EQ(nk_timer_in_handler(NULL), 0);
+	timer_setup(&t, "t", note_in_handler, &seen);
+	CHECK_EQ(nk_timer_start(&t, 100, 0, NK_RELATIVE), 0);
+	sleep_until(1000);
+	CHECK_EQ(seen, 1);
+	CHECK_EQ(nk_timer_in_handler(nk), 0);
+	CHECK_EQ(nk_timer_destroy(&t), 0);
+	stop_sim();
+}
+
 /* --- time bases --- */
 
 static void check_tbase(struct nk_tbase *tb, uint64_t ticks, nk_time_t timeout1,
@@ -1283,7 +1306,7 @@ TEST(consume_preempted_resumes_remainder)
 	stop_sim();
 }
 
-TESTS(T(sleep_wakes_at_exact_date), T(sleep_expired_returns_at_once),
+TESTS(T(timer_in_handler), T(sleep_wakes_at_exact_date), T(sleep_expired_returns_at_once),
       T(sleepers_wake_in_date_order),
       T(sleepers_equal_dates_from_different_times),
       T(sem_take_times_out_at_exact_date), T(sem_give_just_before_deadline),

@@ -25,20 +25,7 @@ static void alarm_fire(struct nk_timer *timer)
 
 	a->expiries++;
 	/* rt_alarm_delete() refuses to run in here, so @a stays valid. */
-	alchemy_state()->alarm_depth++;
 	a->handler(a->arg);
-	alchemy_state()->alarm_depth--;
-}
-
-/* Non-zero in an alarm handler (the nucleus lock is held there). */
-static int in_handler(struct nk_instance *nk)
-{
-	int depth;
-
-	nk_lock(nk);
-	depth = alchemy_state()->alarm_depth;
-	nk_unlock(nk);
-	return depth;
 }
 
 int rt_alarm_create(RT_ALARM *alarm, const char *name,
@@ -55,7 +42,7 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	if (ret)
 		return ret;
 	/* Refused before allocating: a handler runs in timer context. */
-	if (in_handler(nk))
+	if (nk_timer_in_handler(nk))
 		return -EPERM;
 	a = calloc(1, sizeof(*a));
 	if (a == NULL)
@@ -82,8 +69,7 @@ static int alarm_destroy(struct nk_instance *nk, void *object)
 {
 	struct alchemy_alarm *a = object;
 
-	(void)nk;
-	if (alchemy_state()->alarm_depth)
+	if (nk_timer_in_handler(nk))
 		return -EPERM;
 	nk_timer_destroy(&a->timer);
 	free(a);

@@ -55,7 +55,6 @@ struct alchemy_state {
 	 * minor but are not usable yet). */
 	struct alchemy_pipe *minors[P_MINOR_COUNT];
 	unsigned long pipe_serial;
-	int alarm_depth; /* alarm handlers running, nested ones included */
 };
 
 extern const struct skin_desc alchemy_skin;
