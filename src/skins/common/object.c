@@ -18,13 +18,6 @@ int skin_error(const struct skin_desc *desc, int err)
 	return err && desc->error ? desc->error(err) : err;
 }
 
-int skin_bad_handle(const struct skin_desc *desc, unsigned int cls)
-{
-	int code = cls < desc->nr_classes ? desc->classes[cls].bad_handle : 0;
-
-	return code ? code : desc->bad_handle;
-}
-
 /* Intern "<skin>[.<suffix>]" in @reg into *@ns.  Lock held. */
 static int intern(const struct skin_desc *desc, struct nk_registry *reg,
 		  const char *suffix, uint32_t *ns)

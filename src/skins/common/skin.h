@@ -113,7 +113,13 @@ struct skin *skin_state(const struct skin_desc *desc);
 /* Translate @err with the skin's error().  Lock held or not. */
 int skin_error(const struct skin_desc *desc, int err);
 /* The code a bad handle of class @cls gets.  Lock held or not. */
-int skin_bad_handle(const struct skin_desc *desc, unsigned int cls);
+static inline int skin_bad_handle(const struct skin_desc *desc,
+				  unsigned int cls)
+{
+	int code = cls < desc->nr_classes ? desc->classes[cls].bad_handle : 0;
+
+	return code ? code : desc->bad_handle;
+}
 
 /*
  * A descriptor's handle, NULL for a NULL descriptor: what the services
