@@ -14,14 +14,15 @@ set -euo pipefail
 
 build=${1:?usage: $0 BUILD_DIR}
 nucleus=$build/bin/bench_nucleus
+alchemy=$build/bin/bench_alchemy
 scale=$build/bin/bench_scale
 
 if ! command -v valgrind >/dev/null; then
 	echo "valgrind not found; install it with: sudo apt-get install valgrind" >&2
 	exit 1
 fi
-if [ ! -x "$nucleus" ] || [ ! -x "$scale" ]; then
-	echo "$nucleus or $scale missing: build first (make)" >&2
+if [ ! -x "$nucleus" ] || [ ! -x "$alchemy" ] || [ ! -x "$scale" ]; then
+	echo "$nucleus, $alchemy or $scale missing: build first (make)" >&2
 	exit 1
 fi
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
@@ -55,7 +56,8 @@ inclusive() {
 printf '%-46s %9s  %-30s %10s\n' "operation" "Ir/op" "split (Ir/op)" "wall ns/op"
 printf '%-46s %9s  %-30s %10s\n' "---------" "-----" "-------------" "----------"
 
-# row LABEL "FN1 [FN2]" MODE ARGS...: one line of the table.  FN1 and FN2
+# row LABEL "FN1 [FN2]" MODE ARGS...: one line of the table, from $bench
+# (bench_nucleus unless set otherwise).  FN1 and FN2
 # name two functions whose inclusive costs split the figure; FN1 alone, a
 # part of it worth showing; "-", nothing.
 row() {
@@ -64,8 +66,8 @@ row() {
 	shift 2
 	out=$tmp/cg.out
 	valgrind --tool=callgrind --toggle-collect='bench_op_*' \
-		--callgrind-out-file="$out" "$nucleus" "$@" >"$tmp/stdout" 2>"$tmp/stderr" || {
-		echo "bench_nucleus $* failed under callgrind:" >&2
+		--callgrind-out-file="$out" "$bench" "$@" >"$tmp/stdout" 2>"$tmp/stderr" || {
+		echo "$bench $* failed under callgrind:" >&2
 		cat "$tmp/stdout" "$tmp/stderr" >&2
 		exit 1
 	}
@@ -86,10 +88,11 @@ row() {
 		split=${split//nk_thread_/}
 		split=${split//nk_sem_/}
 	fi
-	wall=$(sed -n 's/^RESULT .* wall_ns_per_op=\([0-9.]*\).*/\1/p' <<<"$("${pin[@]}" "$nucleus" "$@")")
+	wall=$(sed -n 's/^RESULT .* wall_ns_per_op=\([0-9.]*\).*/\1/p' <<<"$("${pin[@]}" "$bench" "$@")")
 	printf '%-46s %9s  %-30s %10s\n' "$label" "$per" "$split" "$wall"
 }
 
+bench=$nucleus
 row "switch (yield, pick next), 0 other ready" sim_switch_to switch 0 20000
 row "switch (yield, pick next), 100 other ready" sim_switch_to switch 100 20000
 row "ready/block (suspend+resume), 1 ready" "nk_thread_suspend nk_thread_resume" ready-block 1 100000
@@ -103,6 +106,11 @@ row "timer insert+remove, _locked, 100k armed" "nk_timer_start_locked nk_timer_s
 row "timer insert+remove, public API, 10 armed" "nk_timer_start nk_timer_stop" timer-api 10 100000
 row "timer insert+remove, public API, 1k armed" "nk_timer_start nk_timer_stop" timer-api 1000 100000
 row "timer insert+remove, public API, 100k armed" "nk_timer_start nk_timer_stop" timer-api 100000 100000
+# The Alchemy skin on the common object layer, on the process runtime.
+bench=$alchemy
+export FUSION_BACKEND=sim
+row "alchemy rt_sem_v (no waiter) + rt_sem_p" "nk_sem_give_locked nk_sem_take_locked" sem 100000
+row "alchemy rt_sem_v on a deleted semaphore" - sem-bad 100000
 
 echo
 echo "Switches on sim hand a baton between OS threads through futexes: the"

@@ -36,8 +36,41 @@ nk_export int nk_mutex_destroy(struct nk_mutex *mutex);
 nk_export nk_must_check int nk_mutex_lock(struct nk_mutex *mutex,
 					  nk_time_t timeout,
 					  enum nk_tmode mode);
+/* As nk_mutex_lock(), the caller holding the nucleus lock. */
+nk_export nk_must_check int nk_mutex_lock_locked(struct nk_mutex *mutex,
+						 nk_time_t timeout,
+						 enum nk_tmode mode);
+/*
+ * Lock without ever blocking: a free mutex is taken (and a recursive
+ * one nested) even where blocking is refused (scheduler locked).
+ * Errors: -EINVAL, -EPERM (not a thread, ceiling below caller),
+ * -EWOULDBLOCK (owned by another thread), -EDEADLK (relocking a
+ * non-recursive mutex), -EOVERFLOW (recursion depth).  Context: thread;
+ * lock held.
+ */
+nk_export int nk_mutex_trylock_locked(struct nk_mutex *mutex);
 /* Errors: -EINVAL, -EPERM (caller is not the owner).  Context: thread. */
 nk_export int nk_mutex_unlock(struct nk_mutex *mutex);
+/* As nk_mutex_unlock(), lock held. */
+nk_export int nk_mutex_unlock_locked(struct nk_mutex *mutex);
+/*
+ * Release the mutex entirely, whatever its nesting, which is stored in
+ * *@depth: a condition wait gives it up so.  The next owner is readied
+ * but not switched to (the caller reschedules, typically by blocking).
+ * Errors: -EINVAL, -EPERM (caller is not the owner).  Context: thread;
+ * lock held.
+ */
+nk_export int nk_mutex_giveup_locked(struct nk_mutex *mutex,
+				     unsigned int *depth);
+/*
+ * Take the mutex back at nesting @depth (from nk_mutex_giveup_locked),
+ * waiting as long as it takes: nk_thread_unblock() does not break this
+ * wait.  A mutex inherited from a deleted owner is taken too.  Errors:
+ * -EINVAL (bad mutex, depth 0), -EPERM (cannot block here), -EIDRM (the
+ * mutex was destroyed meanwhile), -EDEADLK.  Context: thread; lock held.
+ */
+nk_export int nk_mutex_regain_locked(struct nk_mutex *mutex,
+				     unsigned int depth);
 /* Owner, or NULL (free or bad mutex).  Any. */
 nk_export struct nk_thread *nk_mutex_owner(struct nk_mutex *mutex);
 

@@ -7,9 +7,16 @@
  * error instead of reaching a reused slot.  Handle 0 is never valid.
  * Generations wrap after 2^(32 - index_bits) reuses of one slot.
  *
- * Registries are caller storage; the nucleus instance embeds one.  The
- * nk_registry_* calls are not locked: the caller serialises (nucleus
- * lock).  Callable from any context.
+ * Names are unique within a namespace.  Namespace 0 (NK_NS_DEFAULT) is
+ * always there; others are interned by name (nk_registry_namespace):
+ * a skin takes one per object class ("alchemy.sem") or one for all its
+ * classes ("vxworks"), so that two skins, or two classes, may use the
+ * same name.  Anonymous entries belong to a namespace too (listing).
+ *
+ * Registries are caller storage; the nucleus instance embeds one, which
+ * every skin of the instance shares.  The nk_registry_* calls are not
+ * locked: the caller serialises (for the instance's, the nucleus lock).
+ * Callable from any context.
  */
 #ifndef FUSION_REGISTRY_H
 #define FUSION_REGISTRY_H
@@ -20,17 +27,31 @@ typedef uint32_t nk_handle_t;
 
 #define NK_HANDLE_INVALID 0u
 
+/* The namespace every registry has; interned ones are 1 .. MAX_NS. */
+#define NK_NS_DEFAULT 0u
+#define NK_REGISTRY_MAX_NS 64
+
 struct nk_registry_slot;
 
 struct nk_registry {
 	unsigned int magic;
 	struct nk_registry_slot *slots;
-	uint32_t capacity;     /* power of two */
-	uint32_t index_bits;   /* log2(capacity) */
+	uint32_t capacity;   /* power of two */
+	uint32_t index_bits; /* log2(capacity) */
 	uint32_t nr_used;
-	uint32_t free_head;    /* free-slot list, by index */
-	uint32_t *buckets;     /* name hash -> slot index chains */
-	uint32_t nr_buckets;   /* power of two */
+	uint32_t free_head;  /* free-slot list, by index */
+	uint32_t *buckets;   /* name hash -> slot index chains */
+	uint32_t nr_buckets; /* power of two */
+	uint32_t nr_ns;	     /* interned namespaces */
+	char (*ns_names)[NK_NAME_MAX];
+};
+
+/* One entry, as nk_registry_next() lists it. */
+struct nk_registry_entry {
+	nk_handle_t handle;
+	unsigned int type;
+	void *object;
+	char name[NK_NAME_MAX]; /* "" for anonymous entries */
 };
 
 /*
@@ -42,14 +63,25 @@ nk_export int nk_registry_init(struct nk_registry *reg, uint32_t capacity);
 nk_export int nk_registry_destroy(struct nk_registry *reg);
 
 /*
- * Enter @object under @name (may be NULL: anonymous) with a caller type
- * tag @type (non-zero; lets a skin refuse a handle of the wrong kind).
- * Errors: -EINVAL (bad reg, NULL object, type 0, name longer than
- * NK_NAME_MAX - 1), -EEXIST (name in use), -ENOSPC (full).
+ * The namespace called @name into *@ns, interning it on first use (the
+ * same name gives the same namespace for the registry's lifetime).
+ * Errors: -EINVAL (bad reg, NULL @ns, NULL, empty or too long a name),
+ * -ENOSPC (NK_REGISTRY_MAX_NS namespaces interned already).
  */
-nk_export int nk_registry_enter(struct nk_registry *reg, const char *name,
-				unsigned int type, void *object,
-				nk_handle_t *handle);
+nk_export int nk_registry_namespace(struct nk_registry *reg, const char *name,
+				    uint32_t *ns);
+
+/*
+ * Enter @object under @name (may be NULL or "": anonymous) in namespace
+ * @ns, with a caller type tag @type (non-zero; lets a skin refuse a
+ * handle of the wrong kind).
+ * Errors: -EINVAL (bad reg, unknown @ns, NULL object, type 0, name
+ * longer than NK_NAME_MAX - 1), -EEXIST (name in use in @ns), -ENOSPC
+ * (full).
+ */
+nk_export int nk_registry_enter(struct nk_registry *reg, uint32_t ns,
+				const char *name, unsigned int type,
+				void *object, nk_handle_t *handle);
 
 /* Remove the entry @handle.  Errors: -EINVAL (bad reg), -ESRCH (stale). */
 nk_export int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle);
@@ -70,12 +102,26 @@ nk_export int nk_registry_unlink(struct nk_registry *reg, nk_handle_t handle);
 nk_export int nk_registry_lookup(struct nk_registry *reg, nk_handle_t handle,
 				 unsigned int type, void **object);
 
-/* The handle registered under @name.  Errors: -EINVAL, -ESRCH. */
-nk_export int nk_registry_find(struct nk_registry *reg, const char *name,
-			       nk_handle_t *handle);
+/*
+ * The handle registered under @name in @ns.  Errors: -EINVAL (bad reg,
+ * unknown @ns, NULL name or handle, name too long), -ESRCH (absent).
+ */
+nk_export int nk_registry_find(struct nk_registry *reg, uint32_t ns,
+			       const char *name, nk_handle_t *handle);
 
 /* Name of @handle (empty string for anonymous) into @buf.  -EINVAL/-ESRCH. */
 nk_export int nk_registry_name(struct nk_registry *reg, nk_handle_t handle,
 			       char *buf, size_t len);
+
+/*
+ * List namespace @ns: set *@cursor to 0, then each call stores the next
+ * entry (in slot order) into *@entry and advances *@cursor.  Entries
+ * entered or removed between calls may or may not be listed; no other
+ * is skipped or repeated.  Errors: -EINVAL (bad reg, unknown @ns, NULL
+ * @cursor or @entry), -ENOENT (no more entries).
+ */
+nk_export int nk_registry_next(struct nk_registry *reg, uint32_t ns,
+			       uint32_t *cursor,
+			       struct nk_registry_entry *entry);
 
 #endif

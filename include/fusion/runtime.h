@@ -58,6 +58,13 @@ nk_export int fusion_runtime_check(void);
 nk_export void fusion_runtime_usage(FILE *out);
 
 /*
+ * The runtime instance if it was created and is not destroyed yet, else
+ * NULL; never creates it (for a Linux thread that must not become
+ * "main" by asking).  Context: any.
+ */
+nk_export struct nk_instance *fusion_runtime_peek(void);
+
+/*
  * Remove the framework options above from @argv (updating *@argc) and
  * apply them (set their variables).  Must precede the first
  * fusion_runtime() call to matter.  Errors: -EINVAL (a bad value, e.g.

@@ -7,17 +7,22 @@
 
 #include <fusion/synch.h>
 
+/* nk_sem flag, on top of NK_SYNCH_FIFO/PRIO: a give nobody waits for is
+ * lost (the count stays 0), as Alchemy's S_PULSE. */
+#define NK_SEM_PULSE 0x200
+
 struct nk_sem {
 	unsigned int magic;
 	struct nk_synch synch;
 	unsigned long count;
-	unsigned long max; /* give beyond this fails with -EOVERFLOW */
+	unsigned long max; /* give beyond this fails with -EOVERFLOW; 0: pulse */
 };
 
 /*
- * @flags: NK_SYNCH_FIFO or NK_SYNCH_PRIO.  @max 0 means ULONG_MAX.
- * Errors: -EINVAL (bad instance, NULL sem, other flags, count > max,
- * name too long).  Context: any.
+ * @flags: NK_SYNCH_FIFO or NK_SYNCH_PRIO, optionally NK_SEM_PULSE.  @max
+ * 0 means ULONG_MAX.  Errors: -EINVAL (bad instance, NULL sem, other
+ * flags, count > max, count > 0 with NK_SEM_PULSE, name too long).
+ * Context: any.
  */
 nk_export int nk_sem_init(struct nk_instance *nk, struct nk_sem *sem,
 			  const char *name, unsigned long count,
@@ -34,6 +39,10 @@ nk_export int nk_sem_destroy(struct nk_sem *sem);
  */
 nk_export nk_must_check int nk_sem_take(struct nk_sem *sem, nk_time_t timeout,
 					enum nk_tmode mode);
+/* As nk_sem_take(), the caller holding the nucleus lock (a skin that
+ * found @sem under it). */
+nk_export nk_must_check int
+nk_sem_take_locked(struct nk_sem *sem, nk_time_t timeout, enum nk_tmode mode);
 
 /*
  * Give one unit: to the first waiter if any (which may preempt the
@@ -41,6 +50,15 @@ nk_export nk_must_check int nk_sem_take(struct nk_sem *sem, nk_time_t timeout,
  * max).  Context: any.
  */
 nk_export int nk_sem_give(struct nk_sem *sem);
+/* As nk_sem_give(), lock held. */
+nk_export int nk_sem_give_locked(struct nk_sem *sem);
+
+/*
+ * Give every waiter a unit (they wake with NK_WAKE_OK, the most urgent
+ * may preempt the caller) and set the count to 0, as Alchemy's
+ * rt_sem_broadcast.  Errors: -EINVAL.  Context: any; lock held.
+ */
+nk_export int nk_sem_broadcast_locked(struct nk_sem *sem);
 
 /* Wake all waiters with NK_WAKE_UNBLOCKED; count unchanged.  Any. */
 nk_export int nk_sem_flush(struct nk_sem *sem);

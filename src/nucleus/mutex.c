@@ -35,56 +35,140 @@ int nk_mutex_destroy(struct nk_mutex *mutex)
 	return nk_synch_destroy(&mutex->synch);
 }
 
-int nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout,
-		  enum nk_tmode mode)
+static bool mode_valid(enum nk_tmode mode)
 {
-	struct nk_instance *nk;
-	struct nk_thread *self;
+	return mode == NK_RELATIVE || mode == NK_ABSOLUTE;
+}
+
+/* Lock held; @mutex checked. */
+static int mutex_lock(struct nk_mutex *mutex, nk_time_t timeout,
+		      enum nk_tmode mode)
+{
+	struct nk_thread *self = nk_current(mutex->synch.nk);
 	int ret;
 
-	if (!mutex_valid(mutex) || (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
-		return -EINVAL;
-	nk = mutex->synch.nk;
-	nk_lock_acquire(nk);
-	self = nk_current(nk);
 	if (self && mutex->synch.owner == self &&
 	    (mutex->flags & NK_MUTEX_RECURSIVE)) {
-		ret = mutex->depth == UINT_MAX ? -EOVERFLOW : 0;
-		if (ret == 0)
-			mutex->depth++;
-		goto out;
+		if (mutex->depth == UINT_MAX)
+			return -EOVERFLOW;
+		mutex->depth++;
+		return 0;
 	}
 	if (self && mutex->synch.owner && mutex->synch.owner != self &&
-	    mode == NK_RELATIVE && timeout == 0) {
-		ret = -EWOULDBLOCK;
-		goto out;
-	}
+	    mode == NK_RELATIVE && timeout == 0)
+		return -EWOULDBLOCK;
 	ret = nk_synch_acquire(&mutex->synch, timeout, mode);
 	if (ret == NK_WAKE_OK || ret == NK_WAKE_OWNER_DEAD)
 		mutex->depth = 1;
-out:
+	return ret;
+}
+
+int nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout, enum nk_tmode mode)
+{
+	struct nk_instance *nk;
+	int ret;
+
+	if (!mutex_valid(mutex) || !mode_valid(mode))
+		return -EINVAL;
+	nk = mutex->synch.nk;
+	nk_lock_acquire(nk);
+	ret = mutex_lock(mutex, timeout, mode);
 	nk_lock_release(nk);
+	return ret;
+}
+
+int nk_mutex_lock_locked(struct nk_mutex *mutex, nk_time_t timeout,
+			 enum nk_tmode mode)
+{
+	if (!mutex_valid(mutex) || !mode_valid(mode))
+		return -EINVAL;
+	return mutex_lock(mutex, timeout, mode);
+}
+
+int nk_mutex_trylock_locked(struct nk_mutex *mutex)
+{
+	struct nk_thread *self;
+	int ret;
+
+	if (!mutex_valid(mutex))
+		return -EINVAL;
+	self = nk_current(mutex->synch.nk);
+	if (self == NULL)
+		return -EPERM;
+	if (mutex->synch.owner == self) {
+		if (!(mutex->flags & NK_MUTEX_RECURSIVE))
+			return -EDEADLK;
+		return mutex_lock(mutex, 0, NK_RELATIVE);
+	}
+	/* Never blocks, so it is allowed where blocking is not. */
+	ret = nk_synch_try_acquire(&mutex->synch, self);
+	if (ret == -EBUSY)
+		return -EWOULDBLOCK;
+	if (ret == 0)
+		mutex->depth = 1;
+	return ret;
+}
+
+/* Lock held; @mutex checked. */
+static int mutex_unlock(struct nk_mutex *mutex)
+{
+	struct nk_instance *nk = mutex->synch.nk;
+	int ret;
+
+	if (mutex->synch.owner == NULL || mutex->synch.owner != nk_current(nk))
+		return -EPERM;
+	if (--mutex->depth)
+		return 0;
+	ret = nk_synch_release(&mutex->synch);
+	nk_sched_run(nk);
 	return ret;
 }
 
 int nk_mutex_unlock(struct nk_mutex *mutex)
 {
 	struct nk_instance *nk;
-	int ret = 0;
+	int ret;
 
 	if (!mutex_valid(mutex))
 		return -EINVAL;
 	nk = mutex->synch.nk;
 	nk_lock_acquire(nk);
-	if (mutex->synch.owner == NULL ||
-	    mutex->synch.owner != nk_current(nk)) {
-		ret = -EPERM;
-	} else if (--mutex->depth == 0) {
-		ret = nk_synch_release(&mutex->synch);
-		nk_sched_run(nk);
-	}
+	ret = mutex_unlock(mutex);
 	nk_lock_release(nk);
 	return ret;
+}
+
+int nk_mutex_unlock_locked(struct nk_mutex *mutex)
+{
+	return mutex_valid(mutex) ? mutex_unlock(mutex) : -EINVAL;
+}
+
+int nk_mutex_giveup_locked(struct nk_mutex *mutex, unsigned int *depth)
+{
+	if (!mutex_valid(mutex) || depth == NULL)
+		return -EINVAL;
+	if (mutex->synch.owner == NULL ||
+	    mutex->synch.owner != nk_current(mutex->synch.nk))
+		return -EPERM;
+	*depth = mutex->depth;
+	mutex->depth = 0;
+	return nk_synch_release(&mutex->synch);
+}
+
+int nk_mutex_regain_locked(struct nk_mutex *mutex, unsigned int depth)
+{
+	int ret;
+
+	if (!mutex_valid(mutex) || depth == 0)
+		return -EINVAL;
+	/* As a condition wait's relock: an unblock does not break it. */
+	do
+		ret = nk_synch_acquire(&mutex->synch, NK_INFINITE, NK_RELATIVE);
+	while (ret == NK_WAKE_UNBLOCKED);
+	if (ret != NK_WAKE_OK && ret != NK_WAKE_OWNER_DEAD)
+		return ret;
+	mutex->depth = depth;
+	return 0;
 }
 
 struct nk_thread *nk_mutex_owner(struct nk_mutex *mutex)

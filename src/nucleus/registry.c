@@ -7,6 +7,7 @@
  *   slots[capacity]     the entries
  *   buckets[capacity]   name hash -> first slot index of a chain
  *   free_ring[capacity] indices of free slots, oldest first
+ *   ns_names[NK_REGISTRY_MAX_NS] the names of interned namespaces
  *
  * Free slots are handed out in FIFO order (a ring of indices): a slot
  * freed now is reused only after every other free slot, which keeps its
@@ -15,6 +16,8 @@
  * capacity - nr_used.
  *
  * A slot is in use iff its type is non-zero (enter refuses type 0).
+ * Names are unique per namespace: a chain holds every namespace, and a
+ * slot matches a (namespace, name) pair only.
  */
 #include <fusion/registry.h>
 
@@ -35,6 +38,7 @@ struct nk_registry_slot {
 	uint32_t gen;	   /* 1 .. 2^(32 - index_bits) - 1, never 0 */
 	uint32_t hash;	   /* of name, to skip most strcmp() on a chain */
 	uint32_t next;	   /* hash chain; meaningless for anonymous slots */
+	uint32_t ns;
 	char name[NK_NAME_MAX]; /* "" for anonymous entries */
 };
 
@@ -80,11 +84,19 @@ static struct nk_registry_slot *handle_slot(const struct nk_registry *reg,
 	return slot;
 }
 
-/* FNV-1a: simple, deterministic, good enough spread for short names. */
-static uint32_t name_hash(const char *name)
+/*
+ * FNV-1a over the namespace then the name: simple, deterministic, good
+ * enough spread for short names, and a name spreads differently in each
+ * namespace.
+ */
+static uint32_t name_hash(uint32_t ns, const char *name)
 {
 	uint32_t h = 2166136261u;
 
+	for (int i = 0; i < 4; i++, ns >>= 8) {
+		h ^= ns & 0xff;
+		h *= 16777619u;
+	}
 	while (*name) {
 		h ^= (unsigned char)*name++;
 		h *= 16777619u;
@@ -94,19 +106,20 @@ static uint32_t name_hash(const char *name)
 
 /*
  * The link (bucket head or a slot's next field) that holds the index of
- * the slot named @name, or the chain's terminating NIL link if there is
- * none.  Returning the link rather than the slot lets remove unlink in
- * place on a singly linked chain.
+ * the slot named @name in @ns, or the chain's terminating NIL link if
+ * there is none.  Returning the link rather than the slot lets remove
+ * unlink in place on a singly linked chain.
  */
-static uint32_t *name_link(struct nk_registry *reg, const char *name,
-			   uint32_t hash)
+static uint32_t *name_link(struct nk_registry *reg, uint32_t ns,
+			   const char *name, uint32_t hash)
 {
 	uint32_t *link = &reg->buckets[hash & (reg->nr_buckets - 1)];
 
 	while (*link != NK_REGISTRY_NIL) {
 		struct nk_registry_slot *slot = &reg->slots[*link];
 
-		if (slot->hash == hash && strcmp(slot->name, name) == 0)
+		if (slot->hash == hash && slot->ns == ns &&
+		    strcmp(slot->name, name) == 0)
 			break;
 		link = &slot->next;
 	}
@@ -137,7 +150,8 @@ int nk_registry_init(struct nk_registry *reg, uint32_t capacity)
 	 * No overflow: at most 2^20 * (sizeof(slot) + 8) bytes.
 	 */
 	slots_size = (size_t)capacity * sizeof(struct nk_registry_slot);
-	size = slots_size + 2 * (size_t)capacity * sizeof(uint32_t);
+	size = slots_size + 2 * (size_t)capacity * sizeof(uint32_t) +
+	       sizeof(*reg->ns_names) * NK_REGISTRY_MAX_NS;
 	mem = malloc(size);
 	if (!mem)
 		return -ENOMEM;
@@ -149,8 +163,10 @@ int nk_registry_init(struct nk_registry *reg, uint32_t capacity)
 	reg->nr_buckets = capacity; /* load factor <= 1 */
 	reg->nr_used = 0;
 	reg->free_head = 0;
+	reg->nr_ns = 0;
 
 	ring = free_ring(reg);
+	reg->ns_names = (void *)(ring + capacity);
 	for (i = 0; i < capacity; i++) {
 		struct nk_registry_slot *slot = &reg->slots[i];
 
@@ -159,6 +175,7 @@ int nk_registry_init(struct nk_registry *reg, uint32_t capacity)
 		slot->gen = 1;
 		slot->hash = 0;
 		slot->next = NK_REGISTRY_NIL;
+		slot->ns = 0;
 		slot->name[0] = '\0';
 		reg->buckets[i] = NK_REGISTRY_NIL;
 		ring[i] = i;
@@ -177,31 +194,57 @@ int nk_registry_destroy(struct nk_registry *reg)
 	free(reg->slots);
 	reg->slots = NULL;
 	reg->buckets = NULL;
+	reg->ns_names = NULL;
+	reg->nr_ns = 0;
 	reg->capacity = 0;
 	reg->nr_buckets = 0;
 	reg->nr_used = 0;
 	return 0;
 }
 
-int nk_registry_enter(struct nk_registry *reg, const char *name,
+/* Length of a name that fits a slot, or NK_NAME_MAX if it does not. */
+static size_t name_len(const char *name)
+{
+	return name ? strnlen(name, NK_NAME_MAX) : 0;
+}
+
+int nk_registry_namespace(struct nk_registry *reg, const char *name,
+			  uint32_t *ns)
+{
+	size_t len = name_len(name);
+
+	if (!registry_valid(reg) || !ns || len == 0 || len == NK_NAME_MAX)
+		return -EINVAL;
+	for (uint32_t i = 0; i < reg->nr_ns; i++)
+		if (strcmp(reg->ns_names[i], name) == 0) {
+			*ns = i + 1;
+			return 0;
+		}
+	if (reg->nr_ns == NK_REGISTRY_MAX_NS)
+		return -ENOSPC;
+	memcpy(reg->ns_names[reg->nr_ns++], name, len + 1);
+	*ns = reg->nr_ns;
+	return 0;
+}
+
+int nk_registry_enter(struct nk_registry *reg, uint32_t ns, const char *name,
 		      unsigned int type, void *object, nk_handle_t *handle)
 {
 	struct nk_registry_slot *slot;
 	uint32_t *link = NULL, hash = 0, index;
-	size_t len = 0;
+	size_t len;
 
-	if (!registry_valid(reg) || !object || !handle || type == 0)
+	if (!registry_valid(reg) || !object || !handle || type == 0 ||
+	    ns > reg->nr_ns)
 		return -EINVAL;
 
-	if (name) {
-		len = strnlen(name, NK_NAME_MAX);
-		if (len == NK_NAME_MAX)
-			return -EINVAL;
-	}
+	len = name_len(name);
+	if (len == NK_NAME_MAX)
+		return -EINVAL;
 	/* An empty name is anonymous too: nothing could find it. */
 	if (len) {
-		hash = name_hash(name);
-		link = name_link(reg, name, hash);
+		hash = name_hash(ns, name);
+		link = name_link(reg, ns, name, hash);
 		if (*link != NK_REGISTRY_NIL)
 			return -EEXIST;
 	}
@@ -218,6 +261,7 @@ int nk_registry_enter(struct nk_registry *reg, const char *name,
 	slot->type = type;
 	slot->hash = hash;
 	slot->next = NK_REGISTRY_NIL;
+	slot->ns = ns;
 	memcpy(slot->name, len ? name : "", len + 1);
 	/* Append at the chain's tail: @link is its NIL terminator. */
 	if (link)
@@ -231,7 +275,8 @@ int nk_registry_enter(struct nk_registry *reg, const char *name,
 static void slot_unlink(struct nk_registry *reg, struct nk_registry_slot *slot)
 {
 	if (slot->name[0]) {
-		uint32_t *link = name_link(reg, slot->name, slot->hash);
+		uint32_t *link =
+		    name_link(reg, slot->ns, slot->name, slot->hash);
 
 		/* Names are unique, so the link found is this slot's. */
 		*link = slot->next;
@@ -296,13 +341,13 @@ int nk_registry_lookup(struct nk_registry *reg, nk_handle_t handle,
 	return 0;
 }
 
-int nk_registry_find(struct nk_registry *reg, const char *name,
+int nk_registry_find(struct nk_registry *reg, uint32_t ns, const char *name,
 		     nk_handle_t *handle)
 {
 	uint32_t hash, *link;
 	size_t len;
 
-	if (!registry_valid(reg) || !name || !handle)
+	if (!registry_valid(reg) || !name || !handle || ns > reg->nr_ns)
 		return -EINVAL;
 	len = strnlen(name, NK_NAME_MAX);
 	if (len == NK_NAME_MAX)
@@ -311,8 +356,8 @@ int nk_registry_find(struct nk_registry *reg, const char *name,
 	if (len == 0)
 		return -ESRCH;
 
-	hash = name_hash(name);
-	link = name_link(reg, name, hash);
+	hash = name_hash(ns, name);
+	link = name_link(reg, ns, name, hash);
 	if (*link == NK_REGISTRY_NIL)
 		return -ESRCH;
 	*handle = make_handle(reg, *link);
@@ -341,4 +386,27 @@ int nk_registry_name(struct nk_registry *reg, nk_handle_t handle, char *buf,
 	memcpy(buf, slot->name, n);
 	buf[n] = '\0';
 	return 0;
+}
+
+int nk_registry_next(struct nk_registry *reg, uint32_t ns, uint32_t *cursor,
+		     struct nk_registry_entry *entry)
+{
+	if (!registry_valid(reg) || !cursor || !entry || ns > reg->nr_ns)
+		return -EINVAL;
+	/* By slot index: an entry entered or removed meanwhile is listed
+	 * or not, and no other is skipped or listed twice. */
+	for (uint32_t i = *cursor; i < reg->capacity; i++) {
+		struct nk_registry_slot *slot = &reg->slots[i];
+
+		if (slot->type == 0 || slot->ns != ns)
+			continue;
+		entry->handle = make_handle(reg, i);
+		entry->type = slot->type;
+		entry->object = slot->object;
+		memcpy(entry->name, slot->name, sizeof(entry->name));
+		*cursor = i + 1;
+		return 0;
+	}
+	*cursor = reg->capacity;
+	return -ENOENT;
 }

@@ -13,17 +13,18 @@ int nk_sem_init(struct nk_instance *nk, struct nk_sem *sem, const char *name,
 {
 	int ret;
 
-	if (sem == NULL || (flags & ~NK_SYNCH_PRIO))
+	if (sem == NULL || (flags & ~(NK_SYNCH_PRIO | NK_SEM_PULSE)))
 		return -EINVAL;
 	if (max == 0)
 		max = ULONG_MAX;
-	if (count > max)
+	if (count > max || (count && (flags & NK_SEM_PULSE)))
 		return -EINVAL;
-	ret = nk_synch_init(nk, &sem->synch, name, flags, 0);
+	ret = nk_synch_init(nk, &sem->synch, name, flags & NK_SYNCH_PRIO, 0);
 	if (ret)
 		return ret;
 	sem->count = count;
-	sem->max = max;
+	/* A pulse semaphore is one whose count is full at 0. */
+	sem->max = (flags & NK_SEM_PULSE) ? 0 : max;
 	sem->magic = NK_SEM_MAGIC;
 	return 0;
 }
@@ -36,45 +37,86 @@ int nk_sem_destroy(struct nk_sem *sem)
 	return nk_synch_destroy(&sem->synch);
 }
 
+/* Lock held; @sem and @mode checked. */
+static inline int sem_take(struct nk_sem *sem, nk_time_t timeout,
+			   enum nk_tmode mode)
+{
+	if (sem->count > 0) {
+		sem->count--;
+		return 0;
+	}
+	if (mode == NK_RELATIVE && timeout == 0)
+		return -EWOULDBLOCK;
+	/* A give hands the unit to the waiter directly. */
+	return nk_synch_sleep(&sem->synch, timeout, mode);
+}
+
+static bool take_args_valid(const struct nk_sem *sem, enum nk_tmode mode)
+{
+	return sem_valid(sem) && (mode == NK_RELATIVE || mode == NK_ABSOLUTE);
+}
+
 int nk_sem_take(struct nk_sem *sem, nk_time_t timeout, enum nk_tmode mode)
 {
 	struct nk_instance *nk;
 	int ret;
 
-	if (!sem_valid(sem) || (mode != NK_RELATIVE && mode != NK_ABSOLUTE))
+	if (!take_args_valid(sem, mode))
 		return -EINVAL;
 	nk = sem->synch.nk;
 	nk_lock_acquire(nk);
-	if (sem->count > 0) {
-		sem->count--;
-		ret = 0;
-	} else if (mode == NK_RELATIVE && timeout == 0) {
-		ret = -EWOULDBLOCK;
-	} else {
-		/* A give hands the unit to the waiter directly. */
-		ret = nk_synch_sleep(&sem->synch, timeout, mode);
-	}
+	ret = sem_take(sem, timeout, mode);
 	nk_lock_release(nk);
 	return ret;
+}
+
+int nk_sem_take_locked(struct nk_sem *sem, nk_time_t timeout,
+		       enum nk_tmode mode)
+{
+	if (!take_args_valid(sem, mode))
+		return -EINVAL;
+	return sem_take(sem, timeout, mode);
+}
+
+/* Lock held; @sem checked. */
+static inline int sem_give(struct nk_sem *sem)
+{
+	if (nk_synch_wakeup_one(&sem->synch))
+		nk_sched_run(sem->synch.nk);
+	else if (sem->count == sem->max)
+		return sem->max ? -EOVERFLOW : 0; /* a pulse is lost */
+	else
+		sem->count++;
+	return 0;
 }
 
 int nk_sem_give(struct nk_sem *sem)
 {
 	struct nk_instance *nk;
-	int ret = 0;
+	int ret;
 
 	if (!sem_valid(sem))
 		return -EINVAL;
 	nk = sem->synch.nk;
 	nk_lock_acquire(nk);
-	if (nk_synch_wakeup_one(&sem->synch))
-		nk_sched_run(nk);
-	else if (sem->count == sem->max)
-		ret = -EOVERFLOW;
-	else
-		sem->count++;
+	ret = sem_give(sem);
 	nk_lock_release(nk);
 	return ret;
+}
+
+int nk_sem_give_locked(struct nk_sem *sem)
+{
+	return sem_valid(sem) ? sem_give(sem) : -EINVAL;
+}
+
+int nk_sem_broadcast_locked(struct nk_sem *sem)
+{
+	if (!sem_valid(sem))
+		return -EINVAL;
+	sem->count = 0;
+	if (nk_synch_flush(&sem->synch, NK_WAKE_OK) > 0)
+		nk_sched_run(sem->synch.nk);
+	return 0;
 }
 
 int nk_sem_flush(struct nk_sem *sem)

@@ -22,9 +22,11 @@ static int runtime_nr_cpus;
 static void runtime_exit(void)
 {
 	/* -EPERM when exit() runs in another thread: the process ends
-	 * anyway and the backend's own exit hooks release the CPUs. */
+	 * anyway and the backend's own exit hooks release the CPUs.  Still
+	 * published while it is destroyed: the skins' exit hooks find
+	 * their state through it. */
 	if (runtime_nk && nk_instance_destroy(runtime_nk) == 0)
-		runtime_nk = NULL;
+		__atomic_store_n(&runtime_nk, NULL, __ATOMIC_RELEASE);
 }
 
 static void runtime_create(void)
@@ -34,6 +36,7 @@ static void runtime_create(void)
 	    .main_name = "main",
 	    .main_priority = 0,
 	};
+	struct nk_instance *nk;
 
 	/* A bad option stops the program here, its line printed. */
 	if (be_options_check())
@@ -44,9 +47,12 @@ static void runtime_create(void)
 	attr.nr_cpus = opts.nr_cpus;
 	memcpy(runtime_cpus, opts.cpus, sizeof(runtime_cpus));
 	runtime_nr_cpus = opts.nr_cpus;
-	runtime_error = nk_instance_create(&attr, &runtime_nk);
-	if (runtime_error == 0)
-		atexit(runtime_exit);
+	runtime_error = nk_instance_create(&attr, &nk);
+	if (runtime_error)
+		return;
+	/* Published for fusion_runtime_peek(), which does not wait here. */
+	__atomic_store_n(&runtime_nk, nk, __ATOMIC_RELEASE);
+	atexit(runtime_exit);
 }
 
 int fusion_runtime(struct nk_instance **out)
@@ -56,6 +62,11 @@ int fusion_runtime(struct nk_instance **out)
 	pthread_once(&runtime_once, runtime_create);
 	*out = runtime_nk;
 	return runtime_error;
+}
+
+struct nk_instance *fusion_runtime_peek(void)
+{
+	return __atomic_load_n(&runtime_nk, __ATOMIC_ACQUIRE);
 }
 
 int fusion_runtime_cpu(int linux_cpu)

@@ -1084,6 +1084,8 @@ static const struct sem_init_case sem_init_cases[] = {
     {"PI flag", 0, 0, NK_SYNCH_PI, "s", -EINVAL},
     {"PP flag", 0, 0, NK_SYNCH_PP, "s", -EINVAL},
     {"flag 0x100", 0, 0, 0x100, "s", -EINVAL},
+    {"pulse with units", 1, 0, NK_SEM_PULSE, "s", -EINVAL},
+    {"pulse", 0, 0, NK_SEM_PULSE | NK_SYNCH_PRIO, "s", 0},
     {"count above max", 3, 2, NK_SYNCH_FIFO, "s", -EINVAL},
     {"name too long", 0, 0, NK_SYNCH_PRIO, NAME_LONG, -EINVAL},
     {"count at max", 2, 2, NK_SYNCH_PRIO, NAME_OK, 0},
@@ -1175,11 +1177,18 @@ TEST(sem_bad_use)
 PROBE_FN(mutex_lock_bad_mode, nk_mutex_lock(o, 10 * US, BAD_MODE));
 PROBE_FN(mutex_owner, nk_mutex_owner(o) != NULL);
 PROBE_FN(mutex_destroy, nk_mutex_destroy(o));
+PROBE_FN(mutex_lock_locked, nk_mutex_lock_locked(o, 0, NK_RELATIVE));
+PROBE_FN(mutex_trylock_locked, nk_mutex_trylock_locked(o));
+PROBE_FN(mutex_unlock_locked, nk_mutex_unlock_locked(o));
+PROBE_FN(mutex_giveup_locked, nk_mutex_giveup_locked(o, &(unsigned int){0}));
+PROBE_FN(mutex_regain_locked, nk_mutex_regain_locked(o, 1));
 
 static const struct probe bad_mutex_probes[] = {
-    P(mutex_lock_now, -EINVAL), P(mutex_lock_brief, -EINVAL),
-    P(mutex_unlock, -EINVAL),	P(mutex_owner, 0),
-    P(mutex_destroy, -EINVAL),
+    P(mutex_lock_now, -EINVAL),	      P(mutex_lock_brief, -EINVAL),
+    P(mutex_unlock, -EINVAL),	      P(mutex_owner, 0),
+    P(mutex_destroy, -EINVAL),	      P(mutex_lock_locked, -EINVAL),
+    P(mutex_trylock_locked, -EINVAL), P(mutex_unlock_locked, -EINVAL),
+    P(mutex_giveup_locked, -EINVAL),  P(mutex_regain_locked, -EINVAL),
 };
 
 TEST(mutex_forged_and_destroyed)
@@ -1626,22 +1635,30 @@ TEST(heap_bad)
 /* === registry.h === */
 
 PROBE_FN(registry_destroy, nk_registry_destroy(o));
-PROBE_FN(registry_enter, nk_registry_enter(o, "x", 1, &cx, &(nk_handle_t){0}));
+PROBE_FN(registry_enter,
+	 nk_registry_enter(o, NK_NS_DEFAULT, "x", 1, &cx, &(nk_handle_t){0}));
 PROBE_FN(registry_remove, nk_registry_remove(o, 1));
 PROBE_FN(registry_lookup, nk_registry_lookup(o, 1, 0, &(void *){NULL}));
-PROBE_FN(registry_find, nk_registry_find(o, "x", &(nk_handle_t){0}));
+PROBE_FN(registry_find,
+	 nk_registry_find(o, NK_NS_DEFAULT, "x", &(nk_handle_t){0}));
 PROBE_FN(registry_name,
 	 nk_registry_name(o, 1, (char[NK_NAME_MAX]){0}, NK_NAME_MAX));
+PROBE_FN(registry_namespace, nk_registry_namespace(o, "ns", &(uint32_t){0}));
+PROBE_FN(registry_next, nk_registry_next(o, NK_NS_DEFAULT, &(uint32_t){0},
+					 &(struct nk_registry_entry){0}));
 
 static const struct probe bad_registry_probes[] = {
-    P(registry_enter, -EINVAL),	 P(registry_remove, -EINVAL),
-    P(registry_lookup, -EINVAL), P(registry_find, -EINVAL),
-    P(registry_name, -EINVAL),	 P(registry_destroy, -EINVAL),
+    P(registry_enter, -EINVAL),	    P(registry_remove, -EINVAL),
+    P(registry_lookup, -EINVAL),    P(registry_find, -EINVAL),
+    P(registry_name, -EINVAL),	    P(registry_destroy, -EINVAL),
+    P(registry_namespace, -EINVAL), P(registry_next, -EINVAL),
 };
 
 TEST(registry_bad)
 {
 	struct nk_registry *reg = &cx.registry;
+	struct nk_registry_entry entry;
+	uint32_t ns, cursor = 0;
 	nk_handle_t h, other;
 	char buf[NK_NAME_MAX];
 	void *obj;
@@ -1654,27 +1671,40 @@ TEST(registry_bad)
 	CHECK_EQ(nk_registry_init(reg, (1u << 20) + 1), -EINVAL);
 	PROBE(bad_registry_probes, reg);
 	CHECK_EQ(nk_registry_init(reg, 2), 0);
-	CHECK_EQ(nk_registry_enter(reg, "a", 0, &cx, &h), -EINVAL);
-	CHECK_EQ(nk_registry_enter(reg, "a", 1, NULL, &h), -EINVAL);
-	CHECK_EQ(nk_registry_enter(reg, "a", 1, &cx, NULL), -EINVAL);
-	CHECK_EQ(nk_registry_enter(reg, NAME_LONG, 1, &cx, &h), -EINVAL);
-	CHECK_EQ(nk_registry_enter(reg, NAME_OK, 1, &cx, &h), 0);
-	CHECK_EQ(nk_registry_enter(reg, NAME_OK, 1, &cx, &other), -EEXIST);
-	CHECK_EQ(nk_registry_enter(reg, NULL, 1, &cx, &other), 0);
-	CHECK_EQ(nk_registry_enter(reg, NULL, 1, &cx, &other), -ENOSPC);
+	CHECK_EQ(nk_registry_enter(reg, NK_NS_DEFAULT, "a", 0, &cx, &h),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_enter(reg, NK_NS_DEFAULT, "a", 1, NULL, &h),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_enter(reg, NK_NS_DEFAULT, "a", 1, &cx, NULL),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_enter(reg, NK_NS_DEFAULT, NAME_LONG, 1, &cx, &h),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_enter(reg, NK_NS_DEFAULT, NAME_OK, 1, &cx, &h), 0);
+	CHECK_EQ(nk_registry_enter(reg, NK_NS_DEFAULT, NAME_OK, 1, &cx, &other),
+		 -EEXIST);
+	CHECK_EQ(nk_registry_enter(reg, NK_NS_DEFAULT, NULL, 1, &cx, &other),
+		 0);
+	CHECK_EQ(nk_registry_enter(reg, NK_NS_DEFAULT, NULL, 1, &cx, &other),
+		 -ENOSPC);
 	CHECK_EQ(nk_registry_lookup(reg, NK_HANDLE_INVALID, 0, &obj), -ESRCH);
 	CHECK_EQ(nk_registry_lookup(reg, h, 2, &obj), -ESRCH);
 	CHECK_EQ(nk_registry_lookup(reg, h, 1, NULL), -EINVAL);
-	CHECK_EQ(nk_registry_find(reg, NULL, &other), -EINVAL);
-	CHECK_EQ(nk_registry_find(reg, NAME_OK, NULL), -EINVAL);
-	CHECK_EQ(nk_registry_find(reg, NAME_LONG, &other), -EINVAL);
+	CHECK_EQ(nk_registry_find(reg, NK_NS_DEFAULT, NULL, &other), -EINVAL);
+	CHECK_EQ(nk_registry_find(reg, NK_NS_DEFAULT, NAME_OK, NULL), -EINVAL);
+	CHECK_EQ(nk_registry_find(reg, NK_NS_DEFAULT, NAME_LONG, &other),
+		 -EINVAL);
 	CHECK_EQ(nk_registry_name(reg, h, NULL, sizeof(buf)), -EINVAL);
 	CHECK_EQ(nk_registry_name(reg, h, buf, 0), -EINVAL);
+	CHECK_EQ(nk_registry_find(reg, 1, NAME_OK, &other), -EINVAL);
+	CHECK_EQ(nk_registry_enter(reg, 1, "b", 1, &cx, &other), -EINVAL);
+	CHECK_EQ(nk_registry_namespace(reg, NAME_LONG, &ns), -EINVAL);
+	CHECK_EQ(nk_registry_namespace(reg, NAME_OK, NULL), -EINVAL);
+	CHECK_EQ(nk_registry_next(reg, 1, &cursor, &entry), -EINVAL);
 	CHECK_EQ(nk_registry_remove(reg, other), 0);
 	CHECK_EQ(nk_registry_remove(reg, other), -ESRCH);
 	CHECK_EQ(nk_registry_name(reg, other, buf, sizeof(buf)), -ESRCH);
 	/* The named entry survived all of it. */
-	CHECK_EQ(nk_registry_find(reg, NAME_OK, &other), 0);
+	CHECK_EQ(nk_registry_find(reg, NK_NS_DEFAULT, NAME_OK, &other), 0);
 	CHECK_EQ(other, h);
 	CHECK_EQ(nk_registry_lookup(reg, h, 1, &obj), 0);
 	CHECK(obj == &cx);

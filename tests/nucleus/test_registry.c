@@ -6,7 +6,9 @@
 
 #include <fusion/registry.h>
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TYPE_A 1u
 #define TYPE_B 2u
@@ -32,8 +34,11 @@ TEST(happy_path)
 	char buf[NK_NAME_MAX];
 
 	CHECK_EQ(nk_registry_init(&reg, 8), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "alpha", TYPE_A, &a, &ha), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "beta", TYPE_B, &b, &hb), 0);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "alpha", TYPE_A, &a, &ha),
+	    0);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "beta", TYPE_B, &b, &hb), 0);
 	CHECK(ha != NK_HANDLE_INVALID);
 	CHECK(hb != NK_HANDLE_INVALID);
 	CHECK(ha != hb);
@@ -46,11 +51,11 @@ TEST(happy_path)
 	CHECK_EQ(nk_registry_lookup(&reg, hb, 0, &obj), 0);
 	CHECK(obj == &b);
 
-	CHECK_EQ(nk_registry_find(&reg, "alpha", &h), 0);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "alpha", &h), 0);
 	CHECK_EQ(h, ha);
-	CHECK_EQ(nk_registry_find(&reg, "beta", &h), 0);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "beta", &h), 0);
 	CHECK_EQ(h, hb);
-	CHECK_EQ(nk_registry_find(&reg, "gamma", &h), -ESRCH);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "gamma", &h), -ESRCH);
 
 	CHECK_EQ(nk_registry_name(&reg, ha, buf, sizeof(buf)), 0);
 	CHECK_STR(buf, "alpha");
@@ -77,16 +82,21 @@ TEST(argument_errors)
 	nk_handle_t h;
 
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_A, NULL, &h), -EINVAL);
-	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_A, &a, NULL), -EINVAL);
-	CHECK_EQ(nk_registry_enter(&reg, "x", 0, &a, &h), -EINVAL);
-	CHECK_EQ(nk_registry_enter(NULL, "x", TYPE_A, &a, &h), -EINVAL);
-	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_A, &a, &h), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_A, NULL, &h),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_A, &a, NULL),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", 0, &a, &h),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_enter(NULL, NK_NS_DEFAULT, "x", TYPE_A, &a, &h),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_A, &a, &h),
+		 0);
 	CHECK_EQ(nk_registry_lookup(&reg, h, TYPE_A, NULL), -EINVAL);
 	CHECK_EQ(nk_registry_lookup(NULL, h, TYPE_A, &obj), -EINVAL);
-	CHECK_EQ(nk_registry_find(&reg, NULL, &h), -EINVAL);
-	CHECK_EQ(nk_registry_find(&reg, "x", NULL), -EINVAL);
-	CHECK_EQ(nk_registry_find(NULL, "x", &h), -EINVAL);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, NULL, &h), -EINVAL);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "x", NULL), -EINVAL);
+	CHECK_EQ(nk_registry_find(NULL, NK_NS_DEFAULT, "x", &h), -EINVAL);
 	CHECK_EQ(nk_registry_remove(NULL, h), -EINVAL);
 	CHECK_EQ(nk_registry_destroy(NULL), -EINVAL);
 	CHECK_EQ(nk_registry_destroy(&reg), 0);
@@ -100,18 +110,22 @@ TEST(duplicate_name)
 	nk_handle_t ha, hb = 12345, h;
 
 	CHECK_EQ(nk_registry_init(&reg, 8), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "dup", TYPE_A, &a, &ha), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "dup", TYPE_B, &b, &hb), -EEXIST);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "dup", TYPE_A, &a, &ha),
+		 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "dup", TYPE_B, &b, &hb),
+		 -EEXIST);
 	/* The refused call changed nothing. */
 	CHECK_EQ(hb, 12345);
 	CHECK_EQ(reg.nr_used, 1);
-	CHECK_EQ(nk_registry_find(&reg, "dup", &h), 0);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "dup", &h), 0);
 	CHECK_EQ(h, ha);
 	CHECK_EQ(nk_registry_lookup(&reg, ha, TYPE_A, &obj), 0);
 	CHECK(obj == &a);
 	/* Names are case-sensitive and compared whole. */
-	CHECK_EQ(nk_registry_enter(&reg, "Dup", TYPE_A, &b, &hb), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "dup2", TYPE_A, &b, &hb), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "Dup", TYPE_A, &b, &hb),
+		 0);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "dup2", TYPE_A, &b, &hb), 0);
 	CHECK_EQ(nk_registry_destroy(&reg), 0);
 }
 
@@ -125,9 +139,12 @@ TEST(anonymous_entries)
 
 	CHECK_EQ(nk_registry_init(&reg, 8), 0);
 	/* Several anonymous entries coexist: no -EEXIST between them. */
-	CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &a, &ha), 0);
-	CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &b, &hb), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "", TYPE_A, &c, &hc), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A, &a, &ha),
+		 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A, &b, &hb),
+		 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "", TYPE_A, &c, &hc),
+		 0);
 	CHECK(ha != hb && hb != hc && ha != hc);
 
 	CHECK_EQ(nk_registry_lookup(&reg, hb, TYPE_A, &obj), 0);
@@ -141,7 +158,7 @@ TEST(anonymous_entries)
 	CHECK_EQ(nk_registry_name(&reg, hc, buf, sizeof(buf)), 0);
 	CHECK_STR(buf, "");
 	/* Anonymous entries cannot be found, not even as "". */
-	CHECK_EQ(nk_registry_find(&reg, "", &h), -ESRCH);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "", &h), -ESRCH);
 
 	CHECK_EQ(nk_registry_remove(&reg, ha), 0);
 	CHECK_EQ(nk_registry_remove(&reg, hb), 0);
@@ -158,7 +175,8 @@ TEST(type_mismatch)
 	nk_handle_t ha;
 
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "a", TYPE_A, &a, &ha), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "a", TYPE_A, &a, &ha),
+		 0);
 	CHECK_EQ(nk_registry_lookup(&reg, ha, TYPE_B, &obj), -ESRCH);
 	CHECK(obj == NULL);
 	CHECK_EQ(nk_registry_lookup(&reg, ha, 0xdeadu, &obj), -ESRCH);
@@ -179,7 +197,8 @@ TEST(stale_handle)
 	/* Capacity 2: with FIFO reuse the slot comes back quickly. */
 	CHECK_EQ(nk_registry_init(&reg, 2), 0);
 	mask = reg.capacity - 1;
-	CHECK_EQ(nk_registry_enter(&reg, "old", TYPE_A, &a, &ha), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "old", TYPE_A, &a, &ha),
+		 0);
 	CHECK_EQ(nk_registry_remove(&reg, ha), 0);
 
 	CHECK_EQ(nk_registry_lookup(&reg, ha, TYPE_A, &obj), -ESRCH);
@@ -190,14 +209,16 @@ TEST(stale_handle)
 	/* Enter until the old slot is reused by a new entry. */
 	do {
 		CHECK(reg.nr_used < reg.capacity);
-		CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &b, &hb), 0);
+		CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A,
+					   &b, &hb),
+			 0);
 	} while ((hb & mask) != (ha & mask));
 	CHECK(hb != ha);
 
 	CHECK_EQ(nk_registry_lookup(&reg, ha, TYPE_A, &obj), -ESRCH);
 	CHECK_EQ(nk_registry_lookup(&reg, ha, 0, &obj), -ESRCH);
 	CHECK_EQ(nk_registry_name(&reg, ha, buf, sizeof(buf)), -ESRCH);
-	CHECK_EQ(nk_registry_find(&reg, "old", &h), -ESRCH);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "old", &h), -ESRCH);
 	CHECK_EQ(nk_registry_remove(&reg, ha), -ESRCH);
 	/* The stale remove left the new entry alone. */
 	CHECK_EQ(nk_registry_lookup(&reg, hb, TYPE_A, &obj), 0);
@@ -215,14 +236,19 @@ TEST(fifo_reuse)
 	/* A freed slot waits behind every other free slot. */
 	CHECK_EQ(nk_registry_init(&reg, 8), 0);
 	mask = reg.capacity - 1;
-	CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &a, &first), 0);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A, &a, &first),
+	    0);
 	CHECK_EQ(nk_registry_remove(&reg, first), 0);
 	for (uint32_t i = 1; i < reg.capacity; i++) {
-		CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &a, &h), 0);
+		CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A,
+					   &a, &h),
+			 0);
 		CHECK(((h ^ first) & mask) != 0);
 		CHECK_EQ(nk_registry_remove(&reg, h), 0);
 	}
-	CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &a, &h), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A, &a, &h),
+		 0);
 	CHECK_EQ(h & mask, first & mask);
 	CHECK(h != first);
 	CHECK_EQ(nk_registry_destroy(&reg), 0);
@@ -267,8 +293,8 @@ TEST(forged_handles)
 
 	/* Churn first so the slots carry assorted generations. */
 	for (i = 0; i < 1000; i++) {
-		CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &objects[0],
-					   &churn[nr_churn]),
+		CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A,
+					   &objects[0], &churn[nr_churn]),
 			 0);
 		nr_churn++;
 		if (nr_churn > FORGE_LIVE / 2) {
@@ -287,9 +313,9 @@ TEST(forged_handles)
 
 		snprintf(name, sizeof(name), "obj%d", i);
 		objs[i] = &objects[i];
-		CHECK_EQ(
-		    nk_registry_enter(&reg, name, TYPE_A, objs[i], &live[i]),
-		    0);
+		CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, name, TYPE_A,
+					   objs[i], &live[i]),
+			 0);
 	}
 
 	check_forged(&reg, live, objs, FORGE_LIVE, 0);
@@ -325,7 +351,7 @@ TEST(forged_handles)
 		char name[16];
 
 		snprintf(name, sizeof(name), "obj%d", i);
-		CHECK_EQ(nk_registry_find(&reg, name, &h), 0);
+		CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, name, &h), 0);
 		CHECK_EQ(h, live[i]);
 		CHECK_EQ(nk_registry_lookup(&reg, live[i], TYPE_A, &obj), 0);
 		CHECK(obj == objs[i]);
@@ -345,7 +371,9 @@ TEST(forged_handles_max_index_bits)
 	CHECK_EQ(nk_registry_init(&reg, (1u << 20) - 1), 0);
 	CHECK_EQ(reg.capacity, 1u << 20);
 	CHECK_EQ(reg.index_bits, 20);
-	CHECK_EQ(nk_registry_enter(&reg, "only", TYPE_A, &a, &live), 0);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "only", TYPE_A, &a, &live),
+	    0);
 	for (int i = 0; i < 100000; i++) {
 		h = prng_next(&seed);
 		if (h == live)
@@ -373,23 +401,34 @@ TEST(full_registry)
 		char name[16];
 
 		snprintf(name, sizeof(name), "e%d", i);
-		CHECK_EQ(nk_registry_enter(&reg, name, TYPE_A, &objs[i], &h[i]),
+		CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, name, TYPE_A,
+					   &objs[i], &h[i]),
 			 0);
 	}
-	CHECK_EQ(nk_registry_enter(&reg, "more", TYPE_A, &extra, &hx), -ENOSPC);
-	CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &extra, &hx), -ENOSPC);
-	CHECK_EQ(nk_registry_find(&reg, "more", &hf), -ESRCH);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "more", TYPE_A, &extra, &hx),
+	    -ENOSPC);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A, &extra, &hx),
+	    -ENOSPC);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "more", &hf), -ESRCH);
 	/* A duplicate name is still reported as such when full. */
-	CHECK_EQ(nk_registry_enter(&reg, "e3", TYPE_A, &extra, &hx), -EEXIST);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "e3", TYPE_A, &extra, &hx),
+	    -EEXIST);
 
 	CHECK_EQ(nk_registry_remove(&reg, h[5]), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "more", TYPE_A, &extra, &hx), 0);
-	CHECK_EQ(nk_registry_find(&reg, "more", &hf), 0);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "more", TYPE_A, &extra, &hx),
+	    0);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "more", &hf), 0);
 	CHECK_EQ(hf, hx);
 	CHECK_EQ(nk_registry_lookup(&reg, hx, TYPE_A, &obj), 0);
 	CHECK(obj == &extra);
 	CHECK_EQ(nk_registry_lookup(&reg, h[5], TYPE_A, &obj), -ESRCH);
-	CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &extra, &hx), -ENOSPC);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A, &extra, &hx),
+	    -ENOSPC);
 	CHECK_EQ(nk_registry_destroy(&reg), 0);
 }
 
@@ -406,12 +445,16 @@ TEST(generation_wrap)
 	CHECK_EQ(reg.index_bits, 16);
 	/* Fill all slots but one so every enter below reuses the same one. */
 	for (uint32_t i = 0; i < cap - 1; i++)
-		CHECK_EQ(nk_registry_enter(&reg, NULL, TYPE_A, &a, &h), 0);
+		CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, NULL, TYPE_A,
+					   &a, &h),
+			 0);
 
 	prev = NK_HANDLE_INVALID;
 	/* Two full generation cycles and a bit more. */
 	for (uint32_t i = 0; i < 2 * nr_gens + 10; i++) {
-		CHECK_EQ(nk_registry_enter(&reg, "wrap", TYPE_A, &a, &h), 0);
+		CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "wrap", TYPE_A,
+					   &a, &h),
+			 0);
 		CHECK(h != NK_HANDLE_INVALID);
 		if (i == 0) {
 			first = h;
@@ -432,7 +475,8 @@ TEST(generation_wrap)
 		CHECK_EQ(nk_registry_lookup(&reg, h, TYPE_A, &obj), 0);
 		CHECK_EQ(nk_registry_remove(&reg, h), 0);
 		CHECK_EQ(nk_registry_lookup(&reg, h, 0, &obj), -ESRCH);
-		CHECK_EQ(nk_registry_find(&reg, "wrap", &prev), -ESRCH);
+		CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "wrap", &prev),
+			 -ESRCH);
 		prev = h;
 	}
 	CHECK_EQ(reg.nr_used, cap - 1);
@@ -454,7 +498,8 @@ TEST(init_errors)
 	CHECK_EQ(nk_registry_init(&reg, (1u << 20) + 1), -EINVAL);
 	CHECK_EQ(nk_registry_init(&reg, UINT32_MAX), -EINVAL);
 	/* A registry whose init failed is refused. */
-	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_A, &a, &h), -EINVAL);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_A, &a, &h),
+		 -EINVAL);
 	CHECK_EQ(nk_registry_lookup(&reg, 1, 0, &obj), -EINVAL);
 	CHECK_EQ(nk_registry_destroy(&reg), -EINVAL);
 
@@ -476,19 +521,21 @@ TEST(destroyed_registry)
 	char buf[NK_NAME_MAX];
 
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "a", TYPE_A, &a, &h), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "a", TYPE_A, &a, &h),
+		 0);
 	CHECK_EQ(nk_registry_destroy(&reg), 0);
 
-	CHECK_EQ(nk_registry_enter(&reg, "b", TYPE_A, &a, &hx), -EINVAL);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "b", TYPE_A, &a, &hx),
+		 -EINVAL);
 	CHECK_EQ(nk_registry_lookup(&reg, h, TYPE_A, &obj), -EINVAL);
-	CHECK_EQ(nk_registry_find(&reg, "a", &hx), -EINVAL);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "a", &hx), -EINVAL);
 	CHECK_EQ(nk_registry_name(&reg, h, buf, sizeof(buf)), -EINVAL);
 	CHECK_EQ(nk_registry_remove(&reg, h), -EINVAL);
 	CHECK_EQ(nk_registry_destroy(&reg), -EINVAL);
 
 	/* The storage can be initialised again. */
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
-	CHECK_EQ(nk_registry_find(&reg, "a", &hx), -ESRCH);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "a", &hx), -ESRCH);
 	CHECK_EQ(nk_registry_destroy(&reg), 0);
 }
 
@@ -502,17 +549,20 @@ TEST(name_too_long)
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
 	memset(name, 'n', sizeof(name));
 	name[NK_NAME_MAX] = '\0'; /* NK_NAME_MAX characters: one too many */
-	CHECK_EQ(nk_registry_enter(&reg, name, TYPE_A, &a, &h), -EINVAL);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, name, TYPE_A, &a, &h),
+		 -EINVAL);
 	CHECK_EQ(h, 0);
 	CHECK_EQ(reg.nr_used, 0);
-	CHECK_EQ(nk_registry_find(&reg, name, &hf), -EINVAL);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, name, &hf), -EINVAL);
 	name[NK_NAME_MAX + 7] = '\0';
-	CHECK_EQ(nk_registry_enter(&reg, name, TYPE_A, &a, &h), -EINVAL);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, name, TYPE_A, &a, &h),
+		 -EINVAL);
 
 	/* NK_NAME_MAX - 1 characters is the longest accepted. */
 	name[NK_NAME_MAX - 1] = '\0';
-	CHECK_EQ(nk_registry_enter(&reg, name, TYPE_A, &a, &h), 0);
-	CHECK_EQ(nk_registry_find(&reg, name, &hf), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, name, TYPE_A, &a, &h),
+		 0);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, name, &hf), 0);
 	CHECK_EQ(hf, h);
 	CHECK_EQ(nk_registry_name(&reg, h, buf, sizeof(buf)), 0);
 	CHECK_STR(buf, name);
@@ -527,14 +577,18 @@ TEST(find_after_remove)
 	nk_handle_t ha, hb, h;
 
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "reuse", TYPE_A, &a, &ha), 0);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "reuse", TYPE_A, &a, &ha),
+	    0);
 	CHECK_EQ(nk_registry_remove(&reg, ha), 0);
-	CHECK_EQ(nk_registry_find(&reg, "reuse", &h), -ESRCH);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "reuse", &h), -ESRCH);
 
 	/* The name is free again, for a new object and type. */
-	CHECK_EQ(nk_registry_enter(&reg, "reuse", TYPE_B, &b, &hb), 0);
+	CHECK_EQ(
+	    nk_registry_enter(&reg, NK_NS_DEFAULT, "reuse", TYPE_B, &b, &hb),
+	    0);
 	CHECK(hb != ha);
-	CHECK_EQ(nk_registry_find(&reg, "reuse", &h), 0);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "reuse", &h), 0);
 	CHECK_EQ(h, hb);
 	CHECK_EQ(nk_registry_lookup(&reg, h, TYPE_B, &obj), 0);
 	CHECK(obj == &b);
@@ -556,7 +610,8 @@ TEST(hash_chains)
 	CHECK_EQ(nk_registry_init(&reg, 256), 0);
 	for (i = 0; i < 256; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
-		CHECK_EQ(nk_registry_enter(&reg, name, TYPE_A, &objs[i], &h[i]),
+		CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, name, TYPE_A,
+					   &objs[i], &h[i]),
 			 0);
 	}
 	/* Remove a random half, in random order, then check everything. */
@@ -571,10 +626,12 @@ TEST(hash_chains)
 	for (i = 0; i < 256; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		if (h[i] == NK_HANDLE_INVALID) {
-			CHECK_EQ(nk_registry_find(&reg, name, &hf), -ESRCH);
+			CHECK_EQ(
+			    nk_registry_find(&reg, NK_NS_DEFAULT, name, &hf),
+			    -ESRCH);
 			continue;
 		}
-		CHECK_EQ(nk_registry_find(&reg, name, &hf), 0);
+		CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, name, &hf), 0);
 		CHECK_EQ(hf, h[i]);
 		CHECK_EQ(nk_registry_lookup(&reg, hf, TYPE_A, &obj), 0);
 		CHECK(obj == &objs[i]);
@@ -583,12 +640,12 @@ TEST(hash_chains)
 	for (i = 0; i < 256; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		if (h[i] == NK_HANDLE_INVALID)
-			CHECK_EQ(nk_registry_enter(&reg, name, TYPE_A, &objs[i],
-						   &h[i]),
+			CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, name,
+						   TYPE_A, &objs[i], &h[i]),
 				 0);
 		else
-			CHECK_EQ(nk_registry_enter(&reg, name, TYPE_A, &objs[i],
-						   &hf),
+			CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, name,
+						   TYPE_A, &objs[i], &hf),
 				 -EEXIST);
 	}
 	CHECK_EQ(reg.nr_used, 256);
@@ -605,21 +662,21 @@ TEST(unlink_keeps_handle)
 	int a, b;
 
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_A, &a, &ha), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_A, &a, &ha), 0);
 	CHECK_EQ(nk_registry_unlink(&reg, ha), 0);
-	CHECK_EQ(nk_registry_find(&reg, "x", &h), -ESRCH);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "x", &h), -ESRCH);
 	CHECK_EQ(nk_registry_lookup(&reg, ha, TYPE_A, &obj), 0);
 	CHECK(obj == &a);
 	CHECK_EQ(nk_registry_name(&reg, ha, buf, sizeof(buf)), 0);
 	CHECK_STR(buf, "");
 	/* Anonymous already: nothing changes. */
 	CHECK_EQ(nk_registry_unlink(&reg, ha), 0);
-	CHECK_EQ(nk_registry_enter(&reg, "x", TYPE_B, &b, &hb), 0);
-	CHECK_EQ(nk_registry_find(&reg, "x", &h), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_B, &b, &hb), 0);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "x", &h), 0);
 	CHECK_EQ(h, hb);
 	/* Removing the unlinked entry leaves the new owner of the name. */
 	CHECK_EQ(nk_registry_remove(&reg, ha), 0);
-	CHECK_EQ(nk_registry_find(&reg, "x", &h), 0);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "x", &h), 0);
 	CHECK_EQ(h, hb);
 	CHECK_EQ(nk_registry_unlink(&reg, ha), -ESRCH);
 	CHECK_EQ(nk_registry_unlink(NULL, hb), -EINVAL);
@@ -627,9 +684,120 @@ TEST(unlink_keeps_handle)
 	CHECK_EQ(nk_registry_unlink(&reg, hb), -EINVAL);
 }
 
+/* One name in two namespaces: two entries, each found in its own. */
+TEST(namespaces)
+{
+	struct nk_registry reg;
+	uint32_t sem, task, again;
+	nk_handle_t hs, ht, hd, h;
+	int a, b, c;
+
+	CHECK_EQ(nk_registry_init(&reg, 8), 0);
+	CHECK_EQ(nk_registry_namespace(&reg, "skin.sem", &sem), 0);
+	CHECK_EQ(nk_registry_namespace(&reg, "skin.task", &task), 0);
+	CHECK_EQ(sem, 1);
+	CHECK_EQ(task, 2);
+	/* Interning is idempotent. */
+	CHECK_EQ(nk_registry_namespace(&reg, "skin.sem", &again), 0);
+	CHECK_EQ(again, sem);
+
+	CHECK_EQ(nk_registry_enter(&reg, sem, "x", TYPE_A, &a, &hs), 0);
+	CHECK_EQ(nk_registry_enter(&reg, task, "x", TYPE_B, &b, &ht), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_A, &c, &hd),
+		 0);
+	CHECK_EQ(nk_registry_enter(&reg, sem, "x", TYPE_A, &c, &h), -EEXIST);
+	CHECK_EQ(nk_registry_find(&reg, sem, "x", &h), 0);
+	CHECK_EQ(h, hs);
+	CHECK_EQ(nk_registry_find(&reg, task, "x", &h), 0);
+	CHECK_EQ(h, ht);
+	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "x", &h), 0);
+	CHECK_EQ(h, hd);
+	/* Removing one leaves the others findable. */
+	CHECK_EQ(nk_registry_remove(&reg, hs), 0);
+	CHECK_EQ(nk_registry_find(&reg, sem, "x", &h), -ESRCH);
+	CHECK_EQ(nk_registry_find(&reg, task, "x", &h), 0);
+	CHECK_EQ(h, ht);
+	/* Namespaces not interned are refused. */
+	CHECK_EQ(nk_registry_enter(&reg, task + 1, "y", TYPE_A, &a, &h),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_find(&reg, task + 1, "x", &h), -EINVAL);
+	CHECK_EQ(nk_registry_destroy(&reg), 0);
+}
+
+TEST(namespace_limits)
+{
+	struct nk_registry reg;
+	char name[NK_NAME_MAX + 1];
+	uint32_t ns;
+
+	CHECK_EQ(nk_registry_init(&reg, 2), 0);
+	CHECK_EQ(nk_registry_namespace(&reg, "", &ns), -EINVAL);
+	CHECK_EQ(nk_registry_namespace(&reg, NULL, &ns), -EINVAL);
+	memset(name, 'n', NK_NAME_MAX);
+	name[NK_NAME_MAX] = '\0';
+	CHECK_EQ(nk_registry_namespace(&reg, name, &ns), -EINVAL);
+	for (int i = 1; i <= NK_REGISTRY_MAX_NS; i++) {
+		snprintf(name, sizeof(name), "ns%d", i);
+		CHECK_EQ(nk_registry_namespace(&reg, name, &ns), 0);
+		CHECK_EQ(ns, (uint32_t)i);
+	}
+	CHECK_EQ(nk_registry_namespace(&reg, "one-more", &ns), -ENOSPC);
+	/* A known one is still found when the table is full. */
+	CHECK_EQ(nk_registry_namespace(&reg, "ns7", &ns), 0);
+	CHECK_EQ(ns, 7);
+	CHECK_EQ(nk_registry_destroy(&reg), 0);
+}
+
+/* Listing a namespace: its entries (named and anonymous) and no other. */
+TEST(listing)
+{
+	struct nk_registry reg;
+	struct nk_registry_entry e;
+	nk_handle_t h[4], hx;
+	uint32_t ns, other, cursor = 0;
+	int objs[4], x;
+
+	CHECK_EQ(nk_registry_init(&reg, 16), 0);
+	CHECK_EQ(nk_registry_namespace(&reg, "list", &ns), 0);
+	CHECK_EQ(nk_registry_namespace(&reg, "other", &other), 0);
+	CHECK_EQ(nk_registry_enter(&reg, ns, "a", TYPE_A, &objs[0], &h[0]), 0);
+	CHECK_EQ(nk_registry_enter(&reg, other, "a", TYPE_A, &x, &hx), 0);
+	CHECK_EQ(nk_registry_enter(&reg, ns, NULL, TYPE_B, &objs[1], &h[1]), 0);
+	CHECK_EQ(nk_registry_enter(&reg, ns, "c", TYPE_A, &objs[2], &h[2]), 0);
+	CHECK_EQ(nk_registry_enter(&reg, ns, "d", TYPE_A, &objs[3], &h[3]), 0);
+	CHECK_EQ(nk_registry_remove(&reg, h[2]), 0);
+
+	/* Slots are handed out in order on a fresh registry. */
+	CHECK_EQ(nk_registry_next(&reg, ns, &cursor, &e), 0);
+	CHECK_EQ(e.handle, h[0]);
+	CHECK_EQ(e.type, TYPE_A);
+	CHECK(e.object == &objs[0]);
+	CHECK_STR(e.name, "a");
+	CHECK_EQ(nk_registry_next(&reg, ns, &cursor, &e), 0);
+	CHECK_EQ(e.handle, h[1]);
+	CHECK_EQ(e.type, TYPE_B);
+	CHECK_STR(e.name, "");
+	CHECK_EQ(nk_registry_next(&reg, ns, &cursor, &e), 0);
+	CHECK_EQ(e.handle, h[3]);
+	CHECK_STR(e.name, "d");
+	CHECK_EQ(nk_registry_next(&reg, ns, &cursor, &e), -ENOENT);
+	CHECK_EQ(nk_registry_next(&reg, ns, &cursor, &e), -ENOENT);
+
+	cursor = 0;
+	CHECK_EQ(nk_registry_next(&reg, other, &cursor, &e), 0);
+	CHECK_EQ(e.handle, hx);
+	CHECK_EQ(nk_registry_next(&reg, other, &cursor, &e), -ENOENT);
+	cursor = 0;
+	CHECK_EQ(nk_registry_next(&reg, NK_NS_DEFAULT, &cursor, &e), -ENOENT);
+	CHECK_EQ(nk_registry_next(&reg, other + 1, &cursor, &e), -EINVAL);
+	CHECK_EQ(nk_registry_next(&reg, ns, NULL, &e), -EINVAL);
+	CHECK_EQ(nk_registry_next(&reg, ns, &cursor, NULL), -EINVAL);
+	CHECK_EQ(nk_registry_destroy(&reg), 0);
+}
+
 TESTS(T(happy_path), T(argument_errors), T(duplicate_name),
       T(anonymous_entries), T(type_mismatch), T(stale_handle), T(fifo_reuse),
       T(forged_handles), T(forged_handles_max_index_bits), T(full_registry),
-      T(generation_wrap), T(init_errors), T(destroyed_registry),
-      T(name_too_long), T(find_after_remove), T(hash_chains),
-      T(unlink_keeps_handle));
+      T(namespaces), T(namespace_limits), T(listing), T(generation_wrap),
+      T(init_errors), T(destroyed_registry), T(name_too_long),
+      T(find_after_remove), T(hash_chains), T(unlink_keeps_handle));

@@ -729,6 +729,75 @@ TEST(non_owner_unlock_and_trylock)
 	finish("X-m=-1@0 X+m=-11@0");
 }
 
+/* A trylock never blocks, so it takes a free mutex under a sched lock. */
+TEST(mutex_trylock)
+{
+	struct step x_s[] = {LOCK(&m1), AT(2 * MS), UNLOCK(&m1), END};
+	struct nk_thread *self;
+
+	setup();
+	self = nk_thread_self(nk);
+	init_mutex(&m1, "m", NK_MUTEX_RECURSIVE | NK_SYNCH_PI, 0);
+	init_mutex(&m2, "m2", NK_SYNCH_PI, 0);
+	CHECK_EQ(nk_sched_lock(nk), 0);
+	nk_lock(nk);
+	CHECK_EQ(nk_mutex_lock_locked(&m1, 0, NK_RELATIVE), -EPERM);
+	CHECK_EQ(nk_mutex_trylock_locked(&m1), 0);
+	CHECK_EQ(nk_mutex_trylock_locked(&m1), 0);
+	CHECK_EQ(nk_mutex_trylock_locked(&m2), 0);
+	CHECK_EQ(nk_mutex_trylock_locked(&m2), -EDEADLK);
+	CHECK_EQ(nk_mutex_unlock_locked(&m2), 0);
+	CHECK_EQ(nk_mutex_unlock_locked(&m1), 0);
+	CHECK(nk_mutex_owner(&m1) == self);
+	CHECK_EQ(nk_mutex_unlock_locked(&m1), 0);
+	CHECK(nk_mutex_owner(&m1) == NULL);
+	nk_unlock(nk);
+	CHECK_EQ(nk_sched_unlock(nk), 0);
+	/* Owned by another: would block. */
+	spawn("X", 10, x_s);
+	at(1 * MS);
+	nk_lock(nk);
+	CHECK_EQ(nk_mutex_trylock_locked(&m1), -EWOULDBLOCK);
+	CHECK_EQ(nk_mutex_lock_locked(&m1, NK_INFINITE, NK_RELATIVE), 0);
+	CHECK(nk_mutex_owner(&m1) == self);
+	CHECK_EQ(nk_mutex_unlock_locked(&m1), 0);
+	nk_unlock(nk);
+	finish("X+m@0 X^99@1000 X:at@2000 X^10@2000 X-m@2000");
+}
+
+/* A condition wait's give-up and regain keep the nesting. */
+TEST(mutex_giveup_regain)
+{
+	struct step x_s[] = {LOCK(&m1), AT(2 * MS), UNLOCK(&m1), END};
+	unsigned int depth = 0;
+	struct nk_thread *self;
+
+	setup();
+	self = nk_thread_self(nk);
+	init_mutex(&m1, "m", NK_MUTEX_RECURSIVE | NK_SYNCH_PI, 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(nk_mutex_lock(&m1, NK_INFINITE, NK_RELATIVE), 0);
+	spawn("X", 10, x_s);
+	nk_lock(nk);
+	CHECK_EQ(nk_mutex_regain_locked(&m1, 0), -EINVAL);
+	CHECK_EQ(nk_mutex_giveup_locked(&m1, NULL), -EINVAL);
+	CHECK_EQ(nk_mutex_giveup_locked(&m1, &depth), 0);
+	CHECK_EQ(depth, 3);
+	CHECK_EQ(nk_mutex_giveup_locked(&m1, &depth), -EPERM);
+	nk_unlock(nk);
+	/* X takes it at once (main is not a waiter), and holds it. */
+	at(1 * MS);
+	nk_lock(nk);
+	CHECK_EQ(nk_mutex_regain_locked(&m1, depth), 0);
+	CHECK(nk_mutex_owner(&m1) == self);
+	nk_unlock(nk);
+	note_at(nk_now(nk), "main+m");
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(nk_mutex_unlock(&m1), 0);
+	CHECK_EQ(nk_mutex_unlock(&m1), -EPERM);
+	finish("X+m@0 X^99@1000 X:at@2000 X^10@2000 main+m@2000 X-m@2000");
+}
+
 /* --- ownership transfer order --- */
 
 /*
@@ -1008,14 +1077,20 @@ TEST(sem_prio_wake_order)
 		      "w20+s@2000 w10+s@3000");
 }
 
-TEST(sem_flush_keeps_count)
+/* a (10) and b (20) wait on sem (@flags) from 0; main goes on at 1 ms. */
+static void sem_two_waiters(unsigned int flags)
 {
-	struct step waiter_s[] = {TAKE(&sem), END};
+	static struct step waiter_s[] = {TAKE(&sem), END};
 
 	setup();
-	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, NK_SYNCH_PRIO), 0);
+	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, flags), 0);
 	spawn_pair(waiter_s, NULL, NULL);
 	at(1 * MS);
+}
+
+TEST(sem_flush_keeps_count)
+{
+	sem_two_waiters(NK_SYNCH_PRIO);
 	CHECK_EQ(nk_sem_flush(&sem), 0);
 	CHECK_EQ(sem_count(), 0);
 	join_all();
@@ -1027,6 +1102,44 @@ TEST(sem_flush_keeps_count)
 	CHECK_EQ(nk_sem_take(&sem, 0, NK_RELATIVE), 0);
 	CHECK_EQ(sem_count(), 1);
 	finish("b+s=-4@1000 a+s=-4@1000");
+}
+
+/* A pulse give reaches a waiter or nobody: the count never grows. */
+TEST(sem_pulse_gives_only_waiters)
+{
+	sem_two_waiters(NK_SEM_PULSE);
+	CHECK_EQ(nk_sem_give(&sem), 0);
+	at(2 * MS);
+	/* One waiter left: the second give is lost. */
+	nk_lock(nk);
+	CHECK_EQ(nk_sem_give_locked(&sem), 0);
+	CHECK_EQ(nk_sem_give_locked(&sem), 0);
+	nk_unlock(nk);
+	CHECK_EQ(sem_count(), 0);
+	CHECK_EQ(nk_sem_take(&sem, 0, NK_RELATIVE), -EWOULDBLOCK);
+	finish("b+s@1000 a+s@2000");
+}
+
+/* A broadcast gives every waiter a unit and leaves none behind. */
+TEST(sem_broadcast_serves_all)
+{
+	sem_two_waiters(NK_SYNCH_PRIO);
+	nk_lock(nk);
+	CHECK_EQ(nk_sem_broadcast_locked(&sem), 0);
+	nk_unlock(nk);
+	join_all();
+	CHECK_EQ(nk_sem_give(&sem), 0);
+	CHECK_EQ(nk_sem_give(&sem), 0);
+	nk_lock(nk);
+	CHECK_EQ(nk_sem_broadcast_locked(&sem), 0);
+	CHECK_EQ(nk_sem_take_locked(&sem, 0, NK_RELATIVE), -EWOULDBLOCK);
+	CHECK_EQ(nk_sem_take_locked(&sem, 0, (enum nk_tmode)7), -EINVAL);
+	nk_unlock(nk);
+	CHECK_EQ(sem_count(), 0);
+	CHECK_EQ(nk_sem_destroy(&sem), 0);
+	CHECK_EQ(nk_sem_broadcast_locked(&sem), -EINVAL);
+	CHECK_EQ(nk_sem_give_locked(&sem), -EINVAL);
+	finish("b+s@1000 a+s@1000");
 }
 
 /* W (@waiter_prio) waits on sem; G (30) gives at 1 ms, then works 1 ms. */
@@ -1232,14 +1345,15 @@ TESTS(T(pi_bounds_inversion), T(no_pi_unbounded_inversion),
       T(pi_chain_follows_waiter_priority), T(pp_runs_at_ceiling),
       T(pp_lock_above_ceiling_eperm), T(owner_cycle_edeadlk),
       T(relock_nonrecursive_edeadlk), T(recursive_mutex_nests),
-      T(non_owner_unlock_and_trylock), T(transfer_prio_order),
-      T(transfer_fifo_order), T(sem_destroy_wakes_deleted),
-      T(mutex_destroy_wakes_deleted), T(synch_destroy_wakes_deleted),
-      T(delete_waiter_deboosts_owner), T(delete_owner_passes_mutex),
-      T(delete_chain_link), T(delete_thread_blocked_in_join),
-      T(zombie_until_joined), T(sem_counting_and_max), T(sem_fifo_wake_order),
-      T(sem_prio_wake_order), T(sem_flush_keeps_count),
-      T(sem_give_to_lower_waiter_no_preempt),
+      T(non_owner_unlock_and_trylock), T(mutex_trylock), T(mutex_giveup_regain),
+      T(transfer_prio_order), T(transfer_fifo_order),
+      T(sem_destroy_wakes_deleted), T(mutex_destroy_wakes_deleted),
+      T(synch_destroy_wakes_deleted), T(delete_waiter_deboosts_owner),
+      T(delete_owner_passes_mutex), T(delete_chain_link),
+      T(delete_thread_blocked_in_join), T(zombie_until_joined),
+      T(sem_counting_and_max), T(sem_fifo_wake_order), T(sem_prio_wake_order),
+      T(sem_flush_keeps_count), T(sem_pulse_gives_only_waiters),
+      T(sem_broadcast_serves_all), T(sem_give_to_lower_waiter_no_preempt),
       T(sem_give_to_higher_waiter_preempts), T(synch_wakeup_one_and_this),
       T(synch_flush_reasons), T(synch_try_acquire),
       T(synch_sleep_with_sched_locked_eperm),

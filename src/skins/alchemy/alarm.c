@@ -28,15 +28,6 @@ static void alarm_fire(struct nk_timer *timer)
 	a->handler(a->arg);
 }
 
-int alchemy_enter_object(struct nk_instance **nk)
-{
-	int ret = alchemy_enter(nk);
-
-	if (ret == 0 && nk_in_interrupt(*nk))
-		ret = -EPERM;
-	return ret;
-}
-
 int rt_alarm_create(RT_ALARM *alarm, const char *name,
 		    void (*handler)(void *arg), void *arg)
 {
@@ -62,7 +53,7 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 		free(a);
 		return ret;
 	}
-	ret = alchemy_publish(nk, ALCHEMY_ALARM, name, a, &a->handle);
+	ret = alchemy_publish(ALCHEMY_ALARM, name, a, &a->handle);
 	if (ret) {
 		nk_timer_destroy(&a->timer);
 		free(a);
@@ -135,7 +126,7 @@ int rt_alarm_inquire(RT_ALARM *alarm, RT_ALARM_INFO *info)
 	if (ret)
 		return ret;
 	memset(info, 0, sizeof(*info));
-	alchemy_name(ALCHEMY_ALARM, a->handle, info->name);
+	alchemy_name(a->handle, info->name);
 	info->expiries = a->expiries;
 	info->active = nk_timer_date(&a->timer) != NK_INFINITE;
 	nk_unlock(nk);

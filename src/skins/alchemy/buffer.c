@@ -4,12 +4,12 @@
  *
  * Each side is a nucleus wait queue in service order (arrival, or
  * priority then arrival with B_PRIO), and each waiter sleeps with a
- * wait context (wait.h) saying how many bytes it needs.  When data or
+ * wait context (skin.h) saying how many bytes it needs.  When data or
  * room arrives and satisfies the first waiter of a side, the whole side
  * is woken and every waiter tries again in scheduling order: that is
  * the Xenomai rule.
  */
-#include "wait.h"
+#include "internal.h"
 
 #include <alchemy/buffer.h>
 
@@ -36,8 +36,8 @@ static void buffer_release(struct nk_instance *nk, void *object)
 {
 	struct alchemy_buffer *b = object;
 
-	alchemy_wait_destroy(nk, &b->readers);
-	alchemy_wait_destroy(nk, &b->writers);
+	skin_wait_destroy(nk, &b->readers);
+	skin_wait_destroy(nk, &b->writers);
 	free(b->data);
 	free(b);
 }
@@ -53,11 +53,11 @@ static int buffer_prepare(struct nk_instance *nk, void *object,
 			  const char *wname)
 {
 	struct alchemy_buffer *b = object;
-	int ret = alchemy_wait_init(nk, &b->readers, wname, b->mode & B_PRIO);
+	int ret = skin_wait_init(nk, &b->readers, wname, b->mode & B_PRIO);
 
 	if (ret == 0)
 		ret =
-		    alchemy_wait_init(nk, &b->writers, wname, b->mode & B_PRIO);
+		    skin_wait_init(nk, &b->writers, wname, b->mode & B_PRIO);
 	if (ret)
 		return ret;
 	b->data = malloc(b->bufsz);
@@ -77,9 +77,8 @@ int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode)
 		return ret;
 	b->bufsz = bufsz;
 	b->mode = mode;
-	return alchemy_waitable_create(nk, ALCHEMY_BUFFER, name, b,
-				       buffer_prepare, buffer_release,
-				       &bf->handle);
+	return skin_create(alchemy(), ALCHEMY_BUFFER, name, b, buffer_prepare,
+			   buffer_release, &bf->handle);
 }
 
 int rt_buffer_delete(RT_BUFFER *bf)
@@ -156,7 +155,7 @@ static ssize_t try_read(struct alchemy_buffer *b, void *ptr, size_t len)
 
 /* The common body of every read and write form: @wptr set for writes. */
 static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
-			 size_t len, struct alchemy_timeout to)
+			 size_t len, struct skin_timeout to)
 {
 	struct buffer_wait w;
 	struct alchemy_buffer *b;
@@ -176,10 +175,10 @@ static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
 		return len ? -EINVAL : 0;
 	}
 	/* One deadline across the retries after each wake-up. */
-	to = alchemy_deadline(nk, to);
+	to = skin_deadline(nk, to);
 	for (;;) {
 		ret = wptr ? try_write(b, wptr, len) : try_read(b, rptr, len);
-		if (ret != -EWOULDBLOCK || alchemy_nonblock(to))
+		if (ret != -EWOULDBLOCK || skin_nonblocking(to))
 			break;
 		if (b->fillsz > 0 && !wptr && side_head(&b->writers)) {
 			/* Writers wait for room we would wait to fill. */
@@ -190,9 +189,9 @@ static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
 		if (b->fillsz > 0 && wptr && side_head(&b->readers))
 			side_wake(&b->readers);
 		w.size = len;
-		ret = alchemy_wait_sleep(ALCHEMY_BUFFER, bf->handle, b,
-					 wptr ? &b->writers : &b->readers, &w,
-					 to);
+		ret = skin_wait_sleep_locked(
+		    alchemy(), ALCHEMY_BUFFER, bf->handle, b,
+		    wptr ? &b->writers : &b->readers, &w, to);
 		if (ret)
 			break;
 	}
@@ -204,7 +203,7 @@ static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
 ssize_t rt_buffer_write_timed(RT_BUFFER *bf, const void *ptr, size_t size,
 			      const struct timespec *abs_timeout)
 {
-	return buffer_io(bf, NULL, ptr, size, alchemy_timespec(abs_timeout));
+	return buffer_io(bf, NULL, ptr, size, skin_timespec(abs_timeout));
 }
 
 ssize_t rt_buffer_write_until(RT_BUFFER *bf, const void *ptr, size_t size,
@@ -222,7 +221,7 @@ ssize_t rt_buffer_write(RT_BUFFER *bf, const void *ptr, size_t size,
 ssize_t rt_buffer_read_timed(RT_BUFFER *bf, void *ptr, size_t size,
 			     const struct timespec *abs_timeout)
 {
-	return buffer_io(bf, ptr, NULL, size, alchemy_timespec(abs_timeout));
+	return buffer_io(bf, ptr, NULL, size, skin_timespec(abs_timeout));
 }
 
 ssize_t rt_buffer_read_until(RT_BUFFER *bf, void *ptr, size_t size,
@@ -268,7 +267,7 @@ int rt_buffer_inquire(RT_BUFFER *bf, RT_BUFFER_INFO *info)
 	info->owaiters = (int)nk_synch_nr_waiters(&b->writers);
 	info->totalmem = b->bufsz;
 	info->availmem = b->bufsz - b->fillsz;
-	alchemy_name(ALCHEMY_BUFFER, bf->handle, info->name);
+	alchemy_name(bf->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -280,5 +279,5 @@ int rt_buffer_bind(RT_BUFFER *bf, const char *name, RTIME timeout)
 
 int rt_buffer_unbind(RT_BUFFER *bf)
 {
-	return alchemy_unbind(alchemy_handle(bf));
+	return skin_unbind(alchemy_handle(bf));
 }

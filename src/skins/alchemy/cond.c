@@ -36,8 +36,7 @@ int rt_cond_create(RT_COND *cond, const char *name)
 			    alchemy_synch_name(ALCHEMY_COND, name),
 			    NK_SYNCH_PRIO, 0);
 	if (ret == 0)
-		ret =
-		    alchemy_publish(nk, ALCHEMY_COND, name, ccb, &cond->handle);
+		ret = alchemy_publish(ALCHEMY_COND, name, ccb, &cond->handle);
 	if (ret)
 		free(ccb);
 	return ret;
@@ -88,10 +87,10 @@ int rt_cond_broadcast(RT_COND *cond)
 	return cond_wake(cond, true);
 }
 
-static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, struct alchemy_timeout to)
+static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, struct skin_timeout to)
 {
-	struct alchemy_mutex *mcb;
 	struct alchemy_cond *ccb;
+	struct nk_mutex *mcb;
 	struct nk_instance *nk;
 	struct nk_thread *self;
 	unsigned int depth;
@@ -110,7 +109,7 @@ static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, struct alchemy_timeout to)
 	ret = alchemy_lookup(ALCHEMY_MUTEX, handle, (void **)&mcb);
 	if (ret)
 		goto out;
-	if (alchemy_nonblock(to)) {
+	if (skin_nonblocking(to)) {
 		ret = -EWOULDBLOCK;
 		goto out;
 	}
@@ -120,7 +119,7 @@ static int cond_wait(RT_COND *cond, RT_MUTEX *mutex, struct alchemy_timeout to)
 		ret = -EPERM;
 		goto out;
 	}
-	ret = alchemy_mutex_giveup(mcb, self, &depth);
+	ret = nk_mutex_giveup_locked(mcb, &depth);
 	if (ret)
 		goto out;
 	/* Blocking switches to the mutex's next owner, if any. */
@@ -136,7 +135,7 @@ out:
 int rt_cond_wait_timed(RT_COND *cond, RT_MUTEX *mutex,
 		       const struct timespec *abs_timeout)
 {
-	return cond_wait(cond, mutex, alchemy_timespec(abs_timeout));
+	return cond_wait(cond, mutex, skin_timespec(abs_timeout));
 }
 
 int rt_cond_wait_until(RT_COND *cond, RT_MUTEX *mutex, RTIME abs_timeout)
@@ -161,7 +160,7 @@ int rt_cond_inquire(RT_COND *cond, RT_COND_INFO *info)
 	    alchemy_get(ALCHEMY_COND, alchemy_handle(cond), &nk, (void **)&ccb);
 	if (ret)
 		return ret;
-	alchemy_name(ALCHEMY_COND, cond->handle, info->name);
+	alchemy_name(cond->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -173,5 +172,5 @@ int rt_cond_bind(RT_COND *cond, const char *name, RTIME timeout)
 
 int rt_cond_unbind(RT_COND *cond)
 {
-	return alchemy_unbind(alchemy_handle(cond));
+	return skin_unbind(alchemy_handle(cond));
 }

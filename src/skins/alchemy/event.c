@@ -2,7 +2,7 @@
  * Alchemy event flag groups.
  *
  * Each blocked wait carries its mask and mode in a wait context
- * (wait.h), so that a signal readies exactly the waiters it satisfies
+ * (skin.h), so that a signal readies exactly the waiters it satisfies
  * and hands each one the flags that satisfied it (a later
  * rt_event_clear cannot take them back).  A signal readies every waiter
  * it satisfies at once and the scheduler runs them by priority, so
@@ -12,7 +12,7 @@
  * before the waiter runs again, even if a signal had satisfied it: the
  * flags went with the group.
  */
-#include "wait.h"
+#include "internal.h"
 
 #include <alchemy/event.h>
 
@@ -41,7 +41,7 @@ static int event_setup(struct nk_instance *nk, void *object, const char *wname)
 {
 	struct alchemy_event *evcb = object;
 
-	return alchemy_wait_init(nk, &evcb->synch, wname, evcb->mode & EV_PRIO);
+	return skin_wait_init(nk, &evcb->synch, wname, evcb->mode & EV_PRIO);
 }
 
 /* Lock held or not (it is recursive). */
@@ -49,7 +49,7 @@ static void event_release(struct nk_instance *nk, void *object)
 {
 	struct alchemy_event *evcb = object;
 
-	alchemy_wait_destroy(nk, &evcb->synch);
+	skin_wait_destroy(nk, &evcb->synch);
 	free(evcb);
 }
 
@@ -73,9 +73,8 @@ int rt_event_create(RT_EVENT *event, const char *name, unsigned int ivalue,
 		return ret;
 	evcb->value = ivalue;
 	evcb->mode = mode;
-	return alchemy_waitable_create(nk, ALCHEMY_EVENT, name, evcb,
-				       event_setup, event_release,
-				       &event->handle);
+	return skin_create(alchemy(), ALCHEMY_EVENT, name, evcb, event_setup,
+			   event_release, &event->handle);
 }
 
 int rt_event_delete(RT_EVENT *event)
@@ -85,7 +84,7 @@ int rt_event_delete(RT_EVENT *event)
 }
 
 static int event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,
-		      int mode, struct alchemy_timeout to)
+		      int mode, struct skin_timeout to)
 {
 	struct event_wait w = {.mask = mask, .mode = mode};
 	struct alchemy_event *evcb;
@@ -103,11 +102,12 @@ static int event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,
 	if (mask == 0 || event_satisfied(evcb->value, mask, mode)) {
 		/* A null mask asks for the whole group, at once. */
 		w.bits = mask ? evcb->value & mask : evcb->value;
-	} else if (alchemy_nonblock(to)) {
+	} else if (skin_nonblocking(to)) {
 		ret = -EWOULDBLOCK;
 	} else {
-		ret = alchemy_wait_sleep(ALCHEMY_EVENT, event->handle, evcb,
-					 &evcb->synch, &w, to);
+		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_EVENT,
+					     event->handle, evcb, &evcb->synch,
+					     &w, to);
 	}
 	nk_unlock(nk);
 	if (ret == 0 && mask_r)
@@ -120,7 +120,7 @@ int rt_event_wait_timed(RT_EVENT *event, unsigned int mask,
 			const struct timespec *abs_timeout)
 {
 	return event_wait(event, mask, mask_r, mode,
-			  alchemy_timespec(abs_timeout));
+			  skin_timespec(abs_timeout));
 }
 
 int rt_event_wait_until(RT_EVENT *event, unsigned int mask,
@@ -158,7 +158,7 @@ int rt_event_signal(RT_EVENT *event, unsigned int mask)
 	if (ret)
 		return ret;
 	evcb->value |= mask;
-	if (alchemy_wait_serve(&evcb->synch, event_serve, evcb, true))
+	if (skin_wait_serve_locked(&evcb->synch, event_serve, evcb, true))
 		nk_sched_run(nk);
 	nk_unlock(nk);
 	return 0;
@@ -195,7 +195,7 @@ int rt_event_inquire(RT_EVENT *event, RT_EVENT_INFO *info)
 		return ret;
 	info->value = evcb->value;
 	info->nwaiters = (int)nk_synch_nr_waiters(&evcb->synch);
-	alchemy_name(ALCHEMY_EVENT, event->handle, info->name);
+	alchemy_name(event->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -208,5 +208,5 @@ int rt_event_bind(RT_EVENT *event, const char *name, RTIME timeout)
 
 int rt_event_unbind(RT_EVENT *event)
 {
-	return alchemy_unbind(alchemy_handle(event));
+	return skin_unbind(alchemy_handle(event));
 }

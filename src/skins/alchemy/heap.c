@@ -10,13 +10,13 @@
  * than the request.
  *
  * A task that waits for memory sleeps with its request as wait context
- * (wait.h) in service order (arrival, or priority then arrival with
+ * (skin.h) in service order (arrival, or priority then arrival with
  * H_PRIO), and rt_heap_free() allocates on behalf of each waiter in
  * that order, waking those it served with their block in hand.  A
  * block granted to a waiter whose task is deleted before it runs stays
  * in use until the heap is deleted, as in Xenomai.
  */
-#include "wait.h"
+#include "internal.h"
 
 #include <alchemy/heap.h>
 
@@ -68,7 +68,7 @@ static void heap_release(struct nk_instance *nk, void *object)
 {
 	struct alchemy_heap *h = object;
 
-	alchemy_wait_destroy(nk, &h->synch);
+	skin_wait_destroy(nk, &h->synch);
 	free(h->pool);
 	free(h);
 }
@@ -78,7 +78,7 @@ static int heap_prepare(struct nk_instance *nk, void *object, const char *wname)
 {
 	struct alchemy_heap *h = object;
 	size_t bytes = pool_bytes(h->heapsize);
-	int ret = alchemy_wait_init(nk, &h->synch, wname, h->mode & H_PRIO);
+	int ret = skin_wait_init(nk, &h->synch, wname, h->mode & H_PRIO);
 
 	if (ret)
 		return ret;
@@ -102,8 +102,8 @@ int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
 		return ret;
 	h->heapsize = heapsize;
 	h->mode = mode;
-	return alchemy_waitable_create(nk, ALCHEMY_HEAP, name, h, heap_prepare,
-				       heap_release, &heap->handle);
+	return skin_create(alchemy(), ALCHEMY_HEAP, name, h, heap_prepare,
+			   heap_release, &heap->handle);
 }
 
 static int heap_destroy(struct nk_instance *nk, void *object)
@@ -164,7 +164,7 @@ static int heap_try(struct alchemy_heap *h, size_t size, void **blockp)
 }
 
 /* The common body of the three alloc forms. */
-static int heap_alloc(RT_HEAP *heap, size_t size, struct alchemy_timeout to,
+static int heap_alloc(RT_HEAP *heap, size_t size, struct skin_timeout to,
 		      void **blockp)
 {
 	struct heap_wait w = {.size = size};
@@ -180,9 +180,10 @@ static int heap_alloc(RT_HEAP *heap, size_t size, struct alchemy_timeout to,
 	if (ret)
 		return ret;
 	ret = heap_try(h, size, blockp);
-	if (ret == -EWOULDBLOCK && !alchemy_nonblock(to)) {
-		ret = alchemy_wait_sleep(ALCHEMY_HEAP, heap->handle, h,
-					 &h->synch, &w, to);
+	if (ret == -EWOULDBLOCK && !skin_nonblocking(to)) {
+		ret =
+		    skin_wait_sleep_locked(alchemy(), ALCHEMY_HEAP,
+					   heap->handle, h, &h->synch, &w, to);
 		if (ret == 0)
 			*blockp = w.block;
 	}
@@ -193,7 +194,7 @@ static int heap_alloc(RT_HEAP *heap, size_t size, struct alchemy_timeout to,
 int rt_heap_alloc_timed(RT_HEAP *heap, size_t size,
 			const struct timespec *abs_timeout, void **blockp)
 {
-	return heap_alloc(heap, size, alchemy_timespec(abs_timeout), blockp);
+	return heap_alloc(heap, size, skin_timespec(abs_timeout), blockp);
 }
 
 int rt_heap_alloc_until(RT_HEAP *heap, size_t size, RTIME timeout,
@@ -237,7 +238,7 @@ int rt_heap_free(RT_HEAP *heap, void *block)
 		ret = -EINVAL;
 	} else {
 		h->inuse -= size;
-		if (alchemy_wait_serve(&h->synch, heap_serve, h, true))
+		if (skin_wait_serve_locked(&h->synch, heap_serve, h, true))
 			nk_sched_run(nk);
 	}
 	nk_unlock(nk);
@@ -260,7 +261,7 @@ int rt_heap_inquire(RT_HEAP *heap, RT_HEAP_INFO *info)
 	info->heapsize = h->heapsize;
 	info->usablemem = h->heapsize;
 	info->usedmem = h->inuse;
-	alchemy_name(ALCHEMY_HEAP, heap->handle, info->name);
+	alchemy_name(heap->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -272,5 +273,5 @@ int rt_heap_bind(RT_HEAP *heap, const char *name, RTIME timeout)
 
 int rt_heap_unbind(RT_HEAP *heap)
 {
-	return alchemy_unbind(alchemy_handle(heap));
+	return skin_unbind(alchemy_handle(heap));
 }

@@ -1,20 +1,24 @@
 /*
- * Alchemy skin internals: object classes over nucleus registries, and
- * the conversion of Alchemy timeouts into nucleus ones.
+ * Alchemy skin internals: the skin on the common object layer
+ * (skins/common/skin.h), and its per-instance state.
  *
  * Every Alchemy object lives in malloc'd storage owned by the skin; the
- * user's descriptor (RT_SEM, RT_TASK...) holds only its registry handle,
- * so a stale, forged or never-created descriptor is refused (-EINVAL)
- * instead of being dereferenced.  Each class has its own registry (its
- * own namespace, as in Xenomai) and a wait queue for rt_*_bind().
- * Class registries and lookups are serialised by the nucleus lock,
- * which is recursive: a holder may call any nucleus service, so an
- * object looked up under the lock is used under the same hold.
+ * user's descriptor (RT_SEM, RT_TASK...) holds only its handle, so a
+ * stale, forged or never-created descriptor is refused (-EINVAL)
+ * instead of being dereferenced.  Each class has its own namespace in
+ * the instance's registry ("alchemy.sem"...), as in Xenomai.  Lookups
+ * are serialised by the nucleus lock, which is recursive: a holder may
+ * call any nucleus service, so an object looked up under the lock is
+ * used under the same hold.  The helpers below bind the layer's calls
+ * to the Alchemy descriptor.
  */
 #ifndef ALCHEMY_INTERNAL_H
 #define ALCHEMY_INTERNAL_H
 
+#include "skins/common/skin.h"
+
 #include <alchemy/alchemy.h>
+#include <alchemy/pipe.h>
 #include <fusion/fusion.h>
 
 #include <stdbool.h>
@@ -27,13 +31,6 @@
 #define ALCHEMY_PRIO_MAX 99
 #define alchemy_nk_prio(p) ((p) + 1)
 #define alchemy_prio(nkprio) ((nkprio)-1)
-
-struct alchemy_class {
-	const char *name;
-	unsigned int type; /* registry type tag, non-zero */
-	struct nk_registry reg;
-	struct nk_synch binders;
-};
 
 enum alchemy_class_id {
 	ALCHEMY_TASK,
@@ -49,19 +46,39 @@ enum alchemy_class_id {
 	ALCHEMY_NR_CLASSES
 };
 
+struct alchemy_pipe;
+
+/* The skin's state in an instance.  Lock held for every field. */
+struct alchemy_state {
+	struct skin skin;
+	/* Pipes by minor, including those being created (which hold the
+	 * minor but are not usable yet). */
+	struct alchemy_pipe *minors[P_MINOR_COUNT];
+	unsigned long pipe_serial;
+};
+
+extern const struct skin_desc alchemy_skin;
+
 /*
- * Alchemy's personality (task.c): its thread extension is the task
- * control block, struct alchemy_task (task_internal.h).
+ * Alchemy's thread hooks (task.c), in its personality (alchemy_skin.pers,
+ * object.c): the thread extension is the task control block, struct
+ * alchemy_task (task_internal.h).  Lock held.
  */
-extern const struct nk_personality alchemy_personality;
+int alchemy_task_attach(struct nk_thread *thread, void *ext);
+void alchemy_task_exit(struct nk_thread *thread, void *ext);
+void alchemy_task_finalize(struct nk_thread *thread, void *ext);
 
 /*
  * The skin's instance (the process runtime), initialising the skin on
- * first use (registering alchemy_personality there): the caller may
+ * first use (registering its personality there): the caller may
  * become the "main" thread.  Errors: those of fusion_runtime() and
  * nk_personality_register(), -ENOMEM.
  */
-int alchemy_enter(struct nk_instance **nk);
+static inline int alchemy_enter(struct nk_instance **nk)
+{
+	return skin_enter(&alchemy_skin, nk, NULL);
+}
+
 /*
  * As alchemy_enter(), for the services that only tasks may call (as in
  * Xenomai, objects are made by tasks): -EPERM for a plain pthread or
@@ -71,110 +88,118 @@ int alchemy_enter_thread(struct nk_instance **nk);
 /*
  * As alchemy_enter(), for the services that create objects: as in
  * Xenomai, any Linux thread of the program may, a task or not; only an
- * alarm handler (interrupt context) is refused with -EPERM (alarm.c).
+ * alarm handler (interrupt context) is refused with -EPERM.
  */
 int alchemy_enter_object(struct nk_instance **nk);
-struct alchemy_class *alchemy_class(enum alchemy_class_id id);
 
-/*
- * The name an object's wait queues carry (traces, deadlock reports):
- * its own, or its class's ("sem", "queue"...) when it is anonymous.
- */
+/* The skin's state, NULL before the first alchemy_enter(). */
+static inline struct skin *alchemy(void)
+{
+	return skin_state(&alchemy_skin);
+}
+
+static inline struct alchemy_state *alchemy_state(void)
+{
+	return (struct alchemy_state *)alchemy();
+}
+
+/* skin_synch_name() in an entered skin. */
 static inline const char *alchemy_synch_name(enum alchemy_class_id id,
 					     const char *name)
 {
-	return name && name[0] ? name : alchemy_class(id)->name;
+	return skin_synch_name(alchemy(), id, name);
 }
 
 /*
- * A descriptor's handle, NULL for a NULL descriptor: what the
- * services below take, so that each checks the descriptor itself.
+ * The start of creating an object with wait queues (skin_create()
+ * ends it): refuse too long a @name (-EINVAL), enter the runtime from
+ * any Linux thread but an alarm handler (-EPERM) and allocate a zeroed
+ * control block of @size bytes into *@object (-ENOMEM).  Lock NOT held.
  */
-#define alchemy_handle(desc) ((desc) ? &(desc)->handle : NULL)
+int alchemy_waitable_alloc(const char *name, size_t size,
+			   struct nk_instance **nk, void **object);
 
-/*
- * Register @object under @name (NULL or "": anonymous) and store its
- * handle in *@handle; wakes binders waiting for that name.
- * Errors: -EEXIST (name in use in the class), -ENOMEM (class full),
- * -EINVAL (name too long).  Lock held.
- */
-int alchemy_register(enum alchemy_class_id id, const char *name, void *object,
-		     uintptr_t *handle);
-/* As alchemy_register, taking the lock. */
-int alchemy_publish(struct nk_instance *nk, enum alchemy_class_id id,
-		    const char *name, void *object, uintptr_t *handle);
-/* Remove the entry (the object must no longer be reachable).  Lock held. */
-void alchemy_unregister(enum alchemy_class_id id, uintptr_t handle);
+#define alchemy_handle(desc) skin_handle(desc)
+
+/* skin_register_locked() in an entered skin.  Lock held. */
+static inline int alchemy_register(enum alchemy_class_id id, const char *name,
+				   void *object, uintptr_t *handle)
+{
+	return skin_register_locked(alchemy(), id, name, object, handle);
+}
+
+/* skin_publish(), taking the lock. */
+static inline int alchemy_publish(enum alchemy_class_id id, const char *name,
+				  void *object, uintptr_t *handle)
+{
+	return skin_publish(alchemy(), id, name, object, handle);
+}
+
+/* skin_unregister_locked().  Lock held. */
+static inline void alchemy_unregister(uintptr_t handle)
+{
+	skin_unregister_locked(alchemy(), handle);
+}
+
 /*
  * Free the entry's name (rt_*_bind() no longer finds it, another object
  * may take it); the handle stays valid until alchemy_unregister().
  * Lock held.
  */
-void alchemy_unlink(enum alchemy_class_id id, uintptr_t handle);
-/*
- * The object behind a descriptor's @handle.  Errors: -EINVAL (stale,
- * forged, wrong class or never created).  Lock held.
- */
-int alchemy_lookup(enum alchemy_class_id id, uintptr_t handle, void **object);
-/*
- * Enter the skin, take the nucleus lock and find the object behind
- * *@handle (see alchemy_handle()).  Returns with the lock held on
- * success only.  Errors: -EINVAL (NULL @handle, or as alchemy_lookup),
- * those of alchemy_enter().
- */
-int alchemy_get(enum alchemy_class_id id, const uintptr_t *handle,
-		struct nk_instance **nk, void **object);
-/*
- * rt_*_delete(): find the object behind *@handle and let @destroy tear
- * it down under the lock (waking its waiters with -EIDRM, freeing it),
- * then unregister it and let the woken waiters run.  @destroy may
- * refuse (its error is returned: the object stays).  Errors: those of
- * alchemy_get() and @destroy.  Lock NOT held.
- */
-int alchemy_delete(enum alchemy_class_id id, const uintptr_t *handle,
-		   int (*destroy)(struct nk_instance *nk, void *object));
-/*
- * rt_*_bind(): wait up to @timeout (relative) until an object named
- * @name exists in the class, then store its handle in *@handle.
- * Errors: -EINVAL (NULL @handle, NULL or empty name), -ETIMEDOUT,
- * -EWOULDBLOCK (TM_NONBLOCK and absent), -EINTR, -EPERM (cannot wait
- * in this context), those of alchemy_enter().  Lock NOT held.
- */
-int alchemy_bind(enum alchemy_class_id id, uintptr_t *handle, const char *name,
-		 RTIME timeout);
-/* rt_*_unbind(): forget the handle.  Errors: -EINVAL (NULL @handle). */
-int alchemy_unbind(uintptr_t *handle);
-/* Name of a registered object into @buf (XNOBJECT_NAME_LEN). Lock held. */
-void alchemy_name(enum alchemy_class_id id, uintptr_t handle, char *buf);
+static inline void alchemy_unlink(uintptr_t handle)
+{
+	skin_unlink_locked(alchemy(), handle);
+}
 
-/*
- * Timeouts, as every blocking service of the nucleus takes them.  A
- * non-blocking request becomes relative 0, which every nucleus service
- * reads as "do not wait".  The plain, _until and _timed forms of a
- * service convert their argument and call one implementation, which
- * fails with @error first if it is set.
- */
-struct alchemy_timeout {
-	nk_time_t value; /* NK_INFINITE, ns from now or a date, per @mode */
-	enum nk_tmode mode;
-	int error; /* -EINVAL: a malformed timespec */
-};
+/* skin_lookup_locked(): -EINVAL for a bad handle.  Lock held. */
+static inline int alchemy_lookup(enum alchemy_class_id id, uintptr_t handle,
+				 void **object)
+{
+	return skin_lookup_locked(alchemy(), id, handle, object);
+}
+
+/* skin_get(): returns with the lock held on success only. */
+static inline int alchemy_get(enum alchemy_class_id id, const uintptr_t *handle,
+			      struct nk_instance **nk, void **object)
+{
+	return skin_get(&alchemy_skin, id, handle, nk, object);
+}
+
+/* skin_delete().  Lock NOT held. */
+static inline int
+alchemy_delete(enum alchemy_class_id id, const uintptr_t *handle,
+	       int (*destroy)(struct nk_instance *nk, void *object))
+{
+	return skin_delete(&alchemy_skin, id, handle, destroy);
+}
+
+/* Name of a registered object into @buf (XNOBJECT_NAME_LEN).  Lock held. */
+static inline void alchemy_name(uintptr_t handle, char *buf)
+{
+	skin_name_locked(alchemy(), handle, buf);
+}
 
 /* A relative RTIME: TM_INFINITE, TM_NONBLOCK or ns from now. */
-struct alchemy_timeout alchemy_rel(RTIME timeout);
-/* An absolute RTIME (the _until forms): TM_INFINITE, TM_NONBLOCK or a date. */
-struct alchemy_timeout alchemy_abs(RTIME date);
-/* The _timed forms: NULL: infinite, {0, 0}: non-blocking, else a date. */
-struct alchemy_timeout alchemy_timespec(const struct timespec *date);
-/*
- * The same timeout as a date, for a service that may sleep several
- * times and must keep one deadline across.
- */
-struct alchemy_timeout alchemy_deadline(struct nk_instance *nk,
-					struct alchemy_timeout to);
-static inline bool alchemy_nonblock(struct alchemy_timeout to)
+static inline struct skin_timeout alchemy_rel(RTIME timeout)
 {
-	return to.mode == NK_RELATIVE && to.value == 0;
+	if (timeout == TM_INFINITE)
+		return skin_infinite();
+	return timeout == TM_NONBLOCK ? skin_nonblock() : skin_rel_ns(timeout);
+}
+
+/* An absolute RTIME (the _until forms): TM_INFINITE, TM_NONBLOCK or a date. */
+static inline struct skin_timeout alchemy_abs(RTIME date)
+{
+	if (date == TM_INFINITE || date == TM_NONBLOCK)
+		return alchemy_rel(date);
+	return skin_abs_ns(date);
+}
+
+/* rt_*_bind(): wait up to @timeout (relative); skin_bind(). */
+static inline int alchemy_bind(enum alchemy_class_id id, uintptr_t *handle,
+			       const char *name, RTIME timeout)
+{
+	return skin_bind(&alchemy_skin, id, handle, name, alchemy_rel(timeout));
 }
 
 #pragma GCC visibility pop

@@ -1,7 +1,7 @@
 /*
- * Alchemy mutexes: a priority-inheritance synch (the nucleus tracks the
- * owner, queues waiters by priority and boosts owner chains) plus the
- * owner's nesting depth, which only the owner touches.
+ * Alchemy mutexes: recursive priority-inheritance nucleus mutexes (the
+ * nucleus tracks the owner and its nesting, queues waiters by priority
+ * and boosts owner chains).
  *
  * As in Xenomai 3, a mutex that is locked or waited for cannot be
  * deleted (-EBUSY), so an acquire never sees its mutex vanish.
@@ -11,12 +11,11 @@
 
 #include <alchemy/mutex.h>
 
-#include <limits.h>
 #include <stdlib.h>
 
 int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 {
-	struct alchemy_mutex *mcb;
+	struct nk_mutex *mcb;
 	struct nk_instance *nk;
 	int ret;
 
@@ -28,13 +27,10 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 	mcb = malloc(sizeof(*mcb));
 	if (mcb == NULL)
 		return -ENOMEM;
-	ret = nk_synch_init(nk, &mcb->synch,
-			    alchemy_synch_name(ALCHEMY_MUTEX, name),
-			    NK_SYNCH_PI, 0);
-	mcb->depth = 0;
+	ret = nk_mutex_init(nk, mcb, alchemy_synch_name(ALCHEMY_MUTEX, name),
+			    NK_SYNCH_PI | NK_MUTEX_RECURSIVE, 0);
 	if (ret == 0)
-		ret = alchemy_publish(nk, ALCHEMY_MUTEX, name, mcb,
-				      &mutex->handle);
+		ret = alchemy_publish(ALCHEMY_MUTEX, name, mcb, &mutex->handle);
 	if (ret)
 		free(mcb);
 	return ret;
@@ -42,12 +38,12 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 
 static int mutex_destroy(struct nk_instance *nk, void *object)
 {
-	struct alchemy_mutex *mcb = object;
+	struct nk_mutex *mcb = object;
 
 	(void)nk;
-	if (nk_synch_owner(&mcb->synch) || nk_synch_nr_waiters(&mcb->synch))
+	if (nk_mutex_owner(mcb) || nk_synch_nr_waiters(&mcb->synch))
 		return -EBUSY;
-	nk_synch_destroy_locked(&mcb->synch);
+	nk_mutex_destroy(mcb);
 	free(mcb);
 	return 0;
 }
@@ -58,12 +54,11 @@ int rt_mutex_delete(RT_MUTEX *mutex)
 			      mutex_destroy);
 }
 
-static int mutex_acquire(RT_MUTEX *mutex, struct alchemy_timeout to)
+static int mutex_acquire(RT_MUTEX *mutex, struct skin_timeout to)
 {
 	struct alchemy_task *current;
-	struct alchemy_mutex *mcb;
 	struct nk_instance *nk;
-	struct nk_thread *self;
+	struct nk_mutex *mcb;
 	int ret;
 
 	if (to.error)
@@ -78,33 +73,20 @@ static int mutex_acquire(RT_MUTEX *mutex, struct alchemy_timeout to)
 			  (void **)&mcb);
 	if (ret)
 		return ret;
-	self = nk_thread_self(nk);
-	if (nk_synch_owner(&mcb->synch) == self) {
-		if (mcb->depth == UINT_MAX)
-			ret = -EAGAIN;
-		else
-			mcb->depth++;
-		goto out;
-	}
 	/* A free mutex is taken even where blocking is refused (T_LOCK). */
-	ret = nk_synch_try_acquire(&mcb->synch, self);
-	if (ret == -EBUSY)
-		ret = alchemy_nonblock(to)
-			  ? -EWOULDBLOCK
-			  : nk_synch_acquire(&mcb->synch, to.value, to.mode);
+	ret = nk_mutex_trylock_locked(mcb);
+	if (ret == -EWOULDBLOCK && !skin_nonblocking(to))
+		ret = nk_mutex_lock_locked(mcb, to.value, to.mode);
 	/* Inherited from a deleted owner: ours all the same. */
-	if (ret == NK_WAKE_OK || ret == NK_WAKE_OWNER_DEAD) {
-		mcb->depth = 1;
+	if (ret == NK_WAKE_OWNER_DEAD)
 		ret = 0;
-	}
-out:
 	nk_unlock(nk);
-	return ret;
+	return skin_error(&alchemy_skin, ret);
 }
 
 int rt_mutex_acquire_timed(RT_MUTEX *mutex, const struct timespec *abs_timeout)
 {
-	return mutex_acquire(mutex, alchemy_timespec(abs_timeout));
+	return mutex_acquire(mutex, skin_timespec(abs_timeout));
 }
 
 int rt_mutex_acquire_until(RT_MUTEX *mutex, RTIME abs_timeout)
@@ -119,32 +101,25 @@ int rt_mutex_acquire(RT_MUTEX *mutex, RTIME timeout)
 
 int rt_mutex_release(RT_MUTEX *mutex)
 {
-	struct alchemy_mutex *mcb;
 	struct nk_instance *nk;
-	struct nk_thread *owner;
+	struct nk_mutex *mcb;
 	int ret;
 
 	ret = alchemy_get(ALCHEMY_MUTEX, alchemy_handle(mutex), &nk,
 			  (void **)&mcb);
 	if (ret)
 		return ret;
-	owner = nk_synch_owner(&mcb->synch);
-	if (owner == NULL || owner != nk_thread_self(nk)) {
-		ret = -EPERM;
-	} else if (--mcb->depth == 0) {
-		nk_synch_release(&mcb->synch);
-		nk_sched_run(nk);
-	}
+	ret = nk_mutex_unlock_locked(mcb);
 	nk_unlock(nk);
 	return ret;
 }
 
 int rt_mutex_inquire(RT_MUTEX *mutex, RT_MUTEX_INFO *info)
 {
-	struct alchemy_mutex *mcb;
 	struct alchemy_task *t;
 	struct nk_instance *nk;
 	struct nk_thread *owner;
+	struct nk_mutex *mcb;
 	int ret;
 
 	if (info == NULL)
@@ -154,11 +129,11 @@ int rt_mutex_inquire(RT_MUTEX *mutex, RT_MUTEX_INFO *info)
 	if (ret)
 		return ret;
 	info->owner = NO_ALCHEMY_TASK;
-	owner = nk_synch_owner(&mcb->synch);
-	t = owner ? nk_thread_personality(owner, &alchemy_personality) : NULL;
+	owner = nk_mutex_owner(mcb);
+	t = owner ? nk_thread_personality(owner, &alchemy_skin.pers) : NULL;
 	if (t)
 		info->owner = t->self;
-	alchemy_name(ALCHEMY_MUTEX, mutex->handle, info->name);
+	alchemy_name(mutex->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -171,33 +146,15 @@ int rt_mutex_bind(RT_MUTEX *mutex, const char *name, RTIME timeout)
 
 int rt_mutex_unbind(RT_MUTEX *mutex)
 {
-	return alchemy_unbind(alchemy_handle(mutex));
-}
-
-int alchemy_mutex_giveup(struct alchemy_mutex *mcb, struct nk_thread *self,
-			 unsigned int *depth)
-{
-	if (self == NULL || nk_synch_owner(&mcb->synch) != self)
-		return -EPERM;
-	*depth = mcb->depth;
-	mcb->depth = 0;
-	return nk_synch_release(&mcb->synch);
+	return skin_unbind(alchemy_handle(mutex));
 }
 
 int alchemy_mutex_regain(uintptr_t handle, unsigned int depth)
 {
-	struct alchemy_mutex *mcb;
-	int ret;
+	struct nk_mutex *mcb;
 
-	do {
-		/* Deleted while unlocked and unwaited: a misuse we survive. */
-		if (alchemy_lookup(ALCHEMY_MUTEX, handle, (void **)&mcb))
-			return -EIDRM;
-		ret = nk_synch_acquire(&mcb->synch, NK_INFINITE, NK_RELATIVE);
-	} while (ret == NK_WAKE_UNBLOCKED);
-	if (ret == NK_WAKE_OK || ret == NK_WAKE_OWNER_DEAD) {
-		mcb->depth = depth;
-		ret = 0;
-	}
-	return ret;
+	/* Deleted while unlocked and unwaited: a misuse we survive. */
+	if (alchemy_lookup(ALCHEMY_MUTEX, handle, (void **)&mcb))
+		return -EIDRM;
+	return nk_mutex_regain_locked(mcb, depth);
 }

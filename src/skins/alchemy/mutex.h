@@ -1,6 +1,6 @@
 /*
- * Alchemy mutex control block, shared by mutex.c and cond.c (a
- * condition wait gives the mutex up and takes it back).
+ * Alchemy mutexes are nucleus mutexes (PI, recursive); cond.c gives one
+ * up and takes it back around a condition wait.
  */
 #ifndef ALCHEMY_MUTEX_INTERNAL_H
 #define ALCHEMY_MUTEX_INTERNAL_H
@@ -9,23 +9,10 @@
 
 #pragma GCC visibility push(hidden)
 
-struct alchemy_mutex {
-	struct nk_synch synch; /* NK_SYNCH_PI: owner, PI, priority queue */
-	unsigned int depth;    /* the owner's nesting */
-};
-
 /*
- * Release @mcb entirely on behalf of @self, returning its nesting depth
- * in *@depth; the next owner is readied but not switched to (the caller
- * reschedules, typically by blocking).  Errors: -EPERM (@self does not
- * own it).  Lock held.
- */
-int alchemy_mutex_giveup(struct alchemy_mutex *mcb, struct nk_thread *self,
-			 unsigned int *depth);
-/*
- * Take the mutex @handle back to nesting @depth, waiting as long as it
- * takes: rt_task_unblock does not break this wait.  Errors: -EIDRM (the
- * mutex was deleted meanwhile).  Lock held.
+ * Take the mutex @handle back at nesting @depth after a condition wait
+ * gave it up (nk_mutex_giveup_locked).  Errors: -EIDRM (the mutex was
+ * deleted meanwhile), those of nk_mutex_regain_locked().  Lock held.
  */
 int alchemy_mutex_regain(uintptr_t handle, unsigned int depth);
 

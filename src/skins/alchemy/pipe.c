@@ -29,19 +29,12 @@ struct alchemy_pipe {
 	bool streaming;
 };
 
-/*
- * Pipes by minor, including those being created (which hold the minor
- * but are not usable yet).  Lock held.
- */
-static struct alchemy_pipe *minors[P_MINOR_COUNT];
-static unsigned long pipe_serial;
-/* The instance, once a pipe was created: fusion_pipe_open() must not
- * start the runtime from whatever thread calls it first. */
-static struct nk_instance *pipe_nk;
-
 /* Reserve @minor (P_MINOR_AUTO: the first free one) for @p.  Lock held. */
 static int minor_reserve(struct alchemy_pipe *p, int minor)
 {
+	struct alchemy_state *st = alchemy_state();
+	struct alchemy_pipe **minors = st->minors;
+
 	if (minor == P_MINOR_AUTO) {
 		for (minor = 0; minor < P_MINOR_COUNT; minor++)
 			if (minors[minor] == NULL)
@@ -53,7 +46,7 @@ static int minor_reserve(struct alchemy_pipe *p, int minor)
 	}
 	minors[minor] = p;
 	p->minor = minor;
-	p->serial = ++pipe_serial;
+	p->serial = ++st->pipe_serial;
 	return 0;
 }
 
@@ -95,12 +88,10 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 		/* Registration may run a binder at once: the pipe is ready. */
 		ret = alchemy_register(ALCHEMY_PIPE, name, p, &pipe->handle);
 	}
-	if (ret) {
-		minors[p->minor] = NULL;
-	} else {
+	if (ret)
+		alchemy_state()->minors[p->minor] = NULL;
+	else
 		ret = p->minor;
-		__atomic_store_n(&pipe_nk, nk, __ATOMIC_RELEASE);
-	}
 	nk_unlock(nk);
 	if (ret < 0) {
 		if (np)
@@ -120,8 +111,8 @@ int rt_pipe_delete(RT_PIPE *pipe)
 	ret = alchemy_get(ALCHEMY_PIPE, alchemy_handle(pipe), &nk, (void **)&p);
 	if (ret)
 		return ret;
-	alchemy_unregister(ALCHEMY_PIPE, pipe->handle);
-	minors[p->minor] = NULL;
+	alchemy_unregister(pipe->handle);
+	alchemy_state()->minors[p->minor] = NULL;
 	np = p->np;
 	free(p);
 	nk_unlock(nk);
@@ -130,7 +121,7 @@ int rt_pipe_delete(RT_PIPE *pipe)
 }
 
 static ssize_t pipe_read(RT_PIPE *pipe, void *buf, size_t size,
-			 struct alchemy_timeout to)
+			 struct skin_timeout to)
 {
 	struct nk_instance *nk;
 	struct alchemy_pipe *p;
@@ -153,7 +144,7 @@ static ssize_t pipe_read(RT_PIPE *pipe, void *buf, size_t size,
 ssize_t rt_pipe_read_timed(RT_PIPE *pipe, void *buf, size_t size,
 			   const struct timespec *abs_timeout)
 {
-	return pipe_read(pipe, buf, size, alchemy_timespec(abs_timeout));
+	return pipe_read(pipe, buf, size, skin_timespec(abs_timeout));
 }
 
 ssize_t rt_pipe_read_until(RT_PIPE *pipe, void *buf, size_t size,
@@ -215,13 +206,16 @@ int rt_pipe_bind(RT_PIPE *pipe, const char *name, RTIME timeout)
 
 int rt_pipe_unbind(RT_PIPE *pipe)
 {
-	return alchemy_unbind(alchemy_handle(pipe));
+	return skin_unbind(alchemy_handle(pipe));
 }
 
-/* The pipe on @minor, if ready, as its Linux fd and serial.  Lock held. */
+/*
+ * The pipe on @minor, if ready, as its Linux fd and serial.  Lock held;
+ * the skin is entered (a pipe was created).
+ */
 static bool minor_find(int minor, int *fd, unsigned long *serial)
 {
-	struct alchemy_pipe *p = minors[minor];
+	struct alchemy_pipe *p = alchemy_state()->minors[minor];
 
 	if (p == NULL || p->np == NULL)
 		return false;
@@ -232,13 +226,17 @@ static bool minor_find(int minor, int *fd, unsigned long *serial)
 
 int fusion_pipe_open(int minor)
 {
-	struct nk_instance *nk = __atomic_load_n(&pipe_nk, __ATOMIC_ACQUIRE);
+	struct alchemy_state *st = alchemy_state();
 	unsigned long serial, now;
+	struct nk_instance *nk;
 	int fd, copy;
 	bool found, same;
 
-	if (nk == NULL || minor < 0 || minor >= P_MINOR_COUNT)
+	/* Not alchemy_enter(): a Linux thread asking must not start the
+	 * runtime; without the skin there is no pipe. */
+	if (st == NULL || minor < 0 || minor >= P_MINOR_COUNT)
 		return -ENOENT;
+	nk = st->skin.nk;
 	nk_lock(nk);
 	found = minor_find(minor, &fd, &serial);
 	nk_unlock(nk);

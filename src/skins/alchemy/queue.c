@@ -11,13 +11,13 @@
  * them waiting (then the message needs no pool space at all).
  *
  * Each waiting receiver sleeps with its request as wait context
- * (wait.h) in service order (arrival, or priority then arrival with
+ * (skin.h) in service order (arrival, or priority then arrival with
  * Q_PRIO).  The sender fills the request of the receiver it wakes, so
  * the hand-over is atomic under the nucleus lock.  A message handed to
  * a receiver whose task is deleted before it runs keeps its reference:
  * its block stays in use until the queue is deleted.
  */
-#include "wait.h"
+#include "internal.h"
 
 #include <alchemy/queue.h>
 
@@ -94,7 +94,7 @@ static void queue_release(struct nk_instance *nk, void *object)
 {
 	struct alchemy_queue *q = object;
 
-	alchemy_wait_destroy(nk, &q->synch);
+	skin_wait_destroy(nk, &q->synch);
 	free(q->pool);
 	free(q);
 }
@@ -105,7 +105,7 @@ static int queue_prepare(struct nk_instance *nk, void *object,
 {
 	struct alchemy_queue *q = object;
 	size_t bytes = pool_bytes(q->poolsize, q->qlimit);
-	int ret = alchemy_wait_init(nk, &q->synch, wname, q->mode & Q_PRIO);
+	int ret = skin_wait_init(nk, &q->synch, wname, q->mode & Q_PRIO);
 
 	if (ret)
 		return ret;
@@ -132,9 +132,8 @@ int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
 	q->qlimit = qlimit;
 	q->poolsize = poolsize;
 	q->mode = mode;
-	return alchemy_waitable_create(nk, ALCHEMY_QUEUE, name, q,
-				       queue_prepare, queue_release,
-				       &queue->handle);
+	return skin_create(alchemy(), ALCHEMY_QUEUE, name, q, queue_prepare,
+			   queue_release, &queue->handle);
 }
 
 static int queue_destroy(struct nk_instance *nk, void *object)
@@ -292,8 +291,8 @@ static int deliver(struct alchemy_queue *q, struct queue_msg *msg,
 {
 	struct delivery d = {.msg = msg, .data = data, .size = size};
 
-	return alchemy_wait_serve(&q->synch, deliver_one, &d,
-				  mode & Q_BROADCAST);
+	return skin_wait_serve_locked(&q->synch, deliver_one, &d,
+				      mode & Q_BROADCAST);
 }
 
 static bool queue_full(struct alchemy_queue *q)
@@ -412,7 +411,7 @@ static ssize_t take_queued(struct alchemy_queue *q, struct queue_req *req)
 
 /* The common body of every receive and read form. */
 static ssize_t queue_take(RT_QUEUE *queue, struct queue_req *req,
-			  struct alchemy_timeout to)
+			  struct skin_timeout to)
 {
 	struct alchemy_queue *q;
 	struct nk_instance *nk;
@@ -424,11 +423,12 @@ static ssize_t queue_take(RT_QUEUE *queue, struct queue_req *req,
 		return ret;
 	if (!nk_list_empty(&q->msgs)) {
 		ret = take_queued(q, req);
-	} else if (alchemy_nonblock(to)) {
+	} else if (skin_nonblocking(to)) {
 		ret = -EWOULDBLOCK;
 	} else {
-		ret = alchemy_wait_sleep(ALCHEMY_QUEUE, queue->handle, q,
-					 &q->synch, req, to);
+		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_QUEUE,
+					     queue->handle, q, &q->synch, req,
+					     to);
 		if (ret == 0)
 			ret = req->result;
 	}
@@ -437,7 +437,7 @@ static ssize_t queue_take(RT_QUEUE *queue, struct queue_req *req,
 }
 
 static ssize_t queue_receive(RT_QUEUE *queue, void **bufp,
-			     struct alchemy_timeout to)
+			     struct skin_timeout to)
 {
 	struct queue_req req = {.reader = false};
 	ssize_t ret;
@@ -455,7 +455,7 @@ static ssize_t queue_receive(RT_QUEUE *queue, void **bufp,
 ssize_t rt_queue_receive_timed(RT_QUEUE *queue, void **bufp,
 			       const struct timespec *abs_timeout)
 {
-	return queue_receive(queue, bufp, alchemy_timespec(abs_timeout));
+	return queue_receive(queue, bufp, skin_timespec(abs_timeout));
 }
 
 ssize_t rt_queue_receive_until(RT_QUEUE *queue, void **bufp, RTIME timeout)
@@ -469,7 +469,7 @@ ssize_t rt_queue_receive(RT_QUEUE *queue, void **bufp, RTIME timeout)
 }
 
 static ssize_t queue_read(RT_QUEUE *queue, void *buf, size_t size,
-			  struct alchemy_timeout to)
+			  struct skin_timeout to)
 {
 	struct queue_req req = {.reader = true, .buf = buf, .bufsz = size};
 	struct nk_instance *nk;
@@ -493,7 +493,7 @@ static ssize_t queue_read(RT_QUEUE *queue, void *buf, size_t size,
 ssize_t rt_queue_read_timed(RT_QUEUE *queue, void *buf, size_t size,
 			    const struct timespec *abs_timeout)
 {
-	return queue_read(queue, buf, size, alchemy_timespec(abs_timeout));
+	return queue_read(queue, buf, size, skin_timespec(abs_timeout));
 }
 
 ssize_t rt_queue_read_until(RT_QUEUE *queue, void *buf, size_t size,
@@ -551,7 +551,7 @@ int rt_queue_inquire(RT_QUEUE *queue, RT_QUEUE_INFO *info)
 	info->qlimit = q->qlimit;
 	info->poolsize = q->poolsize;
 	info->usedmem = stats.used;
-	alchemy_name(ALCHEMY_QUEUE, queue->handle, info->name);
+	alchemy_name(queue->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -564,5 +564,5 @@ int rt_queue_bind(RT_QUEUE *queue, const char *name, RTIME timeout)
 
 int rt_queue_unbind(RT_QUEUE *queue)
 {
-	return alchemy_unbind(alchemy_handle(queue));
+	return skin_unbind(alchemy_handle(queue));
 }

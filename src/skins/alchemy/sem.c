@@ -1,8 +1,8 @@
 /*
- * Alchemy semaphores: a count in front of a nucleus synch.  A V with
- * waiters hands its unit straight to the first one (the count never
- * sees it), so a woken P has nothing left to do and never touches the
- * semaphore again: deletion may free it as soon as waiters are flushed.
+ * Alchemy semaphores: nucleus semaphores (S_PULSE is NK_SEM_PULSE).  A
+ * V with waiters hands its unit straight to the first one, so a woken P
+ * never touches the semaphore again: deletion may free it as soon as
+ * waiters are flushed.
  */
 #include "internal.h"
 
@@ -10,20 +10,13 @@
 
 #include <stdlib.h>
 
-struct alchemy_sem {
-	struct nk_synch synch;
-	unsigned long count;
-	bool pulse;
-};
-
 int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 {
 	struct nk_instance *nk;
-	struct alchemy_sem *scb;
+	struct nk_sem *scb;
 	int ret;
 
-	if (sem == NULL || (mode & ~(S_PRIO | S_PULSE)) ||
-	    ((mode & S_PULSE) && icount > 0))
+	if (sem == NULL || (mode & ~(S_PRIO | S_PULSE)))
 		return -EINVAL;
 	ret = alchemy_enter_object(&nk);
 	if (ret)
@@ -31,14 +24,14 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	scb = malloc(sizeof(*scb));
 	if (scb == NULL)
 		return -ENOMEM;
-	ret = nk_synch_init(nk, &scb->synch,
-			    alchemy_synch_name(ALCHEMY_SEM, name),
-			    (mode & S_PRIO) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO, 0);
-	scb->count = icount;
-	scb->pulse = (mode & S_PULSE) != 0;
+	/* -EINVAL for a pulse semaphore with units, as Xenomai. */
+	ret = nk_sem_init(nk, scb, alchemy_synch_name(ALCHEMY_SEM, name), icount,
+			  0,
+			  ((mode & S_PRIO) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO) |
+			      ((mode & S_PULSE) ? NK_SEM_PULSE : 0));
 	/* Registration may run a binder at once: the object is ready. */
 	if (ret == 0)
-		ret = alchemy_publish(nk, ALCHEMY_SEM, name, scb, &sem->handle);
+		ret = alchemy_publish(ALCHEMY_SEM, name, scb, &sem->handle);
 	if (ret)
 		free(scb);
 	return ret;
@@ -46,11 +39,9 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 
 static int sem_destroy(struct nk_instance *nk, void *object)
 {
-	struct alchemy_sem *scb = object;
-
 	(void)nk;
-	nk_synch_destroy_locked(&scb->synch);
-	free(scb);
+	nk_sem_destroy(object);
+	free(object);
 	return 0;
 }
 
@@ -59,10 +50,10 @@ int rt_sem_delete(RT_SEM *sem)
 	return alchemy_delete(ALCHEMY_SEM, alchemy_handle(sem), sem_destroy);
 }
 
-static int sem_p(RT_SEM *sem, struct alchemy_timeout to)
+static int sem_p(RT_SEM *sem, struct skin_timeout to)
 {
 	struct nk_instance *nk;
-	struct alchemy_sem *scb;
+	struct nk_sem *scb;
 	int ret;
 
 	if (to.error)
@@ -70,21 +61,15 @@ static int sem_p(RT_SEM *sem, struct alchemy_timeout to)
 	ret = alchemy_get(ALCHEMY_SEM, alchemy_handle(sem), &nk, (void **)&scb);
 	if (ret)
 		return ret;
-	if (scb->count > 0) {
-		scb->count--;
-	} else if (alchemy_nonblock(to)) {
-		ret = -EWOULDBLOCK;
-	} else {
-		/* 0: a V gave us its unit; -EIDRM: scb is freed. */
-		ret = nk_synch_sleep(&scb->synch, to.value, to.mode);
-	}
+	/* 0: a unit, maybe given by a V; -EIDRM: scb is freed. */
+	ret = nk_sem_take_locked(scb, to.value, to.mode);
 	nk_unlock(nk);
 	return ret;
 }
 
 int rt_sem_p_timed(RT_SEM *sem, const struct timespec *abs_timeout)
 {
-	return sem_p(sem, alchemy_timespec(abs_timeout));
+	return sem_p(sem, skin_timespec(abs_timeout));
 }
 
 int rt_sem_p_until(RT_SEM *sem, RTIME abs_timeout)
@@ -101,23 +86,15 @@ int rt_sem_p(RT_SEM *sem, RTIME timeout)
 static int sem_post(RT_SEM *sem, bool all)
 {
 	struct nk_instance *nk;
-	struct alchemy_sem *scb;
+	struct nk_sem *scb;
 	int ret;
 
 	ret = alchemy_get(ALCHEMY_SEM, alchemy_handle(sem), &nk, (void **)&scb);
 	if (ret)
 		return ret;
-	if (all) {
-		scb->count = 0;
-		if (nk_synch_flush(&scb->synch, NK_WAKE_OK) > 0)
-			nk_sched_run(nk);
-	} else if (nk_synch_wakeup_one(&scb->synch)) {
-		nk_sched_run(nk);
-	} else if (!scb->pulse) {
-		scb->count++;
-	}
+	ret = all ? nk_sem_broadcast_locked(scb) : nk_sem_give_locked(scb);
 	nk_unlock(nk);
-	return 0;
+	return ret;
 }
 
 int rt_sem_v(RT_SEM *sem)
@@ -133,7 +110,7 @@ int rt_sem_broadcast(RT_SEM *sem)
 int rt_sem_inquire(RT_SEM *sem, RT_SEM_INFO *info)
 {
 	struct nk_instance *nk;
-	struct alchemy_sem *scb;
+	struct nk_sem *scb;
 	int ret;
 
 	if (info == NULL)
@@ -141,9 +118,9 @@ int rt_sem_inquire(RT_SEM *sem, RT_SEM_INFO *info)
 	ret = alchemy_get(ALCHEMY_SEM, alchemy_handle(sem), &nk, (void **)&scb);
 	if (ret)
 		return ret;
-	info->count = scb->count;
+	nk_sem_count(scb, &info->count);
 	info->nwaiters = (int)nk_synch_nr_waiters(&scb->synch);
-	alchemy_name(ALCHEMY_SEM, sem->handle, info->name);
+	alchemy_name(sem->handle, info->name);
 	nk_unlock(nk);
 	return 0;
 }
@@ -155,5 +132,5 @@ int rt_sem_bind(RT_SEM *sem, const char *name, RTIME timeout)
 
 int rt_sem_unbind(RT_SEM *sem)
 {
-	return alchemy_unbind(alchemy_handle(sem));
+	return skin_unbind(alchemy_handle(sem));
 }

@@ -39,7 +39,7 @@ static void task_set_host(struct alchemy_task *t)
 static void task_trampoline(void *arg);
 
 /* Set up @ext, an anonymous task until named.  Lock held. */
-static int task_attach(struct nk_thread *thread, void *ext)
+int alchemy_task_attach(struct nk_thread *thread, void *ext)
 {
 	struct alchemy_task *t = ext;
 	int ret;
@@ -63,32 +63,25 @@ static int task_attach(struct nk_thread *thread, void *ext)
  * with -EIDRM.  Its descriptor still reaches it until it is freed, for
  * rt_task_join() only (alchemy_task_lookup() refuses it).  Lock held.
  */
-static void task_exit(struct nk_thread *thread, void *ext)
+void alchemy_task_exit(struct nk_thread *thread, void *ext)
 {
 	struct alchemy_task *t = ext;
 
 	(void)thread;
-	alchemy_unlink(ALCHEMY_TASK, t->handle);
+	alchemy_unlink(t->handle);
 	alchemy_task_msg_exit(t);
 }
 
 /* Reaped or joined: the descriptor goes stale.  Lock held. */
-static void task_finalize(struct nk_thread *thread, void *ext)
+void alchemy_task_finalize(struct nk_thread *thread, void *ext)
 {
 	struct alchemy_task *t = ext;
 
 	(void)thread;
-	alchemy_unregister(ALCHEMY_TASK, t->handle);
+	alchemy_unregister(t->handle);
 	alchemy_task_msg_destroy(t);
 }
 
-const struct nk_personality alchemy_personality = {
-    .name = "alchemy",
-    .thread_size = sizeof(struct alchemy_task),
-    .attach = task_attach,
-    .exit = task_exit,
-    .finalize = task_finalize,
-};
 
 /*
  * Register @t under @name (NULL or "": stay as it is) in place of its
@@ -104,7 +97,7 @@ static int task_rename(struct alchemy_task *t, const char *name)
 	ret = alchemy_register(ALCHEMY_TASK, name, t, &handle);
 	if (ret)
 		return ret;
-	alchemy_unregister(ALCHEMY_TASK, t->handle);
+	alchemy_unregister(t->handle);
 	t->handle = handle;
 	t->self.handle = handle;
 	return 0;
@@ -113,11 +106,9 @@ static int task_rename(struct alchemy_task *t, const char *name)
 /* Whether a task holds @name (NULL or "": anonymous, never).  Lock held. */
 static bool task_name_taken(const char *name)
 {
-	nk_handle_t handle;
+	uintptr_t handle;
 
-	return name && name[0] &&
-	       nk_registry_find(&alchemy_class(ALCHEMY_TASK)->reg, name,
-				&handle) == 0;
+	return skin_find_locked(alchemy(), ALCHEMY_TASK, name, &handle) == 0;
 }
 
 int alchemy_task_current(struct nk_instance **nkp, struct alchemy_task **out)
@@ -132,10 +123,10 @@ int alchemy_task_current(struct nk_instance **nkp, struct alchemy_task **out)
 	if (self == NULL)
 		return -EPERM;
 	/* Attached already: the common case needs no lock. */
-	*out = nk_thread_personality(self, &alchemy_personality);
+	*out = nk_thread_personality(self, &alchemy_skin.pers);
 	if (*out)
 		return 0;
-	return nk_thread_attach(self, &alchemy_personality, (void **)out);
+	return nk_thread_attach(self, &alchemy_skin.pers, (void **)out);
 }
 
 /* The TCB behind @task, ended or not.  Lock held. */
@@ -243,7 +234,7 @@ int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
 				    : nk_thread_create(nk, &attr, &thread);
 	if (ret == 0)
 		ret =
-		    nk_thread_attach(thread, &alchemy_personality, (void **)&t);
+		    nk_thread_attach(thread, &alchemy_skin.pers, (void **)&t);
 	if (ret == 0)
 		ret = task_rename(t, name);
 	if (ret == 0) {
@@ -383,7 +374,7 @@ int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode)
 
 int rt_task_sleep_until(RTIME date)
 {
-	struct alchemy_timeout to = alchemy_abs(date);
+	struct skin_timeout to = alchemy_abs(date);
 	struct nk_instance *nk;
 	int ret;
 
@@ -646,7 +637,7 @@ static void task_info(struct nk_instance *nk, struct alchemy_task *t,
 	int prio, depth;
 
 	memset(info, 0, sizeof(*info));
-	alchemy_name(ALCHEMY_TASK, t->handle, info->name);
+	alchemy_name(t->handle, info->name);
 	if (info->name[0] == '\0')
 		snprintf(info->name, sizeof(info->name), "%s",
 			 nk_thread_name(thread));

@@ -72,7 +72,7 @@ static bool mcb_bad(const RT_TASK_MCB *mcb)
 }
 
 static ssize_t task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
-			 struct alchemy_timeout to)
+			 struct skin_timeout to)
 {
 	struct alchemy_msg msg = {.mcb_s = mcb_s, .mcb_r = mcb_r};
 	struct nk_instance *nk;
@@ -88,13 +88,13 @@ static ssize_t task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
 	if (ret)
 		return ret;
 	/* Refuse before queueing anything: the wait could not happen. */
-	if (nk_sched_lock_depth(nk) > 0 && !alchemy_nonblock(to))
+	if (nk_sched_lock_depth(nk) > 0 && !skin_nonblocking(to))
 		return -EPERM;
 	nk_lock(nk);
 	ret = alchemy_task_lookup(task, &t);
 	if (ret)
 		goto out;
-	if (alchemy_nonblock(to)) {
+	if (skin_nonblocking(to)) {
 		/* Only a waiting receiver takes it; then wait for the reply. */
 		if (nk_synch_nr_waiters(&t->msg_recv) == 0) {
 			ret = -EWOULDBLOCK;
@@ -126,7 +126,7 @@ ssize_t rt_task_send_timed(RT_TASK *task, RT_TASK_MCB *mcb_s,
 			   RT_TASK_MCB *mcb_r,
 			   const struct timespec *abs_timeout)
 {
-	return task_send(task, mcb_s, mcb_r, alchemy_timespec(abs_timeout));
+	return task_send(task, mcb_s, mcb_r, skin_timespec(abs_timeout));
 }
 
 ssize_t rt_task_send_until(RT_TASK *task, RT_TASK_MCB *mcb_s,
@@ -162,7 +162,7 @@ static struct alchemy_msg *msg_first(struct alchemy_task *t)
 	return best;
 }
 
-static int task_receive(RT_TASK_MCB *mcb_r, struct alchemy_timeout to)
+static int task_receive(RT_TASK_MCB *mcb_r, struct skin_timeout to)
 {
 	struct nk_instance *nk;
 	struct alchemy_task *self;
@@ -178,9 +178,9 @@ static int task_receive(RT_TASK_MCB *mcb_r, struct alchemy_timeout to)
 		return ret;
 	nk_lock(nk);
 	/* A receive may sleep several times: keep one deadline across. */
-	to = alchemy_deadline(nk, to);
+	to = skin_deadline(nk, to);
 	while ((msg = msg_first(self)) == NULL) {
-		if (alchemy_nonblock(to)) {
+		if (skin_nonblocking(to)) {
 			ret = -EWOULDBLOCK;
 			goto out;
 		}
@@ -208,7 +208,7 @@ out:
 int rt_task_receive_timed(RT_TASK_MCB *mcb_r,
 			  const struct timespec *abs_timeout)
 {
-	return task_receive(mcb_r, alchemy_timespec(abs_timeout));
+	return task_receive(mcb_r, skin_timespec(abs_timeout));
 }
 
 int rt_task_receive_until(RT_TASK_MCB *mcb_r, RTIME timeout)
