@@ -54,3 +54,15 @@ int main(int argc, char **argv)
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+void test_log_append(char *log, size_t size, const char *fmt, ...)
+{
+	size_t used = strlen(log);
+	va_list ap;
+
+	if (used && used < size - 1)
+		log[used++] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(log + used, size - used, fmt, ap);
+	va_end(ap);
+}

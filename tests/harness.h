@@ -27,6 +27,14 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 	const struct test_case test_cases[] = {__VA_ARGS__, {NULL, NULL}}
 #define T(name) {#name, name}
 
+/*
+ * Append the formatted text to @log (a char array), after a space unless
+ * it is empty: the run and event logs tests compare with CHECK_STR.
+ */
+void test_log_append(char *log, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define log_append(log, ...) test_log_append(log, sizeof(log), __VA_ARGS__)
+
 #define CHECK(cond)                                                            \
 	do {                                                                   \
 		if (!(cond))                                                   \

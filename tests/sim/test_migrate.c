@@ -13,7 +13,6 @@
 
 #include <fusion/fusion.h>
 
-#include <stdarg.h>
 #include <stdint.h>
 
 #define LOG_SIZE 2048
@@ -21,19 +20,6 @@
 static struct nk_instance *nk;
 static char run_log[LOG_SIZE];
 static char event_log[LOG_SIZE];
-
-static void __attribute__((format(printf, 2, 3)))
-log_append(char *log, const char *fmt, ...)
-{
-	size_t used = strlen(log);
-	va_list ap;
-
-	if (used && used < LOG_SIZE - 1)
-		log[used++] = ' ';
-	va_start(ap, fmt);
-	vsnprintf(log + used, LOG_SIZE - used, fmt, ap);
-	va_end(ap);
-}
 
 /* Record "<what>:cpu<N>@<now>" for the caller. */
 static void note(const char *what)

@@ -28,19 +28,6 @@ static struct nk_sem sem;
 static char run_log[LOG_SIZE];
 static char switch_log[LOG_SIZE];
 
-static void __attribute__((format(printf, 2, 3)))
-log_append(char *log, const char *fmt, ...)
-{
-	size_t used = strlen(log);
-	va_list ap;
-
-	if (used && used < LOG_SIZE - 1)
-		log[used++] = ' ';
-	va_start(ap, fmt);
-	vsnprintf(log + used, LOG_SIZE - used, fmt, ap);
-	va_end(ap);
-}
-
 /* Record "<what>@<now>" in run_log. */
 static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
 {
