@@ -3,9 +3,14 @@
 # application's Makefile uses them: compile runtime_app.c outside CMake,
 # run it, and check what it saw; for the nucleus and every skin of
 # skins.cmake, dynamically and statically linked.  First against the
-# build tree, then against a tree installed into a temporary prefix.
+# build tree, then against a tree installed into a temporary prefix,
+# against which the Alchemy examples and the Xenomai-style programs of
+# tests/alchemy/compat/ are built too, as their users build them, and
+# run (the compat programs on sim and on live: each must exit 0).
 #   usage: test_fusion_config.sh BUILD_DIR [SKIN:INCLUDE_SUBDIR...]
 # (CMake passes every skin of the list with its include subdirectory.)
+# $CFLAGS, if set, comes before fusion-config's flags in those user
+# builds, as in a Makefile; CTest passes the project's warnings there.
 set -eu
 
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
@@ -15,7 +20,8 @@ fi
 build=$(cd "$1" && pwd)
 shift
 skins="$*"
-src=$(cd "$(dirname "$0")" && pwd)/runtime_app.c
+top=$(cd "$(dirname "$0")/../.." && pwd)
+src=$top/tests/tools/runtime_app.c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -77,6 +83,37 @@ build_app()
 	fi
 	fail "$1: cannot compile: $(cat "$tmp/$1.log")"
 	return 1
+}
+
+# user_build NAME SOURCE: compile and link SOURCE into $tmp/NAME with
+# the installed tree's fusion-config, as a user does:
+#   cc $CFLAGS $(fusion-config --skin=alchemy --cflags) SOURCE \
+#      $(fusion-config --skin=alchemy --ldflags)
+user_build()
+{
+	# shellcheck disable=SC2046,SC2086
+	if "$cc" ${CFLAGS:-} $("$ifc" --skin=alchemy --cflags) -o "$tmp/$1" \
+		"$2" $("$ifc" --skin=alchemy --ldflags) 2>"$tmp/$1.log"; then
+		return 0
+	fi
+	fail "${2#"$top"/}: cannot build: $(cat "$tmp/$1.log")"
+	return 1
+}
+
+# user_run WHAT COMMAND...: COMMAND must exit 0.  A time limit, so that
+# a program that hangs fails under its own name instead of stopping the
+# whole script at CTest's timeout.
+user_run()
+{
+	what=$1
+	shift
+	status=0
+	timeout 60 "$@" >"$tmp/run.out" 2>&1 || status=$?
+	case $status in
+	0) pass "$what" ;;
+	124) fail "$what: still running after 60 s: $(tail -3 "$tmp/run.out")" ;;
+	*) fail "$what: exit $status: $(tail -3 "$tmp/run.out")" ;;
+	esac
 }
 
 # run_app WHAT NAME EXPECTED [ENV=VALUE...]: run `NAME --backend=sim
@@ -222,7 +259,7 @@ fi
 # The options.
 expect_eq "--skin=fusion is --skin=nucleus" \
 	"$("$fc" --skin=fusion --ldflags)" "$("$fc" --skin=nucleus --ldflags)"
-include=$(cd "$(dirname "$src")/../../include" && pwd)
+include=$top/include
 libs="-L$build/lib -Wl,-rpath,$build/lib"
 expect_prefix "--skin=nucleus --cflags" "$("$fc" --skin=nucleus --cflags)" \
 	"-I$include -D_GNU_SOURCE -pthread"
@@ -293,17 +330,24 @@ else
 	check_tree installed "$ifc" "$prefix/lib/pkgconfig" "$prefix/include"
 	# Programs written from the Alchemy documentation alone build
 	# against the installed tree and run unchanged (here on sim).
-	exdir=$(cd "$(dirname "$0")/../../examples/alchemy" && pwd)
 	for ex in periodic_queue pipe_reader; do
-		# shellcheck disable=SC2046
-		if ! "$cc" $("$ifc" --skin=alchemy --cflags) -o "$tmp/$ex" \
-			"$exdir/$ex.c" $("$ifc" --skin=alchemy --ldflags) \
-			2>"$tmp/$ex.log"; then
-			fail "examples/alchemy/$ex.c: $(cat "$tmp/$ex.log")"
-		elif "$tmp/$ex" --backend=sim >"$tmp/$ex.out" 2>&1; then
-			pass "examples/alchemy/$ex.c built with fusion-config runs"
-		else
-			fail "examples/alchemy/$ex.c: $(tail -3 "$tmp/$ex.out")"
+		if user_build "$ex" "$top/examples/alchemy/$ex.c"; then
+			user_run "examples/alchemy/$ex.c on sim (--backend=sim)" \
+				"$tmp/$ex" --backend=sim
+		fi
+	done
+	# Xenomai 3 programs, unmodified, on both backends.  Live without
+	# SCHED_FIFO falls back (the backend says so on stderr) and keeps
+	# the order of events these programs check: they must pass there
+	# too, as the live tests do in their FUSION_NO_RT=1 runs.
+	for prog in "$top"/tests/alchemy/compat/*.c; do
+		name=${prog##*/}
+		name=compat-${name%.c}
+		if user_build "$name" "$prog"; then
+			for backend in sim live; do
+				user_run "${prog#"$top"/} on $backend" \
+					env FUSION_BACKEND="$backend" "$tmp/$name"
+			done
 		fi
 	done
 	echo "install test: $(($(date +%s) - start)) s"
