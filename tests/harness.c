@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static jmp_buf test_env;
@@ -65,4 +66,30 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(log + used, size - used, fmt, ap);
 	va_end(ap);
+}
+
+int test_run_child(int (*child)(void *), void *arg, char *err, size_t size)
+{
+	int fds[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	CHECK_EQ(pipe(fds), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[1]);
+		_exit(child(arg));
+	}
+	close(fds[1]);
+	while (len + 1 < size &&
+	       (n = read(fds[0], err + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	err[len] = '\0';
+	close(fds[0]);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	return status;
 }

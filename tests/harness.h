@@ -35,6 +35,16 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define log_append(log, ...) test_log_append(log, sizeof(log), __VA_ARGS__)
 
+/*
+ * Fork; in the child, run @child(@arg) with its stderr into a pipe and
+ * exit with what it returns.  In the parent, read that stderr into @err
+ * (@size bytes with the terminating NUL, the rest dropped) until the
+ * child closes it, and wait for the child.  Returns its wait status.
+ * For what must not run in the test's own process: an abort, the
+ * watchdog, a report on stderr.
+ */
+int test_run_child(int (*child)(void *), void *arg, char *err, size_t size);
+
 #define CHECK(cond)                                                            \
 	do {                                                                   \
 		if (!(cond))                                                   \

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 enum { CHILD_DEMOTED = 0, CHILD_NO_RT = 10, CHILD_FAILED = 1 };
 
@@ -50,7 +49,8 @@ static void runaway(void *arg)
 		current_policy() == SCHED_OTHER ? CHILD_DEMOTED : CHILD_FAILED;
 }
 
-static int child_main(void)
+/* The child of test_run_child. */
+static int child_main(void *arg)
 {
 	struct nk_instance_attr attr = {.main_priority = 10};
 	struct nk_thread_attr ta = {.name = "runaway", .priority = 200,
@@ -58,6 +58,7 @@ static int child_main(void)
 	struct nk_instance *nk;
 	struct nk_thread *thread;
 
+	(void)arg;
 	setenv("FUSION_WATCHDOG_MS", "300", 1);
 	if (nk_instance_create(&attr, &nk) || nk_thread_create(nk, &ta, &thread) ||
 	    nk_thread_start(thread, runaway, NULL) || nk_thread_join(thread))
@@ -66,44 +67,19 @@ static int child_main(void)
 	return runaway_result;
 }
 
-/* Run the child; its stderr into @buf.  Returns its exit status. */
-static int run_child(char *buf, size_t len)
-{
-	int fds[2], status;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	CHECK_EQ(pipe(fds), 0);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[0]);
-		_exit(child_main());
-	}
-	close(fds[1]);
-	while (got + 1 < len && (n = read(fds[0], buf + got, len - 1 - got)) > 0)
-		got += (size_t)n;
-	buf[got] = '\0';
-	close(fds[0]);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status));
-	return WEXITSTATUS(status);
-}
-
 TEST(runaway_thread_is_demoted)
 {
 	char report[4096];
 	const char *no_rt = getenv("FUSION_NO_RT");
-	int status = run_child(report, sizeof(report));
+	int status = test_run_child(child_main, NULL, report, sizeof(report));
 
+	CHECK(WIFEXITED(status));
 	if (no_rt && no_rt[0] && no_rt[0] != '0') {
 		/* No real-time priority: nothing to demote, nothing said. */
-		CHECK_EQ(status, CHILD_NO_RT);
+		CHECK_EQ(WEXITSTATUS(status), CHILD_NO_RT);
 		CHECK(strstr(report, "watchdog") == NULL);
 	} else {
-		CHECK_EQ(status, CHILD_DEMOTED);
+		CHECK_EQ(WEXITSTATUS(status), CHILD_DEMOTED);
 		CHECK(strstr(report, "fusion: watchdog: thread runaway") !=
 		      NULL);
 	}

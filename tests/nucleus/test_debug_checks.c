@@ -93,40 +93,24 @@ static void shadow_from_interrupt(void)
 		_exit(3);
 }
 
-/*
- * Run @misuse on @backend in a child; its stderr goes to *@err.  Returns
- * the child's wait status.
- */
-static int run_child(const char *backend, void (*misuse)(void), char *err,
-		     size_t size)
-{
-	int fds[2], status;
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
+/* One misuse on one backend, run by misuse_child. */
+struct misuse_run {
+	const char *backend;
+	void (*misuse)(void);
+};
 
-	CHECK_EQ(pipe(fds), 0);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], STDERR_FILENO);
-		/* A check that does not fire must not hang the test, and
-		 * the aborts it expects leave no core files behind. */
-		alarm(20);
-		setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
-		create(backend);
-		misuse();
-		_exit(0);
-	}
-	close(fds[1]);
-	while (len + 1 < size &&
-	       (n = read(fds[0], err + len, size - 1 - len)) > 0)
-		len += (size_t)n;
-	err[len] = '\0';
-	close(fds[0]);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
-	return status;
+/* The child of test_run_child: @arg is a struct misuse_run. */
+static int misuse_child(void *arg)
+{
+	const struct misuse_run *run = arg;
+
+	/* A check that does not fire must not hang the test, and the
+	 * aborts it expects leave no core files behind. */
+	alarm(20);
+	setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+	create(run->backend);
+	run->misuse();
+	return 0;
 }
 
 static void expect_abort(void (*misuse)(void), const char *message)
@@ -134,8 +118,10 @@ static void expect_abort(void (*misuse)(void), const char *message)
 	static const char *const backends[] = {"sim", "live"};
 
 	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		struct misuse_run run = {backends[i], misuse};
 		char err[4096];
-		int status = run_child(backends[i], misuse, err, sizeof(err));
+		int status =
+		    test_run_child(misuse_child, &run, err, sizeof(err));
 
 		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT ||
 		    strstr(err, message) == NULL)
