@@ -48,7 +48,8 @@ struct nk_backend_handlers {
 	/*
 	 * The caller, in primary mode, made a system call outside the
 	 * nucleus (@syscall_nr; -1 for none): switch it to secondary mode.
-	 * Called on its own OS thread, lock not held.
+	 * Called on its own OS thread, lock not held (sim: held once, by
+	 * the handler that checked under it that the relax is due).
 	 */
 	void (*relax)(struct nk_instance *nk, int reason, long syscall_nr);
 	/*

@@ -240,9 +240,10 @@ TEST(each_ending_frees_the_name_and_wakes_senders)
 
 /*
  * Sleep in the nucleus until @item is in the trail: on sim, a pthread
- * that shadows itself gets the CPU only at a nucleus call of main (no
- * asynchronous preemption: not while main waits in pthread_join).  Real
- * time bounds the wait, as a safety net.
+ * that shadows itself gets the CPU at a nucleus call of main (no
+ * asynchronous preemption), or once main blocks in Linux (see
+ * main_joins_a_pthread_that_shadows_itself).  Real time bounds the
+ * wait, as a safety net.
  */
 static void wait_for_step(const char *item)
 {
@@ -292,6 +293,76 @@ TEST(shadowed_pthread_that_returns_ends_cleanly)
 	CHECK_EQ(rt_task_inquire(&returner, NULL), -EINVAL);
 	check_name_free("returner");
 	CHECK_EQ(rt_task_delete(&taken), 0);
+}
+
+/* --- main waits in Linux for a pthread that shadows itself --- */
+
+static RT_SEM shadower_sem;
+static int shadower_ret[3] = {1, 1, 1};
+static RTIME shadower_slept;
+static int poster_ret = 1;
+
+/*
+ * More urgent than main, which waits in pthread_join, outside the
+ * nucleus: on live, main's system call relaxes it (or the preemption
+ * signal parks it); on sim, main gives the baton up (sim.c).  Then it
+ * waits for a plain pthread's post: on sim, nothing runs meanwhile.
+ */
+static void *shadower_body(void *arg)
+{
+	RT_TASK self;
+	RTIME t0;
+
+	(void)arg;
+	shadower_ret[0] = rt_task_shadow(&self, "shadower", 10, 0);
+	step("shadowed");
+	t0 = rt_timer_read();
+	shadower_ret[1] = rt_task_sleep(MS);
+	shadower_slept = rt_timer_read() - t0;
+	step("slept");
+	shadower_ret[2] = rt_sem_p(&shadower_sem, TM_INFINITE);
+	step("taken");
+	return NULL;
+}
+
+/* Posts once the shadower waits. */
+static void *poster_body(void *arg)
+{
+	const struct timespec pause = {.tv_nsec = 100000};
+	RT_SEM_INFO info = {.nwaiters = 0};
+
+	(void)arg;
+	while (rt_sem_inquire(&shadower_sem, &info) == 0 && info.nwaiters == 0)
+		nanosleep(&pause, NULL);
+	poster_ret = rt_sem_v(&shadower_sem);
+	return NULL;
+}
+
+TEST(main_joins_a_pthread_that_shadows_itself)
+{
+	pthread_t th, poster;
+
+	CHECK_EQ(rt_sem_create(&shadower_sem, NULL, 0, S_FIFO), 0);
+	log_start();
+	CHECK_EQ(pthread_create(&th, NULL, shadower_body, NULL), 0);
+	CHECK_EQ(pthread_create(&poster, NULL, poster_body, NULL), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	step("joined");
+	CHECK_EQ(pthread_join(poster, NULL), 0);
+	CHECK_STR(trail, "shadowed slept taken joined");
+	CHECK_EQ(shadower_ret[0], 0);
+	CHECK_EQ(shadower_ret[1], 0);
+	CHECK_EQ(shadower_ret[2], 0);
+	CHECK_EQ(poster_ret, 0);
+	CHECK_EQ(rt_sem_delete(&shadower_sem), 0);
+	if (on_sim())
+		CHECK_EQ(shadower_slept, MS);
+	else
+		CHECK(shadower_slept >= MS);
+	/* Main is a task still, and back in the nucleus. */
+	CHECK(rt_task_self() != NULL);
+	CHECK_EQ(rt_task_sleep(MS), 0);
+	check_name_free("shadower");
 }
 
 /* --- the end of the process --- */
@@ -441,4 +512,5 @@ TESTS(T(thread_of_another_skin_uses_alchemy_objects),
       T(bare_thread_is_attached_with_defaults),
       T(each_ending_frees_the_name_and_wakes_senders),
       T(shadowed_pthread_that_returns_ends_cleanly),
+      T(main_joins_a_pthread_that_shadows_itself),
       T(plain_pthread_gets_xenomai_answers), T(process_end_cleans_up_tasks));

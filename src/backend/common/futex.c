@@ -102,6 +102,21 @@ bool be_gate_wait_intr(struct be_gate *gate)
 	return true;
 }
 
+int be_gate_wait_for(struct be_gate *gate, long ns)
+{
+	const struct timespec timeout = {.tv_sec = ns / 1000000000,
+					 .tv_nsec = ns % 1000000000};
+	uint32_t seen;
+	int ret;
+
+	while (!gate_take(gate, BE_GATE_SLEEPING, &seen)) {
+		ret = futex_wait(&gate->word, seen, &timeout);
+		if (ret == EINTR || ret == ETIMEDOUT)
+			return ret;
+	}
+	return 0;
+}
+
 bool be_gate_poll_begin(struct be_gate *gate, int efd)
 {
 	uint32_t seen;
@@ -169,6 +184,14 @@ bool be_lock_acquire_unless(struct be_lock *lock, _Atomic bool *abandon)
 			return true;
 		futex_wait(&lock->word, 2, &poll);
 	}
+}
+
+bool be_lock_try(struct be_lock *lock)
+{
+	uint32_t c = 0;
+
+	return atomic_compare_exchange_strong_explicit(
+	    &lock->word, &c, 1, memory_order_acquire, memory_order_relaxed);
 }
 
 void be_lock_release(struct be_lock *lock)

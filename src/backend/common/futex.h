@@ -37,6 +37,9 @@ void be_gate_wait(struct be_gate *gate);
  * backends' own handlers all restart, so it is the program's signal.
  */
 bool be_gate_wait_intr(struct be_gate *gate);
+/* As be_gate_wait_intr, for @ns at most: 0 (the token), EINTR or
+ * ETIMEDOUT. */
+int be_gate_wait_for(struct be_gate *gate, long ns);
 /*
  * Polling on a gate: begin takes the token (true) or announces that the
  * caller is about to sleep in a poll that watches the eventfd @efd,
@@ -63,6 +66,8 @@ struct be_lock {
 void be_lock_init(struct be_lock *lock);
 void be_lock_acquire(struct be_lock *lock);
 void be_lock_release(struct be_lock *lock);
+/* Take @lock if it is free, without waiting. */
+bool be_lock_try(struct be_lock *lock);
 /*
  * Take @lock, unless *@abandon becomes true first (false then): for a
  * thread whose owner may be waiting for it to end while holding @lock.

@@ -18,8 +18,23 @@
  * kick for the holder's CPU from outside (it readied a more urgent
  * thread) is taken when the holder next enters the nucleus.
  *
- * The same program therefore produces the same sequence of events, and
- * the same FUSION_SIM_LOG, on every run.
+ * Unless the holder is blocked in a system call outside the nucleus
+ * (pthread_join on the very thread that waits): it would never come
+ * back.  So while a thread from outside waits for the baton (adopting
+ * itself, or hardening after it was away) or kicks the holder's CPU,
+ * it looks at the holder (/proc state, at once and then every
+ * millisecond while it waits): blocked, the holder gets SIM_SIG_CEDE,
+ * whose handler relaxes it as a stray system call does on live, and the
+ * baton goes to the next thread.  The holder is then *away*: it runs as
+ * a plain thread and takes the baton back at its next nucleus entry (it
+ * hardens, waiting for its turn).  While a thread is away, a run with
+ * nothing to do waits, baton free, instead of reporting a deadlock;
+ * a call from outside that readies a thread then dispatches.  How far
+ * virtual time got when such a thread arrives or comes back depends on
+ * when it does, in real time: it is outside the simulation.
+ *
+ * A program without threads from outside never cedes: it produces the
+ * same sequence of events, and the same FUSION_SIM_LOG, on every run.
  */
 #include "sim.h"
 #include "../common/chan.h"
@@ -29,6 +44,8 @@
 
 #include <fusion/pipeline.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -42,6 +59,23 @@ static __thread struct sim_shadow *sim_self;
 static __thread int sim_depth;
 /* Set while the holder passes on broken waits: interrupt context. */
 static __thread bool sim_signal_ctx;
+/* Set while the holder relaxes to give the baton up (cede_signal). */
+static __thread bool sim_ceding;
+
+/* How often a thread waiting beside the holder looks at it again. */
+#define SIM_CEDE_POLL_NS 1000000
+
+static pthread_once_t cede_once = PTHREAD_ONCE_INIT;
+static int cede_error;
+static void cede_install(void);
+
+/* @s relaxed and leaves the baton free: it is away.  Lock held. */
+static void go_away(struct sim *sim, struct sim_shadow *s)
+{
+	s->away = true;
+	sim->away++;
+	sim->holder = NULL;
+}
 
 static void runnable_push(struct sim *sim, struct sim_shadow *s)
 {
@@ -246,10 +280,72 @@ static void shadow_interrupted(struct sim_shadow *s)
 	pthread_mutex_unlock(&sim->intr_lock);
 }
 
+/* Is thread @tid asleep in the kernel: /proc/self/task/TID/stat. */
+static bool host_blocked(pid_t tid)
+{
+	char path[64], line[512];
+	const char *state;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	line[n] = '\0';
+	/* The command name (field 2) ends at the last ')'; the state
+	 * follows. */
+	state = strrchr(line, ')');
+	return state && (state[2] == 'S' || state[2] == 'D');
+}
+
+/*
+ * A thread from outside the simulation (the caller, lock held) waits
+ * for the baton: the holder, outside the nucleus since the caller has
+ * the lock, gives it up if it is blocked in a system call there (see
+ * the header).
+ */
+static void cede_check(struct sim *sim)
+{
+	struct sim_shadow *h = sim->holder;
+
+	if (h && h != sim_self && host_blocked(h->tid))
+		pthread_kill(h->pthread, SIM_SIG_CEDE);
+}
+
 static void park(struct sim_shadow *self)
 {
 	while (!be_gate_wait_intr(&self->gate))
 		shadow_interrupted(self);
+	if (atomic_load(&self->killed))
+		shadow_exit(self);
+}
+
+/*
+ * @self, from outside the simulation, waits for the baton beside the
+ * holder.  Lock held, released here.  It looks again now and then
+ * whether the holder blocked outside the nucleus meanwhile, taking the
+ * lock only if it is free: a dispatch may be handing it over with the
+ * baton.
+ */
+static void park_beside(struct sim *sim, struct sim_shadow *self)
+{
+	int ret;
+
+	cede_check(sim);
+	be_lock_release(&sim->lock);
+	while ((ret = be_gate_wait_for(&self->gate, SIM_CEDE_POLL_NS))) {
+		if (ret == EINTR) {
+			shadow_interrupted(self);
+		} else if (be_lock_try(&sim->lock)) {
+			cede_check(sim);
+			be_lock_release(&sim->lock);
+		}
+	}
 	if (atomic_load(&self->killed))
 		shadow_exit(self);
 }
@@ -278,8 +374,19 @@ static void dispatch(struct sim *sim, struct sim_shadow *self)
 		if (service_irqs(sim) || service_kicks(sim) ||
 		    service_root(sim) || service_interrupts(sim))
 			continue;
-		if (!advance(sim))
+		if (advance(sim))
+			continue;
+		if (sim->away == 0)
 			report_deadlock(sim);
+		/* Every thread waits, some perhaps on one that is away: the
+		 * baton and the lock are free until it comes back or a call
+		 * from outside readies a thread (sim_lock, sim_unlock). */
+		sim->dispatching = false;
+		sim->holder = NULL;
+		be_lock_release(&sim->lock);
+		if (self)
+			park(self);
+		return;
 	}
 }
 
@@ -319,6 +426,9 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 
 	if (nr_cpus <= 0 || nr_cpus > NK_MAX_CPUS)
 		return -EINVAL;
+	pthread_once(&cede_once, cede_install);
+	if (cede_error)
+		return cede_error;
 	if (be_option_get(BE_OPT_SIM_LOG, &opts) ||
 	    be_option_get(BE_OPT_SIM_SCENARIO, &opts))
 		return -EINVAL;
@@ -377,17 +487,21 @@ static void sim_switch_to(void *priv, void *prev, void *next,
 		((struct sim_shadow *)prev)->cpu =
 		    nk_thread_cpu(((struct sim_shadow *)prev)->thread);
 	if ((flags & NK_SWITCH_PARK) && prev != sim->holder) {
-		/* @prev adopted itself beside the holder: dispatching here
-		 * would make two executors.  The lock goes back, and comes
-		 * with the baton when a dispatch hands it to @prev. */
-		be_lock_release(&sim->lock);
-		park(prev);
+		/* @prev adopted itself (or hardens) beside the holder:
+		 * dispatching here would make two executors.  The lock goes
+		 * back, and comes with the baton when a dispatch hands it to
+		 * @prev. */
+		park_beside(sim, prev);
 		return;
 	}
 	if (flags & NK_SWITCH_RELAX) {
 		/* It keeps the baton: code outside the nucleus takes no
-		 * virtual time, so it runs on until it comes back. */
+		 * virtual time, so it runs on until it comes back.  Unless
+		 * it cedes it: the next holder gets it when @prev leaves the
+		 * nucleus (sim_unlock). */
 		((struct sim_shadow *)prev)->relaxed = true;
+		if (sim_ceding)
+			go_away(sim, prev);
 		return;
 	}
 	if (flags & NK_SWITCH_EXIT) {
@@ -400,7 +514,11 @@ static void sim_switch_to(void *priv, void *prev, void *next,
 
 static void sim_kick(void *priv, int cpu)
 {
-	((struct sim *)priv)->kicked[cpu] = true;
+	struct sim *sim = priv;
+
+	sim->kicked[cpu] = true;
+	if (sim->holder && sim->holder->cpu == cpu)
+		cede_check(sim);
 }
 
 static struct sim_shadow *shadow_new(struct sim *sim, struct nk_thread *thread)
@@ -572,6 +690,14 @@ static void sim_lock(void *priv)
 	s->entries++;
 	if (s->relaxed) {
 		s->relaxed = false;
+		if (s->away) {
+			/* It takes the baton if it is free, else waits for
+			 * it beside the holder (sim_switch_to). */
+			s->away = false;
+			sim->away--;
+			if (sim->holder == NULL)
+				sim->holder = s;
+		}
 		sim->handlers->harden(sim->nk);
 		return;
 	}
@@ -591,10 +717,76 @@ static void sim_lock(void *priv)
 	}
 }
 
+/*
+ * No thread of the simulation executes: the call from outside that
+ * leaves the nucleus (or the holder that just ceded) dispatches, and
+ * the lock goes with the baton.  Out of line: sim_unlock stays cheap.
+ */
+static void __attribute__((noinline)) unlock_dispatch(struct sim *sim)
+{
+	sim_depth = 1;
+	dispatch(sim, NULL);
+	sim_depth = 0;
+}
+
 static void sim_unlock(void *priv)
 {
-	if (--sim_depth == 0)
-		be_lock_release(&((struct sim *)priv)->lock);
+	struct sim *sim = priv;
+
+	if (--sim_depth > 0)
+		return;
+	if (sim->holder == NULL && sim->away)
+		unlock_dispatch(sim);
+	else
+		be_lock_release(&sim->lock);
+}
+
+/*
+ * SIM_SIG_CEDE, on the holder, blocked in a system call outside the
+ * nucleus while a thread from outside the simulation waits for it
+ * (cede_check): it relaxes, as a stray system call relaxes a thread on
+ * live, and leaves the baton to the next thread; it takes it back at
+ * its next nucleus entry.  Nothing if it entered the nucleus meanwhile:
+ * that entry is a preemption point.
+ */
+static void cede_signal(int sig, siginfo_t *info, void *context)
+{
+	struct sim_shadow *s = sim_self;
+	int saved_errno = errno;
+	struct sim *sim;
+
+	(void)sig;
+	(void)info;
+	(void)context;
+	if (s == NULL || sim_depth > 0)
+		return;
+	sim = s->sim;
+	sim_depth = 1;
+	be_lock_acquire(&sim->lock);
+	if (s == sim->holder) {
+		if (s->relaxed) {
+			go_away(sim, s);
+		} else {
+			sim->kicked[s->cpu] = false;
+			sim_ceding = true;
+			sim->handlers->relax(sim->nk, NK_RELAX_SYSCALL, -1);
+			sim_ceding = false;
+		}
+	}
+	sim_unlock(sim);
+	errno = saved_errno;
+}
+
+static void cede_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = cede_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIM_SIG_CEDE, &sa, NULL))
+		cede_error = -errno;
 }
 
 static bool sim_lock_held(void *priv)

@@ -6,12 +6,15 @@
 #include <fusion/backend.h>
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "../common/futex.h"
 
 /* Exit status of a simulation that deadlocked. */
 #define SIM_EXIT_DEADLOCK 3
+/* The signal that asks the baton holder to give the baton up (sim.c). */
+#define SIM_SIG_CEDE (SIGRTMIN + 9)
 
 struct sim;
 
@@ -26,6 +29,7 @@ struct sim_shadow {
 	bool adopted;
 	_Atomic bool killed;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
+	bool away;    /* relaxed without the baton: waits for it at harden */
 	struct be_gate gate;
 	struct be_gate gone; /* as in the live backend: see sim_thread_reap */
 	bool queued; /* in sim->runnable */
@@ -63,8 +67,11 @@ struct sim {
 	nk_time_t deadline[NK_MAX_CPUS];
 	bool kicked[NK_MAX_CPUS];
 	struct sim_shadow *busy_on[NK_MAX_CPUS];
-	/* The baton: the shadow whose OS thread executes (see sim.c). */
+	/* The baton: the shadow whose OS thread executes (see sim.c);
+	 * NULL while every thread waits, some on one that is away. */
 	struct sim_shadow *holder;
+	/* Shadows away: relaxed, without the baton. */
+	int away;
 	struct nk_list runnable; /* shadows owed the baton, FIFO */
 	bool irq_posted[NK_MAX_CPUS];
 	bool root_posted;
