@@ -140,7 +140,11 @@ void *nk_thread_personality(struct nk_thread *thread,
 	return slot < 0 ? NULL : thread->pers_ext[slot];
 }
 
-void nk_personality_exit(struct nk_thread *thread)
+/*
+ * Run @thread's exit hooks or, with @finalize, its finalize hooks and
+ * free its extensions: newest personality first.
+ */
+static void thread_hooks(struct nk_thread *thread, bool finalize)
 {
 	struct nk_instance *nk = thread->nk;
 
@@ -148,28 +152,29 @@ void nk_personality_exit(struct nk_thread *thread)
 		int slot = thread->pers_order[i];
 		const struct nk_personality *pers =
 		    nk->personalities[slot].pers;
+		void (*hook)(struct nk_thread *, void *) =
+		    finalize ? pers->finalize : pers->exit;
 
-		if (pers->exit)
-			pers->exit(thread, thread->pers_ext[slot]);
+		if (hook)
+			hook(thread, thread->pers_ext[slot]);
+		if (finalize) {
+			free(thread->pers_ext[slot]);
+			thread->pers_ext[slot] = NULL;
+			thread->pers_attached[slot] = false;
+		}
 	}
+	if (finalize)
+		thread->nr_attached = 0;
+}
+
+void nk_personality_exit(struct nk_thread *thread)
+{
+	thread_hooks(thread, false);
 }
 
 void nk_personality_finalize(struct nk_thread *thread)
 {
-	struct nk_instance *nk = thread->nk;
-
-	for (int i = thread->nr_attached - 1; i >= 0; i--) {
-		int slot = thread->pers_order[i];
-		const struct nk_personality *pers =
-		    nk->personalities[slot].pers;
-
-		if (pers->finalize)
-			pers->finalize(thread, thread->pers_ext[slot]);
-		free(thread->pers_ext[slot]);
-		thread->pers_ext[slot] = NULL;
-		thread->pers_attached[slot] = false;
-	}
-	thread->nr_attached = 0;
+	thread_hooks(thread, true);
 }
 
 void nk_personality_fini_all(struct nk_instance *nk)
