@@ -36,7 +36,12 @@
 #define SA_RESTORER 0x04000000
 #endif
 
-/* The allowed range: rt_sigreturn for our handlers, nothing else. */
+/*
+ * The allowed range: rt_sigreturn for our handlers, nothing else.  The
+ * kernel tests the address after the syscall instruction (the saved
+ * user instruction pointer), so the range ends past the hlt that
+ * follows it, never at it.
+ */
 void live_sud_restorer(void) __attribute__((visibility("hidden")));
 extern const char live_sud_restorer_end[] __attribute__((visibility("hidden")));
 /*
@@ -54,10 +59,10 @@ __asm__(".text\n"
 	"live_sud_restorer:\n"
 	"\tmovq $15, %rax\n" /* __NR_rt_sigreturn */
 	"\tsyscall\n"
+	"\thlt\n"
 	".globl live_sud_restorer_end\n"
 	".hidden live_sud_restorer_end\n"
-	"live_sud_restorer_end:\n"
-	"\thlt\n");
+	"live_sud_restorer_end:\n");
 
 /* The selector byte of this OS thread. */
 static __thread volatile char live_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
@@ -114,10 +119,10 @@ int live_sud_sigaction(int sig, void (*handler)(int, siginfo_t *, void *),
 		       int also)
 {
 	struct kernel_sigaction ksa = {
-		.handler = handler,
-		.flags = SA_SIGINFO | SA_RESTART | SA_RESTORER,
-		.restorer = live_sud_restorer,
-		.mask = also ? 1ull << (also - 1) : 0,
+	    .handler = handler,
+	    .flags = SA_SIGINFO | SA_RESTART | SA_RESTORER,
+	    .restorer = live_sud_restorer,
+	    .mask = also ? 1ull << (also - 1) : 0,
 	};
 
 	if (syscall(SYS_rt_sigaction, sig, &ksa, NULL, sizeof(ksa.mask)))
