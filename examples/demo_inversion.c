@@ -65,9 +65,9 @@ static void high_body(void *arg)
 static struct nk_thread *spawn(const char *name, int prio, nk_thread_fn body)
 {
 	struct nk_thread_attr attr = {
-		.name = name,
-		.priority = prio,
-		.flags = NK_THREAD_JOINABLE,
+	    .name = name,
+	    .priority = prio,
+	    .flags = NK_THREAD_JOINABLE,
 	};
 	struct nk_thread *thread;
 	int ret = nk_thread_create(nk, &attr, &thread);

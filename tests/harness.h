@@ -20,19 +20,22 @@ struct test_case {
 
 extern const struct test_case test_cases[];
 void test_fail(const char *file, int line, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 3, 4)));
+    __attribute__((noreturn, format(printf, 3, 4)));
 
 #define TEST(name) static void name(void)
 #define TESTS(...)                                                             \
 	const struct test_case test_cases[] = {__VA_ARGS__, {NULL, NULL}}
-#define T(name) {#name, name}
+#define T(name)                                                                \
+	{                                                                      \
+#name, name                                                    \
+	}
 
 /*
  * Append the formatted text to @log (a char array), after a space unless
  * it is empty: the run and event logs tests compare with CHECK_STR.
  */
 void test_log_append(char *log, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 #define log_append(log, ...) test_log_append(log, sizeof(log), __VA_ARGS__)
 
 /*
@@ -63,8 +66,9 @@ int test_run_child(int (*child)(void *), void *arg, char *err, size_t size);
 	do {                                                                   \
 		const char *sa_ = (a), *sb_ = (b);                             \
 		if (strcmp(sa_, sb_) != 0)                                     \
-			test_fail(__FILE__, __LINE__, "%s == %s:\n  \"%s\"\n  \"%s\"", \
-				  #a, #b, sa_, sb_);                           \
+			test_fail(__FILE__, __LINE__,                          \
+				  "%s == %s:\n  \"%s\"\n  \"%s\"", #a, #b,     \
+				  sa_, sb_);                                   \
 	} while (0)
 
 #endif

@@ -10,17 +10,18 @@ static const struct {
 	void (*usage)(FILE *out);
 	const char *help;
 } commands[] = {
-	{"latency", fusion_latency, fusion_latency_usage,
-	 "wakeup latency of a periodic thread"},
-	{"switch", fusion_switch, fusion_switch_usage,
-	 "context-switch cost between threads"},
-	{"info", fusion_info, fusion_info_usage,
-	 "can this machine do real time, and why not"},
+    {"latency", fusion_latency, fusion_latency_usage,
+     "wakeup latency of a periodic thread"},
+    {"switch", fusion_switch, fusion_switch_usage,
+     "context-switch cost between threads"},
+    {"info", fusion_info, fusion_info_usage,
+     "can this machine do real time, and why not"},
 };
 
 static int usage(FILE *out)
 {
-	fprintf(out, "usage: fusion COMMAND [OPTIONS]  (fusion COMMAND --help)\n");
+	fprintf(out,
+		"usage: fusion COMMAND [OPTIONS]  (fusion COMMAND --help)\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "framework options (any command), or their variables:\n");

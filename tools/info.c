@@ -94,38 +94,42 @@ int fusion_info(int argc, char **argv)
 	if (mlock_ok)
 		munlockall();
 	getrlimit(RLIMIT_RTPRIO, &rtprio);
-	printf("backend            %s\n", backend && backend[0] ? backend
-							     : "live (default)");
+	printf("backend            %s\n",
+	       backend && backend[0] ? backend : "live (default)");
 	printf("RT CPUs            %s\n",
-	       cpus && cpus[0] ? cpus : "the last online CPU (FUSION_CPUS unset)");
+	       cpus && cpus[0] ? cpus
+			       : "the last online CPU (FUSION_CPUS unset)");
 	printf("online CPUs        %ld\n", ncpu);
 	printf("SCHED_FIFO         %s (RLIMIT_RTPRIO %ld%s)\n",
 	       fifo ? "allowed" : "not allowed", (long)rtprio.rlim_cur,
 	       geteuid() == 0 ? ", root" : "");
-	printf("mlockall           %s\n", mlock_ok ? "allowed" : strerror(errno));
+	printf("mlockall           %s\n",
+	       mlock_ok ? "allowed" : strerror(errno));
 	printf("syscall dispatch   %s\n",
 	       probe_sud() ? "available" : "not available in this kernel");
 	printf("clocksource        %s\n",
 	       read_line("/sys/devices/system/clocksource/clocksource0/"
 			 "current_clocksource",
 			 buf, sizeof(buf)));
-	rt_runtime = strtol(read_line("/proc/sys/kernel/sched_rt_runtime_us",
-				      buf, sizeof(buf)),
-			    NULL, 10);
+	rt_runtime = strtol(
+	    read_line("/proc/sys/kernel/sched_rt_runtime_us", buf, sizeof(buf)),
+	    NULL, 10);
 	printf("RT throttling      sched_rt_runtime_us = %s\n", buf);
 	printf("timer slack        %d ns\n", timerslack);
-	printf("CPU governor       %s\n",
-	       read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-			 buf, sizeof(buf)));
+	printf(
+	    "CPU governor       %s\n",
+	    read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+		      buf, sizeof(buf)));
 	printf("idle driver        %s\n",
 	       read_line("/sys/devices/system/cpu/cpuidle/current_driver", buf,
 			 sizeof(buf)));
 
 	if (!fifo)
-		advise(&v, "SCHED_FIFO refused: run as root, grant CAP_SYS_NICE "
-			   "(setcap cap_sys_nice+ep) or raise RLIMIT_RTPRIO "
-			   "(limits.conf rtprio); scheduling order stays exact, "
-			   "timing does not");
+		advise(&v,
+		       "SCHED_FIFO refused: run as root, grant CAP_SYS_NICE "
+		       "(setcap cap_sys_nice+ep) or raise RLIMIT_RTPRIO "
+		       "(limits.conf rtprio); scheduling order stays exact, "
+		       "timing does not");
 	if (!mlock_ok)
 		advise(&v, "mlockall refused: page faults may hit real-time "
 			   "paths; raise RLIMIT_MEMLOCK");
@@ -138,9 +142,10 @@ int fusion_info(int argc, char **argv)
 		advise(&v, "clocksource is not tsc: reading time may cost a "
 			   "system call");
 	if (rt_runtime >= 0 && rt_runtime < 1000000)
-		advise(&v, "RT throttling is on (sched_rt_runtime_us < period): "
-			   "a runaway RT thread leaves Linux a slice, and RT "
-			   "threads may be stalled at the end of each second");
+		advise(&v,
+		       "RT throttling is on (sched_rt_runtime_us < period): "
+		       "a runaway RT thread leaves Linux a slice, and RT "
+		       "threads may be stalled at the end of each second");
 	if (strcmp(read_line("/sys/devices/system/cpu/cpu0/cpufreq/"
 			     "scaling_governor",
 			     buf, sizeof(buf)),
@@ -150,8 +155,8 @@ int fusion_info(int argc, char **argv)
 			   "changes add latency");
 	printf("\nverdict            %s\n",
 	       v.problems == 0 ? "ready for real time"
-	       : fifo ? "usable for real time, with caveats:"
-		      : "not real-time capable as configured:");
+	       : fifo	       ? "usable for real time, with caveats:"
+			       : "not real-time capable as configured:");
 	fputs(v.advice, stdout);
 	return 0;
 }

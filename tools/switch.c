@@ -104,24 +104,25 @@ static const struct sw_mode {
 	int switches_per_round;
 	const char *unit;
 } sw_modes[] = {
-	{"sem", sem_peer, sem_driver, 2, NULL},
-	{"mutex", mutex_peer, mutex_driver, 4, NULL},
-	{"mbox", mbox_peer, mbox_driver, 2, "messages"},
+    {"sem", sem_peer, sem_driver, 2, NULL},
+    {"mutex", mutex_peer, mutex_driver, 4, NULL},
+    {"mbox", mbox_peer, mbox_driver, 2, "messages"},
 };
 
 void fusion_switch_usage(FILE *out)
 {
-	fprintf(out, "usage: fusion switch [-m sem|mutex|mbox] [-n ROUNDS] "
-		     "[--backend=live|sim]\n"
-		     "  -m  what the two threads hand each other (default sem)\n"
-		     "  -n  round trips (default 200000)\n");
+	fprintf(out,
+		"usage: fusion switch [-m sem|mutex|mbox] [-n ROUNDS] "
+		"[--backend=live|sim]\n"
+		"  -m  what the two threads hand each other (default sem)\n"
+		"  -n  round trips (default 200000)\n");
 }
 
 int fusion_switch(int argc, char **argv)
 {
 	const struct sw_mode *mode = &sw_modes[0];
-	struct nk_thread_attr attr = {.name = "peer", .priority = 60,
-				      .flags = NK_THREAD_JOINABLE};
+	struct nk_thread_attr attr = {
+	    .name = "peer", .priority = 60, .flags = NK_THREAD_JOINABLE};
 	struct sw_state st = {.rounds = 200000};
 	struct nk_thread *peer;
 	nk_time_t t0, t1;

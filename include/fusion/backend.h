@@ -106,8 +106,9 @@ struct ipipe_source;
 
 /* switch_to flags */
 #define NK_SWITCH_EXIT 0x1 /* prev is dead: end its OS thread, never return */
-#define NK_SWITCH_PARK 0x2 /* next is NULL: prev only waits to be made current */
-#define NK_SWITCH_RELAX 0x4 /* prev leaves primary mode: it goes on running */
+#define NK_SWITCH_PARK                                                         \
+	0x2 /* next is NULL: prev only waits to be made current */
+#define NK_SWITCH_RELAX 0x4   /* prev leaves primary mode: it goes on running */
 #define NK_SWITCH_MIGRATE 0x8 /* prev leaves its CPU for another RT CPU */
 
 struct nk_backend_ops {
@@ -186,7 +187,8 @@ struct nk_backend_ops {
 	 * while bound, the backend calls handlers->thread_gone on it first.
 	 * Lock held.
 	 */
-	int (*thread_adopt)(void *priv, struct nk_thread *thread, void **shadow);
+	int (*thread_adopt)(void *priv, struct nk_thread *thread,
+			    void **shadow);
 	/*
 	 * End the OS thread of a shadow that is not current anywhere (it
 	 * waits in the backend, or was never started) without letting it

@@ -27,22 +27,22 @@ struct nk_heap_block;
 struct nk_heap {
 	unsigned int magic;
 	void *base;
-	size_t size;     /* usable bytes managed, after alignment */
-	size_t used;     /* bytes handed out, block overhead included */
-	size_t nr_used;  /* blocks currently allocated */
-	size_t nr_free;  /* blocks on the free lists */
+	size_t size;	/* usable bytes managed, after alignment */
+	size_t used;	/* bytes handed out, block overhead included */
+	size_t nr_used; /* blocks currently allocated */
+	size_t nr_free; /* blocks on the free lists */
 	uint64_t fl_bitmap;
 	uint32_t sl_bitmap[NK_HEAP_FL_MAX];
 	struct nk_heap_block *free_lists[NK_HEAP_FL_MAX][NK_HEAP_SL_COUNT];
 };
 
 struct nk_heap_stats {
-	size_t size;          /* bytes managed */
-	size_t used;          /* bytes allocated, overhead included */
-	size_t free;          /* bytes free, overhead of free blocks excluded */
-	size_t largest_free;  /* largest single allocation that would succeed */
-	size_t nr_used;       /* blocks allocated */
-	size_t nr_free;       /* free blocks (fragments) */
+	size_t size;	     /* bytes managed */
+	size_t used;	     /* bytes allocated, overhead included */
+	size_t free;	     /* bytes free, overhead of free blocks excluded */
+	size_t largest_free; /* largest single allocation that would succeed */
+	size_t nr_used;	     /* blocks allocated */
+	size_t nr_free;	     /* free blocks (fragments) */
 };
 
 /*

@@ -39,8 +39,7 @@ static inline void nk_list_add_after(struct nk_list *item, struct nk_list *pos)
 }
 
 /* Insert @item right before @pos (at the tail when @pos is the list). */
-static inline void nk_list_add_before(struct nk_list *item,
-				      struct nk_list *pos)
+static inline void nk_list_add_before(struct nk_list *item, struct nk_list *pos)
 {
 	nk_list_insert_between(item, pos->prev, pos);
 }

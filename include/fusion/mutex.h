@@ -33,9 +33,8 @@ nk_export int nk_mutex_destroy(struct nk_mutex *mutex);
  * mutex, or an owner cycle), -EWOULDBLOCK (owned, relative timeout 0),
  * -EOVERFLOW (recursion depth).  Context: thread.
  */
-nk_export nk_must_check int nk_mutex_lock(struct nk_mutex *mutex,
-					  nk_time_t timeout,
-					  enum nk_tmode mode);
+nk_export nk_must_check int
+nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout, enum nk_tmode mode);
 /* As nk_mutex_lock(), the caller holding the nucleus lock. */
 nk_export nk_must_check int nk_mutex_lock_locked(struct nk_mutex *mutex,
 						 nk_time_t timeout,

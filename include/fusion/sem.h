@@ -15,7 +15,8 @@ struct nk_sem {
 	unsigned int magic;
 	struct nk_synch synch;
 	unsigned long count;
-	unsigned long max; /* give beyond this fails with -EOVERFLOW; 0: pulse */
+	unsigned long
+	    max; /* give beyond this fails with -EOVERFLOW; 0: pulse */
 };
 
 /*

@@ -23,8 +23,8 @@
 #define NK_SYNCH_FIFO 0x0  /* waiters in arrival order */
 #define NK_SYNCH_PRIO 0x1  /* waiters by effective priority, FIFO within */
 #define NK_SYNCH_OWNER 0x2 /* tracks an owner */
-#define NK_SYNCH_PI 0x4    /* priority inheritance (implies OWNER|PRIO) */
-#define NK_SYNCH_PP 0x8    /* priority ceiling (implies OWNER) */
+#define NK_SYNCH_PI 0x4	   /* priority inheritance (implies OWNER|PRIO) */
+#define NK_SYNCH_PP 0x8	   /* priority ceiling (implies OWNER) */
 
 struct nk_synch {
 	unsigned int magic;
@@ -63,9 +63,8 @@ nk_export int nk_synch_destroy_locked(struct nk_synch *synch);
  * interrupt context, scheduler locked), -EDEADLK (owner cycle).
  * Context: thread, lock held.
  */
-nk_export nk_must_check int nk_synch_sleep(struct nk_synch *synch,
-					   nk_time_t timeout,
-					   enum nk_tmode mode);
+nk_export nk_must_check int
+nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout, enum nk_tmode mode);
 
 /*
  * As nk_synch_sleep, with a wait context: @ctx (typically on the
@@ -107,9 +106,8 @@ nk_export int nk_synch_flush(struct nk_synch *synch, enum nk_wake reason);
  * already, or the wait would close a cycle of owners).
  * Context: thread, lock held.
  */
-nk_export nk_must_check int nk_synch_acquire(struct nk_synch *synch,
-					     nk_time_t timeout,
-					     enum nk_tmode mode);
+nk_export nk_must_check int
+nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout, enum nk_tmode mode);
 /*
  * Release a synch the caller owns: ownership passes to the first waiter
  * (readied), or the synch becomes free.  The caller's priority drops

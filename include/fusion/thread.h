@@ -30,25 +30,25 @@ struct nk_thread_attr {
 	const char *name; /* NULL or "": "thread<N>" */
 	int priority;
 	enum nk_policy policy;
-	nk_time_t quantum;  /* NK_SCHED_RR only, > 0 */
-	size_t stack_size;  /* 0: the instance default */
-	int cpu;            /* RT CPU */
+	nk_time_t quantum; /* NK_SCHED_RR only, > 0 */
+	size_t stack_size; /* 0: the instance default */
+	int cpu;	   /* RT CPU */
 	unsigned int flags;
 };
 
 /* Thread state bits, as nk_thread_state() reports them. */
-#define NK_THREAD_DORMANT 0x001   /* created, not started */
-#define NK_THREAD_READY 0x002     /* in a ready queue */
-#define NK_THREAD_PENDING 0x004   /* waits on a synch object */
-#define NK_THREAD_DELAYED 0x008   /* waits for a date (sleep or timeout) */
+#define NK_THREAD_DORMANT 0x001	  /* created, not started */
+#define NK_THREAD_READY 0x002	  /* in a ready queue */
+#define NK_THREAD_PENDING 0x004	  /* waits on a synch object */
+#define NK_THREAD_DELAYED 0x008	  /* waits for a date (sleep or timeout) */
 #define NK_THREAD_SUSPENDED 0x010 /* nk_thread_suspend() */
-#define NK_THREAD_ZOMBIE 0x020    /* terminated, not reaped */
-#define NK_THREAD_CURRENT 0x040   /* current on its CPU */
-#define NK_THREAD_RELAXED 0x080   /* secondary mode: runs under Linux */
+#define NK_THREAD_ZOMBIE 0x020	  /* terminated, not reaped */
+#define NK_THREAD_CURRENT 0x040	  /* current on its CPU */
+#define NK_THREAD_RELAXED 0x080	  /* secondary mode: runs under Linux */
 
 struct nk_thread_stats {
-	unsigned long switches;      /* times switched in */
-	nk_time_t exec_time;         /* ns spent current, on the backend clock */
+	unsigned long switches; /* times switched in */
+	nk_time_t exec_time;	/* ns spent current, on the backend clock */
 	unsigned long mode_switches; /* primary -> secondary transitions */
 	/* What the backend counts (0 where it counts nothing): */
 	unsigned long syscalls;	   /* nucleus entries: its "system calls" */
@@ -183,9 +183,8 @@ nk_export int nk_thread_yield(struct nk_instance *nk);
  * NK_WAKE_UNBLOCKED.  Errors: -EINVAL (bad instance), -EPERM (wrong
  * context or scheduler locked).  Context: thread.
  */
-nk_export nk_must_check int nk_thread_sleep(struct nk_instance *nk,
-					    nk_time_t timeout,
-					    enum nk_tmode mode);
+nk_export nk_must_check int
+nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout, enum nk_tmode mode);
 
 /*
  * Make the caller periodic: releases at @start (absolute; NK_INFINITE:
@@ -204,8 +203,8 @@ nk_export int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
  * meanwhile are no overruns).  Errors: -EINVAL (bad thread, period < 0),
  * -ESRCH (terminated).  Context: any.
  */
-nk_export int nk_thread_make_periodic(struct nk_thread *thread,
-				      nk_time_t start, nk_time_t period);
+nk_export int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
+				      nk_time_t period);
 
 /*
  * Wait for the caller's next release point.  On return *@overruns (may

@@ -23,7 +23,7 @@ struct nk_timer {
 	unsigned int magic;
 	struct nk_instance *nk;
 	struct nk_rbnode node;
-	nk_time_t date;     /* next expiry */
+	nk_time_t date;	    /* next expiry */
 	nk_time_t interval; /* 0: one-shot */
 	nk_timer_fn handler;
 	void *cookie;

@@ -11,19 +11,19 @@
 
 enum nk_trace_event {
 	NK_TRACE_SWITCH,  /* thread = next, object = previous thread */
-	NK_TRACE_READY,   /* thread became runnable */
-	NK_TRACE_BLOCK,   /* thread blocked; object = what it waits for */
-	NK_TRACE_WAKE,    /* thread woken by object (arg = wake reason) */
+	NK_TRACE_READY,	  /* thread became runnable */
+	NK_TRACE_BLOCK,	  /* thread blocked; object = what it waits for */
+	NK_TRACE_WAKE,	  /* thread woken by object (arg = wake reason) */
 	NK_TRACE_TIMEOUT, /* thread's wait on object timed out */
-	NK_TRACE_TIMER,   /* timer object fired */
-	NK_TRACE_PRIO,    /* thread's effective priority is now arg */
-	NK_TRACE_START,   /* thread started */
-	NK_TRACE_EXIT,    /* thread terminated */
+	NK_TRACE_TIMER,	  /* timer object fired */
+	NK_TRACE_PRIO,	  /* thread's effective priority is now arg */
+	NK_TRACE_START,	  /* thread started */
+	NK_TRACE_EXIT,	  /* thread terminated */
 	NK_TRACE_SUSPEND, /* suspend count of thread raised to arg */
 	NK_TRACE_RESUME,  /* suspend count of thread lowered to arg */
-	NK_TRACE_RELAX,   /* thread left primary mode (arg = reason) */
+	NK_TRACE_RELAX,	  /* thread left primary mode (arg = reason) */
 	NK_TRACE_HARDEN,  /* thread is back in primary mode */
-	NK_TRACE_IRQ,     /* domain (thread field) ran its handler for IRQ arg */
+	NK_TRACE_IRQ, /* domain (thread field) ran its handler for IRQ arg */
 	NK_TRACE_MIGRATE, /* thread left this CPU for RT CPU arg */
 	NK_TRACE_NR_EVENTS
 };

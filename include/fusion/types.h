@@ -29,10 +29,11 @@ enum nk_tmode {
  */
 enum nk_wake {
 	NK_WAKE_OK = 0,
-	NK_WAKE_TIMEOUT = -ETIMEDOUT,   /* the timeout elapsed */
-	NK_WAKE_DELETED = -EIDRM,       /* the object was deleted */
-	NK_WAKE_UNBLOCKED = -EINTR,     /* nk_thread_unblock() */
-	NK_WAKE_OWNER_DEAD = -EOWNERDEAD, /* mutex acquired from a deleted owner */
+	NK_WAKE_TIMEOUT = -ETIMEDOUT, /* the timeout elapsed */
+	NK_WAKE_DELETED = -EIDRM,     /* the object was deleted */
+	NK_WAKE_UNBLOCKED = -EINTR,   /* nk_thread_unblock() */
+	NK_WAKE_OWNER_DEAD =
+	    -EOWNERDEAD, /* mutex acquired from a deleted owner */
 };
 
 #define NK_PRIO_MIN 0

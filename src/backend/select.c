@@ -8,8 +8,8 @@
 
 /* The first entry is the default. */
 static const struct nk_backend_ops *const backends[] = {
-	&nk_backend_live,
-	&nk_backend_sim,
+    &nk_backend_live,
+    &nk_backend_sim,
 };
 
 const struct nk_backend_ops *nk_backend_lookup(const char *name)

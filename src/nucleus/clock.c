@@ -51,8 +51,7 @@ int nk_consume(struct nk_instance *nk, nk_time_t ns)
 	return self ? 0 : -EPERM;
 }
 
-int nk_tbase_init(struct nk_instance *nk, struct nk_tbase *tb,
-		  nk_time_t period)
+int nk_tbase_init(struct nk_instance *nk, struct nk_tbase *tb, nk_time_t period)
 {
 	if (!nk_instance_valid(nk) || tb == NULL || period < 0)
 		return -EINVAL;

@@ -13,8 +13,8 @@
 #ifdef NK_DEBUG
 void nk_assert_fail(const char *expr, const char *file, int line)
 {
-	fprintf(stderr, "fusion: nucleus assertion failed: %s (%s:%d)\n",
-		expr, file, line);
+	fprintf(stderr, "fusion: nucleus assertion failed: %s (%s:%d)\n", expr,
+		file, line);
 	abort();
 }
 #endif
@@ -24,18 +24,18 @@ static void describe_handler(struct nk_instance *nk,
 			     void *ctx);
 
 static const struct nk_backend_handlers nucleus_handlers = {
-	.timer = nk_irq_handle_timer,
-	.resched = nk_sched_handle_resched,
-	.preempt = nk_sched_handle_preempt,
-	.relax = nk_thread_handle_relax,
-	.harden = nk_thread_handle_harden,
-	.interrupted = nk_thread_handle_interrupted,
-	.thread_entry = nk_thread_entry,
-	.thread_gone = nk_thread_handle_gone,
-	.describe = describe_handler,
-	.irq = nk_irq_handle,
-	.irq_sync = nk_irq_handle_sync,
-	.root_sync = nk_irq_handle_root,
+    .timer = nk_irq_handle_timer,
+    .resched = nk_sched_handle_resched,
+    .preempt = nk_sched_handle_preempt,
+    .relax = nk_thread_handle_relax,
+    .harden = nk_thread_handle_harden,
+    .interrupted = nk_thread_handle_interrupted,
+    .thread_entry = nk_thread_entry,
+    .thread_gone = nk_thread_handle_gone,
+    .describe = describe_handler,
+    .irq = nk_irq_handle,
+    .irq_sync = nk_irq_handle_sync,
+    .root_sync = nk_irq_handle_root,
 };
 
 static void instance_free(struct nk_instance *nk)
@@ -82,14 +82,13 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	nk->magic = NK_INSTANCE_MAGIC;
 	nk->be = be;
 	nk->nr_cpus = attr->nr_cpus ? attr->nr_cpus : 1;
-	nk->default_stack_size = attr->default_stack_size
-					 ? attr->default_stack_size
-					 : 256 * 1024;
+	nk->default_stack_size =
+	    attr->default_stack_size ? attr->default_stack_size : 256 * 1024;
 	nk_list_init(&nk->threads);
 	nk_list_init(&nk->reapable);
 	ret = nk_registry_init(&nk->registry, attr->registry_capacity
-						      ? attr->registry_capacity
-						      : 4096);
+						  ? attr->registry_capacity
+						  : 4096);
 	if (ret)
 		goto fail;
 	nk->scheds = calloc((size_t)nk->nr_cpus, sizeof(*nk->scheds));
@@ -107,10 +106,9 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		ret = nk_sched_init(nk, &nk->scheds[cpu], cpu);
 	if (ret == 0) {
 		nk_lock_acquire(nk);
-		ret = nk_thread_adopt(nk, attr->main_name ? attr->main_name
-							  : "main",
-				      attr->main_priority, attr->main_cpu,
-				      &nk->creator);
+		ret = nk_thread_adopt(
+		    nk, attr->main_name ? attr->main_name : "main",
+		    attr->main_priority, attr->main_cpu, &nk->creator);
 		if (ret == 0) {
 			/* Nothing else exists: the creator takes its CPU. */
 			struct nk_sched *sched = nk->creator->sched;
@@ -155,7 +153,8 @@ int nk_instance_destroy(struct nk_instance *nk)
 	/* Skins see every thread end, the caller's included, while all
 	 * are still whole; then everybody else, waiting in the backend,
 	 * is ended where it is. */
-	nk_list_for_each(pos, &nk->threads) {
+	nk_list_for_each(pos, &nk->threads)
+	{
 		thread = nk_list_entry(pos, struct nk_thread, instance_link);
 		if (!(thread->state & NK_THREAD_ZOMBIE))
 			nk_personality_exit(thread);
@@ -218,9 +217,8 @@ static void describe_thread(struct nk_thread *thread,
 		 thread->name, thread->base_prio, thread->prio,
 		 thread->sched->cpu,
 		 thread->state & NK_THREAD_ZOMBIE ? " terminated" : "",
-		 waits ? " waits for " : (thread->state & NK_BLOCK_BITS
-						  ? ""
-						  : " runnable"),
+		 waits ? " waits for "
+		       : (thread->state & NK_BLOCK_BITS ? "" : " runnable"),
 		 waits ? waits : "", owner ? " owned by " : "",
 		 owner ? owner->name : "");
 	emit(ctx, line);
@@ -235,8 +233,8 @@ static void describe_handler(struct nk_instance *nk,
 	nk_list_for_each(pos, &nk->threads)
 	{
 		describe_thread(
-			nk_list_entry(pos, struct nk_thread, instance_link),
-			emit, ctx);
+		    nk_list_entry(pos, struct nk_thread, instance_link), emit,
+		    ctx);
 	}
 }
 
@@ -255,12 +253,12 @@ void nk_trace_emit(struct nk_instance *nk, int cpu, enum nk_trace_event ev,
 		   const char *thread, const char *object, long arg)
 {
 	struct nk_trace_record rec = {
-		.date = nk_clock_now(nk),
-		.cpu = cpu,
-		.event = ev,
-		.thread = thread,
-		.object = object && object[0] ? object : NULL,
-		.arg = arg,
+	    .date = nk_clock_now(nk),
+	    .cpu = cpu,
+	    .event = ev,
+	    .thread = thread,
+	    .object = object && object[0] ? object : NULL,
+	    .arg = arg,
 	};
 
 	nk->trace(nk->trace_ctx, &rec);

@@ -23,7 +23,7 @@
 /* Own invariants (lua_assert): checked in debug builds only. */
 #ifdef NK_DEBUG
 void nk_assert_fail(const char *expr, const char *file, int line)
-	__attribute__((noreturn));
+    __attribute__((noreturn));
 #define nk_assert(e) ((e) ? (void)0 : nk_assert_fail(#e, __FILE__, __LINE__))
 #else
 #define nk_assert(e) ((void)0)
@@ -91,7 +91,7 @@ struct nk_sched {
 	uint32_t level_summary;
 	struct nk_list levels[NK_NR_PRIO];
 	struct nk_rbtree timers;
-	nk_time_t programmed; /* deadline last handed to the backend */
+	nk_time_t programmed;  /* deadline last handed to the backend */
 	nk_time_t switched_in; /* when curr became current */
 	nk_time_t rr_start;    /* when curr's current quantum began */
 	struct nk_timer rr_timer;
@@ -120,8 +120,8 @@ struct nk_thread {
 	struct nk_list ready_link;
 	struct nk_list wait_link;
 	struct nk_synch *wchan;
-	void *wait_ctx; /* nk_synch_sleep_ctx(): the waiter's request */
-	struct nk_list owned; /* synchs owned that carry PI or PP */
+	void *wait_ctx;		/* nk_synch_sleep_ctx(): the waiter's request */
+	struct nk_list owned;	/* synchs owned that carry PI or PP */
 	struct nk_timer rtimer; /* sleeps and wait timeouts */
 	nk_time_t period;
 	nk_time_t next_release;
@@ -157,7 +157,7 @@ struct nk_instance {
 	void *be_priv;
 	int nr_cpus;
 	struct nk_sched *scheds;
-	struct nk_list threads;  /* every live or zombie thread */
+	struct nk_list threads;	 /* every live or zombie thread */
 	struct nk_list reapable; /* dead non-joinable threads to free */
 	unsigned int nr_threads;
 	unsigned long thread_serial;
@@ -265,8 +265,8 @@ void nk_thread_handle_harden(struct nk_instance *nk);
 void nk_thread_handle_gone(struct nk_instance *nk);
 void nk_thread_handle_interrupted(struct nk_instance *nk,
 				  struct nk_thread *thread);
-int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
-		    int cpu, struct nk_thread **out);
+int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
+		    struct nk_thread **out);
 void nk_thread_free(struct nk_thread *thread);
 void nk_thread_reap_all(struct nk_instance *nk);
 const char *nk_thread_wait_name(struct nk_thread *thread);

@@ -191,10 +191,9 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 		flags |= NK_SWITCH_RELAX;
 	if (prev->sched != sched)
 		flags |= NK_SWITCH_MIGRATE; /* see sched_move */
-	nk->be->switch_to(nk->be_priv,
-			  prev->state & NK_THREAD_ROOT ? NULL : prev->shadow,
-			  next->state & NK_THREAD_ROOT ? NULL : next->shadow,
-			  flags);
+	nk->be->switch_to(
+	    nk->be_priv, prev->state & NK_THREAD_ROOT ? NULL : prev->shadow,
+	    next->state & NK_THREAD_ROOT ? NULL : next->shadow, flags);
 	/* Back as @prev (never after an exit, nor from the idle context). */
 	if (!(prev->state & NK_THREAD_ROOT))
 		nk_thread_check_cancel(prev);
@@ -241,11 +240,13 @@ static void sched_reschedule(struct nk_sched *sched)
 {
 	while (sched->resched) {
 		struct nk_thread *curr = sched->curr, *next;
-		bool runnable = !(curr->state & (NK_BLOCK_BITS | NK_THREAD_ROOT));
+		bool runnable =
+		    !(curr->state & (NK_BLOCK_BITS | NK_THREAD_ROOT));
 		bool rotate;
 		int top;
 
-		/* A locked thread keeps its CPU; the flag waits for the unlock. */
+		/* A locked thread keeps its CPU; the flag waits for the unlock.
+		 */
 		if (runnable && curr->lock_count > 0)
 			return;
 		sched->resched = false;
@@ -256,7 +257,8 @@ static void sched_reschedule(struct nk_sched *sched)
 			/* Its new CPU hears of it once the lock is free: the
 			 * backend has not moved it yet. */
 			if (to->resched)
-				sched->nk->be->kick(sched->nk->be_priv, to->cpu);
+				sched->nk->be->kick(sched->nk->be_priv,
+						    to->cpu);
 		} else {
 			top = sched_top_prio(sched);
 			if (runnable) {

@@ -30,8 +30,8 @@ int nk_synch_init(struct nk_instance *nk, struct nk_synch *synch,
 {
 	if (!nk_instance_valid(nk) || synch == NULL)
 		return -EINVAL;
-	if (flags & ~(NK_SYNCH_PRIO | NK_SYNCH_OWNER | NK_SYNCH_PI |
-		      NK_SYNCH_PP))
+	if (flags &
+	    ~(NK_SYNCH_PRIO | NK_SYNCH_OWNER | NK_SYNCH_PI | NK_SYNCH_PP))
 		return -EINVAL;
 	if ((flags & NK_SYNCH_PI) && (flags & NK_SYNCH_PP))
 		return -EINVAL;
@@ -64,7 +64,7 @@ static int synch_boost_of(struct nk_thread *thread)
 	nk_list_for_each(pos, &thread->owned)
 	{
 		struct nk_synch *synch =
-			nk_list_entry(pos, struct nk_synch, owner_link);
+		    nk_list_entry(pos, struct nk_synch, owner_link);
 		int prio = -1;
 
 		if (synch->flags & NK_SYNCH_PP)
@@ -72,7 +72,7 @@ static int synch_boost_of(struct nk_thread *thread)
 		else if ((synch->flags & NK_SYNCH_PI) && synch->nr_waiters)
 			prio = nk_list_first_entry(&synch->waiters,
 						   struct nk_thread, wait_link)
-				       ->prio;
+				   ->prio;
 		if (prio > boost)
 			boost = prio;
 	}
@@ -87,7 +87,8 @@ void nk_synch_update_chain(struct nk_thread *thread)
 
 	while (thread && hops--) {
 		int boost = synch_boost_of(thread);
-		int want = boost > thread->base_prio ? boost : thread->base_prio;
+		int want =
+		    boost > thread->base_prio ? boost : thread->base_prio;
 		struct nk_synch *wchan;
 
 		if (want == thread->prio)
@@ -110,7 +111,7 @@ static void synch_enqueue(struct nk_synch *synch, struct nk_thread *thread)
 		nk_list_for_each(pos, &synch->waiters)
 		{
 			if (nk_list_entry(pos, struct nk_thread, wait_link)
-				    ->prio < thread->prio)
+				->prio < thread->prio)
 				break;
 		}
 		nk_list_add_before(&thread->wait_link, pos);
@@ -234,10 +235,10 @@ static int synch_block(struct nk_synch *synch, struct nk_thread *self,
 	synch_enqueue(synch, self);
 	nk_thread_block(self,
 			NK_THREAD_PENDING |
-				(date != NK_INFINITE ? NK_THREAD_DELAYED : 0),
+			    (date != NK_INFINITE ? NK_THREAD_DELAYED : 0),
 			date, synch);
-	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self->name,
-		 synch->name, 0);
+	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self->name, synch->name,
+		 0);
 	if ((synch->flags & NK_SYNCH_PI) && synch->owner)
 		nk_synch_update_chain(synch->owner);
 	nk_sched_run(nk);
@@ -268,7 +269,8 @@ int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, nk_time_t timeout,
 	if (synch->owner == self)
 		return -EDEADLK;
 	self->wait_ctx = ctx;
-	ret = synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
+	ret =
+	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
 	self->wait_ctx = NULL;
 	return ret;
 }
@@ -296,16 +298,16 @@ struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,
 	else
 		return NULL;
 	return next == &synch->waiters
-		       ? NULL
-		       : nk_list_entry(next, struct nk_thread, wait_link);
+		   ? NULL
+		   : nk_list_entry(next, struct nk_thread, wait_link);
 }
 
 void *nk_synch_waiter_ctx(struct nk_thread *thread)
 {
 	nk_check_locked(nk_thread_valid(thread) ? thread->nk : NULL);
 	return nk_thread_valid(thread) && (thread->state & NK_THREAD_PENDING)
-		       ? thread->wait_ctx
-		       : NULL;
+		   ? thread->wait_ctx
+		   : NULL;
 }
 
 struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch)
@@ -315,8 +317,8 @@ struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch)
 	nk_check_locked(synch_instance(synch));
 	if (!synch_valid(synch) || synch->nr_waiters == 0)
 		return NULL;
-	thread = nk_list_first_entry(&synch->waiters, struct nk_thread,
-				     wait_link);
+	thread =
+	    nk_list_first_entry(&synch->waiters, struct nk_thread, wait_link);
 	synch_wake(synch, thread, 0);
 	if ((synch->flags & NK_SYNCH_PI) && synch->owner)
 		nk_synch_update_chain(synch->owner);
@@ -422,8 +424,8 @@ int nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout,
 		return ret;
 	if (synch_closes_cycle(synch, self))
 		return -EDEADLK;
-	ret = synch_block(synch, self,
-			  nk_abs_timeout(synch->nk, timeout, mode));
+	ret =
+	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
 	nk_assert(ret < 0 && ret != NK_WAKE_OWNER_DEAD ? synch->owner != self
 						       : synch->owner == self);
 	return ret;

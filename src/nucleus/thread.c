@@ -79,8 +79,8 @@ static void thread_timeout(struct nk_timer *timer)
 	struct nk_instance *nk = thread->nk;
 
 	if (thread->state & NK_THREAD_PENDING) {
-		nk_trace(nk, thread->sched->cpu, NK_TRACE_TIMEOUT,
-			 thread->name, thread->wchan->name, 0);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_TIMEOUT, thread->name,
+			 thread->wchan->name, 0);
 		thread->info |= NK_INFO_TIMEOUT;
 		nk_synch_forget_waiter(thread);
 	} else {
@@ -164,7 +164,7 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	    (attr->flags & ~NK_THREAD_JOINABLE) || check_name(attr->name))
 		return -EINVAL;
 	if (attr->policy == NK_SCHED_RR ? attr->quantum <= 0
-					 : attr->policy != NK_SCHED_FIFO)
+					: attr->policy != NK_SCHED_FIFO)
 		return -EINVAL;
 	thread = calloc(1, sizeof(*thread));
 	if (thread == NULL)
@@ -196,8 +196,8 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	return 0;
 }
 
-int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
-		    int cpu, struct nk_thread **out)
+int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
+		    struct nk_thread **out)
 {
 	struct nk_thread *thread;
 	int ret;
@@ -207,7 +207,8 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio,
 		return -ENOMEM;
 	ret = thread_setup(nk, thread, name, prio, cpu);
 	if (ret == 0)
-		ret = nk->be->thread_adopt(nk->be_priv, thread, &thread->shadow);
+		ret =
+		    nk->be->thread_adopt(nk->be_priv, thread, &thread->shadow);
 	if (ret) {
 		free(thread);
 		return ret;
@@ -371,9 +372,8 @@ void nk_thread_free(struct nk_thread *thread)
 void nk_thread_reap_all(struct nk_instance *nk)
 {
 	while (!nk_list_empty(&nk->reapable))
-		nk_thread_free(nk_list_first_entry(&nk->reapable,
-						   struct nk_thread,
-						   instance_link));
+		nk_thread_free(nk_list_first_entry(
+		    &nk->reapable, struct nk_thread, instance_link));
 }
 
 int nk_thread_delete(struct nk_thread *thread)
@@ -441,8 +441,8 @@ int nk_thread_join(struct nk_thread *thread)
 	thread->joiner = self;
 	self->joining = thread;
 	if (!(thread->state & NK_THREAD_ZOMBIE))
-		ret = nk_synch_sleep(&thread->joiners, NK_INFINITE,
-				     NK_RELATIVE);
+		ret =
+		    nk_synch_sleep(&thread->joiners, NK_INFINITE, NK_RELATIVE);
 	thread->joiner = NULL;
 	self->joining = NULL;
 	if (ret == 0)
@@ -484,8 +484,8 @@ int nk_thread_suspend(struct nk_thread *thread)
 		ret = -EPERM;
 	if (ret == 0) {
 		thread->suspend_count++;
-		nk_trace(nk, thread->sched->cpu, NK_TRACE_SUSPEND,
-			 thread->name, NULL, thread->suspend_count);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_SUSPEND, thread->name,
+			 NULL, thread->suspend_count);
 		if (thread->suspend_count == 1)
 			nk_thread_block(thread, NK_THREAD_SUSPENDED,
 					NK_INFINITE, NULL);
@@ -589,8 +589,7 @@ static int thread_sleep_until(struct nk_thread *self, nk_time_t date)
 	if (date != NK_INFINITE && date <= nk_clock_now(nk))
 		return NK_WAKE_OK;
 	nk_thread_block(self, NK_THREAD_DELAYED, date, NULL);
-	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self->name, "delay",
-		 0);
+	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self->name, "delay", 0);
 	nk_sched_run(nk);
 	return self->info & NK_INFO_UNBLOCKED ? NK_WAKE_UNBLOCKED : NK_WAKE_OK;
 }
@@ -607,8 +606,8 @@ int nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout,
 	nk_lock_acquire(nk);
 	ret = check_may_block(nk, &self);
 	if (ret == 0)
-		ret = thread_sleep_until(self,
-					 nk_abs_timeout(nk, timeout, mode));
+		ret =
+		    thread_sleep_until(self, nk_abs_timeout(nk, timeout, mode));
 	nk_lock_release(nk);
 	return ret;
 }
@@ -619,7 +618,7 @@ static void thread_set_periodic(struct nk_thread *thread, nk_time_t start,
 {
 	thread->period = period;
 	thread->next_release =
-		start == NK_INFINITE ? nk_clock_now(thread->nk) : start;
+	    start == NK_INFINITE ? nk_clock_now(thread->nk) : start;
 }
 
 int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
@@ -643,8 +642,7 @@ int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
 	struct nk_instance *nk;
 	int ret = 0;
 
-	if (!nk_thread_valid(thread) || nk_thread_is_root(thread) ||
-	    period < 0)
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread) || period < 0)
 		return -EINVAL;
 	nk = thread->nk;
 	nk_lock_acquire(nk);
@@ -688,13 +686,13 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 			nk_time_t behind = now - self->next_release;
 
 			self->next_release +=
-				(behind / self->period + 1) * self->period;
+			    (behind / self->period + 1) * self->period;
 		}
 	} else {
 		/* Late: every release point up to now has passed; the
 		 * first is this call's, the others are overruns. */
 		uint64_t passed =
-			(uint64_t)(now - self->next_release) / self->period + 1;
+		    (uint64_t)(now - self->next_release) / self->period + 1;
 
 		missed = passed - 1;
 		self->next_release += (nk_time_t)passed * self->period;
@@ -719,8 +717,7 @@ int nk_thread_unblock(struct nk_thread *thread)
 	nk_lock_acquire(nk);
 	if (thread->state & NK_THREAD_ZOMBIE) {
 		ret = -ESRCH;
-	} else if (!(thread->state &
-		     (NK_THREAD_PENDING | NK_THREAD_DELAYED))) {
+	} else if (!(thread->state & (NK_THREAD_PENDING | NK_THREAD_DELAYED))) {
 		ret = -EAGAIN;
 	} else {
 		thread->info |= NK_INFO_UNBLOCKED;
@@ -899,11 +896,11 @@ int nk_thread_stats(struct nk_thread *thread, struct nk_thread_stats *stats)
 	*stats = thread->stats;
 	if (thread->sched->curr == thread)
 		stats->exec_time +=
-			nk_clock_now(nk) - thread->sched->switched_in;
+		    nk_clock_now(nk) - thread->sched->switched_in;
 	if (thread_has_host(thread)) {
 		if (be->thread_entries)
 			stats->syscalls =
-				be->thread_entries(nk->be_priv, thread->shadow);
+			    be->thread_entries(nk->be_priv, thread->shadow);
 		if (be->thread_host)
 			be->thread_host(nk->be_priv, thread->shadow, &tid,
 					NULL);

@@ -49,9 +49,9 @@ int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
 void nk_timer_reprogram(struct nk_sched *sched)
 {
 	struct nk_rbnode *first = nk_rbtree_first(&sched->timers);
-	nk_time_t when = first ? nk_container_of(first, struct nk_timer, node)
-					 ->date
-			       : NK_INFINITE;
+	nk_time_t when =
+	    first ? nk_container_of(first, struct nk_timer, node)->date
+		  : NK_INFINITE;
 	struct nk_instance *nk = sched->nk;
 
 	if (when == sched->programmed)
@@ -121,8 +121,8 @@ void nk_timer_stop_locked(struct nk_timer *timer)
 	nk_timer_reprogram(&timer->nk->scheds[timer->cpu]);
 }
 
-int nk_timer_start(struct nk_timer *timer, nk_time_t value,
-		   nk_time_t interval, enum nk_tmode mode)
+int nk_timer_start(struct nk_timer *timer, nk_time_t value, nk_time_t interval,
+		   enum nk_tmode mode)
 {
 	struct nk_instance *nk;
 	int ret;
@@ -173,7 +173,7 @@ void nk_timer_handler(struct nk_instance *nk, int cpu)
 	sched->programmed = NK_INFINITE; /* the backend consumed it */
 	while ((first = nk_rbtree_first(&sched->timers)) != NULL) {
 		struct nk_timer *timer =
-			nk_container_of(first, struct nk_timer, node);
+		    nk_container_of(first, struct nk_timer, node);
 
 		if (timer->date > now)
 			break;

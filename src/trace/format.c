@@ -5,14 +5,14 @@
 #include <stdio.h>
 
 static const char *const event_names[NK_TRACE_NR_EVENTS] = {
-	[NK_TRACE_SWITCH] = "switch",   [NK_TRACE_READY] = "ready",
-	[NK_TRACE_BLOCK] = "block",     [NK_TRACE_WAKE] = "wake",
-	[NK_TRACE_TIMEOUT] = "timeout", [NK_TRACE_TIMER] = "timer",
-	[NK_TRACE_PRIO] = "prio",       [NK_TRACE_START] = "start",
-	[NK_TRACE_EXIT] = "exit",       [NK_TRACE_SUSPEND] = "suspend",
-	[NK_TRACE_RESUME] = "resume",   [NK_TRACE_RELAX] = "relax",
-	[NK_TRACE_HARDEN] = "harden",   [NK_TRACE_IRQ] = "irq",
-	[NK_TRACE_MIGRATE] = "migrate",
+    [NK_TRACE_SWITCH] = "switch",   [NK_TRACE_READY] = "ready",
+    [NK_TRACE_BLOCK] = "block",	    [NK_TRACE_WAKE] = "wake",
+    [NK_TRACE_TIMEOUT] = "timeout", [NK_TRACE_TIMER] = "timer",
+    [NK_TRACE_PRIO] = "prio",	    [NK_TRACE_START] = "start",
+    [NK_TRACE_EXIT] = "exit",	    [NK_TRACE_SUSPEND] = "suspend",
+    [NK_TRACE_RESUME] = "resume",   [NK_TRACE_RELAX] = "relax",
+    [NK_TRACE_HARDEN] = "harden",   [NK_TRACE_IRQ] = "irq",
+    [NK_TRACE_MIGRATE] = "migrate",
 };
 
 const char *nk_trace_event_name(enum nk_trace_event event)
@@ -52,8 +52,8 @@ int nk_trace_format(const struct nk_trace_record *rec, char *buf, size_t len)
 
 	if (rec == NULL || rec->thread == NULL || (buf == NULL && len))
 		return -EINVAL;
-	append(buf, len, &n, "%lld cpu%d %s %s", (long long)rec->date,
-	       rec->cpu, nk_trace_event_name(rec->event), rec->thread);
+	append(buf, len, &n, "%lld cpu%d %s %s", (long long)rec->date, rec->cpu,
+	       nk_trace_event_name(rec->event), rec->thread);
 	if (rec->event == NK_TRACE_SWITCH && rec->object)
 		append(buf, len, &n, " (from %s)", rec->object);
 	else if (rec->object)

@@ -465,7 +465,8 @@ static void start_outside(pthread_t *thread, void *(*fn)(void *))
 	cpu_set_t set;
 
 	CHECK_EQ(pthread_attr_init(&attr), 0);
-	CHECK_EQ(pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED), 0);
+	CHECK_EQ(pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED),
+		 0);
 	CHECK_EQ(pthread_attr_setschedpolicy(&attr, SCHED_OTHER), 0);
 	CHECK_EQ(pthread_attr_setschedparam(&attr, &param), 0);
 	CPU_ZERO(&set);
@@ -613,7 +614,8 @@ static void *cpu_writer(void *arg)
 	(void)arg;
 	for (unsigned long i = 0; i < ROUNDS; i++)
 		for (int k = 0; k < 2; k++)
-			if (write(cpu_efd[k], &one, sizeof(one)) != sizeof(one) ||
+			if (write(cpu_efd[k], &one, sizeof(one)) !=
+				sizeof(one) ||
 			    !wait_count(&cpu_wakes[k], i + 1))
 				return NULL;
 	writer_ok = 1;

@@ -46,21 +46,22 @@ static void runaway(void *arg)
 	while (current_policy() == SCHED_FIFO && wall_seconds() < give_up)
 		;
 	runaway_result =
-		current_policy() == SCHED_OTHER ? CHILD_DEMOTED : CHILD_FAILED;
+	    current_policy() == SCHED_OTHER ? CHILD_DEMOTED : CHILD_FAILED;
 }
 
 /* The child of test_run_child. */
 static int child_main(void *arg)
 {
 	struct nk_instance_attr attr = {.main_priority = 10};
-	struct nk_thread_attr ta = {.name = "runaway", .priority = 200,
-				    .flags = NK_THREAD_JOINABLE};
+	struct nk_thread_attr ta = {
+	    .name = "runaway", .priority = 200, .flags = NK_THREAD_JOINABLE};
 	struct nk_instance *nk;
 	struct nk_thread *thread;
 
 	(void)arg;
 	setenv("FUSION_WATCHDOG_MS", "300", 1);
-	if (nk_instance_create(&attr, &nk) || nk_thread_create(nk, &ta, &thread) ||
+	if (nk_instance_create(&attr, &nk) ||
+	    nk_thread_create(nk, &ta, &thread) ||
 	    nk_thread_start(thread, runaway, NULL) || nk_thread_join(thread))
 		return CHILD_FAILED;
 	nk_instance_destroy(nk);

@@ -662,7 +662,8 @@ TEST(unlink_keeps_handle)
 	int a, b;
 
 	CHECK_EQ(nk_registry_init(&reg, 4), 0);
-	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_A, &a, &ha), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_A, &a, &ha),
+		 0);
 	CHECK_EQ(nk_registry_unlink(&reg, ha), 0);
 	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "x", &h), -ESRCH);
 	CHECK_EQ(nk_registry_lookup(&reg, ha, TYPE_A, &obj), 0);
@@ -671,7 +672,8 @@ TEST(unlink_keeps_handle)
 	CHECK_STR(buf, "");
 	/* Anonymous already: nothing changes. */
 	CHECK_EQ(nk_registry_unlink(&reg, ha), 0);
-	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_B, &b, &hb), 0);
+	CHECK_EQ(nk_registry_enter(&reg, NK_NS_DEFAULT, "x", TYPE_B, &b, &hb),
+		 0);
 	CHECK_EQ(nk_registry_find(&reg, NK_NS_DEFAULT, "x", &h), 0);
 	CHECK_EQ(h, hb);
 	/* Removing the unlinked entry leaves the new owner of the name. */

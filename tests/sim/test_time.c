@@ -1333,8 +1333,8 @@ TEST(consume_preempted_resumes_remainder)
 	stop_sim();
 }
 
-TESTS(T(sleep_wakes_at_exact_date),
-      T(sleep_expired_returns_at_once), T(sleepers_wake_in_date_order),
+TESTS(T(sleep_wakes_at_exact_date), T(sleep_expired_returns_at_once),
+      T(sleepers_wake_in_date_order),
       T(sleepers_equal_dates_from_different_times),
       T(sem_take_times_out_at_exact_date), T(sem_give_just_before_deadline),
       T(sem_take_expired_timeouts_do_not_block), T(mutex_lock_timeouts),

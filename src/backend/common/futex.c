@@ -47,8 +47,8 @@ static void gate_wake(struct be_gate *gate, uint32_t old)
 	if (old & BE_GATE_SLEEPING)
 		futex_wake(&gate->word, 1);
 	else if (old & BE_GATE_POLLING)
-		be_efd_signal(atomic_load_explicit(&gate->poll_fd,
-						   memory_order_relaxed));
+		be_efd_signal(
+		    atomic_load_explicit(&gate->poll_fd, memory_order_relaxed));
 }
 
 bool be_gate_open(struct be_gate *gate)
@@ -135,8 +135,8 @@ void be_gate_poll_end(struct be_gate *gate)
 bool be_gate_ring(struct be_gate *gate)
 {
 	/* A read-modify-write: ordered against the waiter's announcement. */
-	uint32_t old = atomic_fetch_or_explicit(&gate->word, 0,
-						memory_order_acq_rel);
+	uint32_t old =
+	    atomic_fetch_or_explicit(&gate->word, 0, memory_order_acq_rel);
 
 	if (!(old & BE_GATE_POLLING))
 		return false;

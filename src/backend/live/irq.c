@@ -231,8 +231,9 @@ static int events_set(struct live_cpu *c, int efd, unsigned int mark)
 				    .data.u32 = EV_TIMER};
 	int epfd = epoll_create1(EPOLL_CLOEXEC);
 
-	if (epfd >= 0 && (epoll_ctl(epfd, EPOLL_CTL_ADD, efd, &ev) ||
-			  epoll_ctl(epfd, EPOLL_CTL_ADD, c->timer_fd, &timer))) {
+	if (epfd >= 0 &&
+	    (epoll_ctl(epfd, EPOLL_CTL_ADD, efd, &ev) ||
+	     epoll_ctl(epfd, EPOLL_CTL_ADD, c->timer_fd, &timer))) {
 		close(epfd);
 		epfd = -1;
 	}
@@ -244,8 +245,8 @@ int live_irq_start(struct live *live, struct live_cpu *cpu)
 	int ret;
 
 	cpu->armed = NK_INFINITE;
-	cpu->timer_fd = timerfd_create(CLOCK_MONOTONIC,
-				       TFD_CLOEXEC | TFD_NONBLOCK);
+	cpu->timer_fd =
+	    timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	cpu->idle_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	cpu->irq_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	cpu->idle_epfd = cpu->irq_epfd = -1;

@@ -342,8 +342,7 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	if (opts.nr_cpus == 0 && be_default_cpus(cpus, nr_cpus) == nr_cpus)
 		opts.nr_cpus = nr_cpus;
 	if (opts.nr_cpus < nr_cpus) {
-		fprintf(stderr,
-			"fusion: %d RT CPUs asked for, only %d in %s\n",
+		fprintf(stderr, "fusion: %d RT CPUs asked for, only %d in %s\n",
 			nr_cpus, opts.nr_cpus,
 			getenv("FUSION_CPUS") ? "FUSION_CPUS"
 					      : "the process's affinity");
@@ -358,13 +357,14 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	be_lock_init(&live->lock);
 	live->rt = live_rt_allowed(opts.no_rt);
 	if (!live->rt && !opts.no_rt)
-		fprintf(stderr, "fusion: SCHED_FIFO is not permitted (needs "
-				"CAP_SYS_NICE or RLIMIT_RTPRIO): scheduling "
-				"order stays exact, timing is not guaranteed\n");
+		fprintf(stderr,
+			"fusion: SCHED_FIFO is not permitted (needs "
+			"CAP_SYS_NICE or RLIMIT_RTPRIO): scheduling "
+			"order stays exact, timing is not guaranteed\n");
 	if (live->rt && !live_under_sanitizer)
 		live->locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
-	live->sud = !live_under_sanitizer && !opts.no_sud &&
-		    live_sud_probe() && live_sud_install() == 0;
+	live->sud = !live_under_sanitizer && !opts.no_sud && live_sud_probe() &&
+		    live_sud_install() == 0;
 	live->dma_latency_fd = live->rt ? live_hold_dma_latency() : -1;
 	ret = live_watchdog_start(live, opts.watchdog_ms);
 	if (ret == 0)
@@ -434,7 +434,8 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	if (idle)
 		live_timer_sync(idle);
 	if (flags & NK_SWITCH_MIGRATE) {
-		/* Gone from its old CPU, it cannot wait there as idle waiter. */
+		/* Gone from its old CPU, it cannot wait there as idle waiter.
+		 */
 		shadow_move(live, p, nk_thread_cpu(p->thread));
 		idle = NULL;
 	}
@@ -548,9 +549,9 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 		stack_size = PTHREAD_STACK_MIN;
 	*shadow = s;
 	ret = live_thread_start(
-		&s->pthread, shadow_main, s, live->cpus[s->cpu].linux_cpu,
-		live->rt ? live_fifo_prio(nk_thread_priority(thread)) : 0,
-		stack_size);
+	    &s->pthread, shadow_main, s, live->cpus[s->cpu].linux_cpu,
+	    live->rt ? live_fifo_prio(nk_thread_priority(thread)) : 0,
+	    stack_size);
 	if (ret) {
 		*shadow = NULL;
 		free(s);
@@ -582,7 +583,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 	ret = live_pin_self(live->cpus[s->cpu].linux_cpu);
 	if (ret == 0 && live->rt) {
 		param.sched_priority =
-			live_fifo_prio(nk_thread_priority(thread));
+		    live_fifo_prio(nk_thread_priority(thread));
 		ret = -pthread_setschedparam(s->pthread, SCHED_FIFO, &param);
 	}
 	if (ret) {
@@ -730,35 +731,35 @@ static void live_warn(void *priv, void *shadow, int value)
 }
 
 const struct nk_backend_ops nk_backend_live = {
-	.name = "live",
-	.init = live_init,
-	.fini = live_fini,
-	.now = live_now,
-	.program_timer = live_program_timer,
-	.switch_to = live_switch_to,
-	.kick = live_kick,
-	.thread_init = live_thread_init,
-	.thread_adopt = live_thread_adopt,
-	.thread_kill = live_thread_kill,
-	.thread_migrate = live_thread_migrate,
-	.thread_reap = live_thread_reap,
-	.thread_host = live_thread_host,
-	.thread_entries = live_thread_entries,
-	.host_faults = live_host_faults,
-	.self = live_self_thread,
-	.busy = live_busy,
-	.lock = live_lock,
-	.unlock = live_unlock,
-	.lock_held = live_lock_held,
-	.warn = live_warn,
-	.chan_open = be_chan_open,
-	.chan_close = be_chan_close,
-	.chan_send = be_chan_send,
-	.chan_recv = be_chan_recv,
-	.irq_post = live_irq_post,
-	.root_post = live_root_post,
-	.source_attach = live_source_attach,
-	.source_detach = live_source_detach,
-	.source_end = live_source_end,
-	.source_fd = live_source_fd,
+    .name = "live",
+    .init = live_init,
+    .fini = live_fini,
+    .now = live_now,
+    .program_timer = live_program_timer,
+    .switch_to = live_switch_to,
+    .kick = live_kick,
+    .thread_init = live_thread_init,
+    .thread_adopt = live_thread_adopt,
+    .thread_kill = live_thread_kill,
+    .thread_migrate = live_thread_migrate,
+    .thread_reap = live_thread_reap,
+    .thread_host = live_thread_host,
+    .thread_entries = live_thread_entries,
+    .host_faults = live_host_faults,
+    .self = live_self_thread,
+    .busy = live_busy,
+    .lock = live_lock,
+    .unlock = live_unlock,
+    .lock_held = live_lock_held,
+    .warn = live_warn,
+    .chan_open = be_chan_open,
+    .chan_close = be_chan_close,
+    .chan_send = be_chan_send,
+    .chan_recv = be_chan_recv,
+    .irq_post = live_irq_post,
+    .root_post = live_root_post,
+    .source_attach = live_source_attach,
+    .source_detach = live_source_detach,
+    .source_end = live_source_end,
+    .source_fd = live_source_fd,
 };

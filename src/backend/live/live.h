@@ -62,16 +62,16 @@ struct live_cpu {
 	/* Interrupt events and thread (irq.c). */
 	pthread_t irq_thread;
 	bool irq_started;
-	int timer_fd;		     /* armed at the deadline... */
-	nk_time_t armed;	     /* ...this one (lock held), or: */
-#define LIVE_TIMER_FIRED ((nk_time_t)-1) /* no date: it fired */
-	_Atomic nk_time_t deadline;  /* programmed timer date */
-	int irq_epfd;		     /* the interrupt thread's set */
-	int irq_efd;		     /* ...and its kick */
-	int idle_epfd;		     /* the idle waiter's set */
-	int idle_efd;		     /* ...and its gate's doorbell */
-	_Atomic bool idle_kick;	     /* resched requested while idle */
-	_Atomic bool irq_posted;     /* the pipeline asked for a sync */
+	int timer_fd;			     /* armed at the deadline... */
+	nk_time_t armed;		     /* ...this one (lock held), or: */
+#define LIVE_TIMER_FIRED ((nk_time_t)-1)     /* no date: it fired */
+	_Atomic nk_time_t deadline;	     /* programmed timer date */
+	int irq_epfd;			     /* the interrupt thread's set */
+	int irq_efd;			     /* ...and its kick */
+	int idle_epfd;			     /* the idle waiter's set */
+	int idle_efd;			     /* ...and its gate's doorbell */
+	_Atomic bool idle_kick;		     /* resched requested while idle */
+	_Atomic bool irq_posted;	     /* the pipeline asked for a sync */
 	struct live_shadow *_Atomic current; /* NULL: idle (Linux) */
 	/*
 	 * While the CPU is idle, the shadow that parked last sleeps in the
@@ -89,11 +89,11 @@ struct live {
 	struct nk_instance *nk;
 	const struct nk_backend_handlers *handlers;
 	int nr_cpus;
-	bool rt;       /* SCHED_FIFO in use */
-	bool locked;   /* mlockall succeeded */
+	bool rt;	    /* SCHED_FIFO in use */
+	bool locked;	    /* mlockall succeeded */
 	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
 	bool watchdog;
-	bool sud;      /* Syscall User Dispatch catches stray calls */
+	bool sud; /* Syscall User Dispatch catches stray calls */
 	struct rlimit saved_rttime;
 	struct sigaction saved_sigxcpu;
 	/*

@@ -165,7 +165,7 @@ static bool service_interrupts(struct sim *sim)
 	atomic_store(&sim->intr_pending, false);
 	while (!nk_list_empty(&sim->interrupted)) {
 		struct sim_shadow *s = nk_list_first_entry(
-			&sim->interrupted, struct sim_shadow, intr_link);
+		    &sim->interrupted, struct sim_shadow, intr_link);
 
 		nk_list_del(&s->intr_link);
 		s->intr_queued = false;
@@ -567,8 +567,7 @@ static int sim_thread_init(void *priv, struct nk_thread *thread,
 	return 0;
 }
 
-static int sim_thread_adopt(void *priv, struct nk_thread *thread,
-			    void **shadow)
+static int sim_thread_adopt(void *priv, struct nk_thread *thread, void **shadow)
 {
 	struct sim *sim = priv;
 	struct sim_shadow *s = shadow_new(sim, thread);
@@ -671,8 +670,8 @@ static void sim_busy(void *priv, void *shadow, nk_time_t ns)
 	struct sim *sim = priv;
 	struct sim_shadow *s = shadow;
 
-	s->busy_until = ns > NK_INFINITE - sim->now ? NK_INFINITE
-						    : sim->now + ns;
+	s->busy_until =
+	    ns > NK_INFINITE - sim->now ? NK_INFINITE : sim->now + ns;
 	sim->busy_on[s->cpu] = s;
 	dispatch(sim, s);
 }
@@ -845,35 +844,35 @@ static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 }
 
 const struct nk_backend_ops nk_backend_sim = {
-	.name = "sim",
-	.init = sim_init,
-	.fini = sim_fini,
-	.now = sim_now,
-	.program_timer = sim_program_timer,
-	.switch_to = sim_switch_to,
-	.kick = sim_kick,
-	.thread_init = sim_thread_init,
-	.thread_adopt = sim_thread_adopt,
-	.thread_kill = sim_thread_kill,
-	.thread_migrate = sim_thread_migrate,
-	.thread_reap = sim_thread_reap,
-	.thread_host = sim_thread_host,
-	.thread_entries = sim_thread_entries,
-	.host_faults = be_host_faults,
-	.self = sim_self_thread,
-	.busy = sim_busy,
-	.lock = sim_lock,
-	.unlock = sim_unlock,
-	.lock_held = sim_lock_held,
-	.chan_open = be_chan_open,
-	.chan_close = be_chan_close,
-	.chan_send = be_chan_send,
-	.chan_recv = be_chan_recv,
-	.irq_post = sim_irq_post,
-	.root_post = sim_root_post,
-	.source_attach = sim_source_attach,
-	.source_detach = sim_source_detach,
-	.source_end = sim_source_end,
-	.source_fd = sim_source_fd,
-	.default_trace = sim_default_trace,
+    .name = "sim",
+    .init = sim_init,
+    .fini = sim_fini,
+    .now = sim_now,
+    .program_timer = sim_program_timer,
+    .switch_to = sim_switch_to,
+    .kick = sim_kick,
+    .thread_init = sim_thread_init,
+    .thread_adopt = sim_thread_adopt,
+    .thread_kill = sim_thread_kill,
+    .thread_migrate = sim_thread_migrate,
+    .thread_reap = sim_thread_reap,
+    .thread_host = sim_thread_host,
+    .thread_entries = sim_thread_entries,
+    .host_faults = be_host_faults,
+    .self = sim_self_thread,
+    .busy = sim_busy,
+    .lock = sim_lock,
+    .unlock = sim_unlock,
+    .lock_held = sim_lock_held,
+    .chan_open = be_chan_open,
+    .chan_close = be_chan_close,
+    .chan_send = be_chan_send,
+    .chan_recv = be_chan_recv,
+    .irq_post = sim_irq_post,
+    .root_post = sim_root_post,
+    .source_attach = sim_source_attach,
+    .source_detach = sim_source_detach,
+    .source_end = sim_source_end,
+    .source_fd = sim_source_fd,
+    .default_trace = sim_default_trace,
 };

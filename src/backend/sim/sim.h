@@ -32,7 +32,7 @@ struct sim_shadow {
 	bool away;    /* relaxed without the baton: waits for it at harden */
 	struct be_gate gate;
 	struct be_gate gone; /* as in the live backend: see sim_thread_reap */
-	bool queued; /* in sim->runnable */
+	bool queued;	     /* in sim->runnable */
 	struct nk_list run_link;
 	/* In sim->interrupted (both under sim->intr_lock). */
 	bool intr_queued;
@@ -48,14 +48,14 @@ struct sim_script {
 	enum sim_script_kind kind;
 	nk_time_t period; /* every: period; poisson: mean interval */
 	nk_time_t jitter;
-	nk_time_t from;   /* at: the date */
+	nk_time_t from; /* at: the date */
 	nk_time_t until;
 	uint64_t seed;
-	uint64_t state;   /* generator, reset to seed at attach */
+	uint64_t state;	     /* generator, reset to seed at attach */
 	unsigned long count; /* occurrences drawn */
-	nk_time_t last;   /* date of the latest drawn */
-	nk_time_t next;   /* next to deliver, NK_INFINITE: none */
-	int irq;          /* -1: not attached */
+	nk_time_t last;	     /* date of the latest drawn */
+	nk_time_t next;	     /* next to deliver, NK_INFINITE: none */
+	int irq;	     /* -1: not attached */
 	int cpu;
 };
 

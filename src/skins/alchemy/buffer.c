@@ -56,8 +56,7 @@ static int buffer_prepare(struct nk_instance *nk, void *object,
 	int ret = skin_wait_init(nk, &b->readers, wname, b->mode & B_PRIO);
 
 	if (ret == 0)
-		ret =
-		    skin_wait_init(nk, &b->writers, wname, b->mode & B_PRIO);
+		ret = skin_wait_init(nk, &b->writers, wname, b->mode & B_PRIO);
 	if (ret)
 		return ret;
 	b->data = malloc(b->bufsz);

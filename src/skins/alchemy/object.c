@@ -20,16 +20,11 @@ static int alchemy_error(int err)
 }
 
 static const struct skin_class alchemy_classes[ALCHEMY_NR_CLASSES] = {
-    [ALCHEMY_TASK] = {"task"},
-    [ALCHEMY_SEM] = {"sem"},
-    [ALCHEMY_MUTEX] = {"mutex"},
-    [ALCHEMY_COND] = {"cond"},
-    [ALCHEMY_EVENT] = {"event"},
-    [ALCHEMY_QUEUE] = {"queue"},
-    [ALCHEMY_BUFFER] = {"buffer"},
-    [ALCHEMY_HEAP] = {"heap"},
-    [ALCHEMY_ALARM] = {"alarm"},
-    [ALCHEMY_PIPE] = {"pipe"},
+    [ALCHEMY_TASK] = {"task"},	   [ALCHEMY_SEM] = {"sem"},
+    [ALCHEMY_MUTEX] = {"mutex"},   [ALCHEMY_COND] = {"cond"},
+    [ALCHEMY_EVENT] = {"event"},   [ALCHEMY_QUEUE] = {"queue"},
+    [ALCHEMY_BUFFER] = {"buffer"}, [ALCHEMY_HEAP] = {"heap"},
+    [ALCHEMY_ALARM] = {"alarm"},   [ALCHEMY_PIPE] = {"pipe"},
 };
 
 const struct skin_desc alchemy_skin = {

@@ -25,8 +25,8 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	if (scb == NULL)
 		return -ENOMEM;
 	/* -EINVAL for a pulse semaphore with units, as Xenomai. */
-	ret = nk_sem_init(nk, scb, alchemy_synch_name(ALCHEMY_SEM, name), icount,
-			  0,
+	ret = nk_sem_init(nk, scb, alchemy_synch_name(ALCHEMY_SEM, name),
+			  icount, 0,
 			  ((mode & S_PRIO) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO) |
 			      ((mode & S_PULSE) ? NK_SEM_PULSE : 0));
 	/* Registration may run a binder at once: the object is ready. */

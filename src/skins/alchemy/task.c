@@ -82,7 +82,6 @@ void alchemy_task_finalize(struct nk_thread *thread, void *ext)
 	alchemy_task_msg_destroy(t);
 }
 
-
 /*
  * Register @t under @name (NULL or "": stay as it is) in place of its
  * current entry.  Errors: those of alchemy_register().  Lock held.
@@ -233,8 +232,7 @@ int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
 	ret = task_name_taken(name) ? -EEXIST
 				    : nk_thread_create(nk, &attr, &thread);
 	if (ret == 0)
-		ret =
-		    nk_thread_attach(thread, &alchemy_skin.pers, (void **)&t);
+		ret = nk_thread_attach(thread, &alchemy_skin.pers, (void **)&t);
 	if (ret == 0)
 		ret = task_rename(t, name);
 	if (ret == 0) {

@@ -78,8 +78,8 @@ struct skin_desc {
 
 /* Per class, per instance. */
 struct skin_class_state {
-	uint32_t tag;	  /* handle tag and registry type, non-zero */
-	uint32_t ns;	  /* registry namespace of the class's names */
+	uint32_t tag; /* handle tag and registry type, non-zero */
+	uint32_t ns;  /* registry namespace of the class's names */
 	struct nk_synch binders;
 };
 
@@ -394,12 +394,10 @@ int skin_wait_serve_locked(struct nk_synch *synch,
  * zeroed synch is no synch: destroying it does nothing).  Errors: those
  * of @setup and skin_publish().  Lock NOT held.
  */
-int skin_create(struct skin *sk, unsigned int cls, const char *name,
-		void *object,
-		int (*setup)(struct nk_instance *nk, void *object,
-			     const char *wname),
-		void (*release)(struct nk_instance *nk, void *object),
-		uintptr_t *handle);
+int skin_create(
+    struct skin *sk, unsigned int cls, const char *name, void *object,
+    int (*setup)(struct nk_instance *nk, void *object, const char *wname),
+    void (*release)(struct nk_instance *nk, void *object), uintptr_t *handle);
 
 #pragma GCC visibility pop
 

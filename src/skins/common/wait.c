@@ -51,12 +51,10 @@ int skin_wait_serve_locked(struct nk_synch *synch,
 	return n;
 }
 
-int skin_create(struct skin *sk, unsigned int cls, const char *name,
-		void *object,
-		int (*setup)(struct nk_instance *nk, void *object,
-			     const char *wname),
-		void (*release)(struct nk_instance *nk, void *object),
-		uintptr_t *handle)
+int skin_create(
+    struct skin *sk, unsigned int cls, const char *name, void *object,
+    int (*setup)(struct nk_instance *nk, void *object, const char *wname),
+    void (*release)(struct nk_instance *nk, void *object), uintptr_t *handle)
 {
 	int ret = setup(sk->nk, object, skin_synch_name(sk, cls, name));
 
