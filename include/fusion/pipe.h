@@ -36,9 +36,11 @@ struct nk_pipe;
 nk_export int nk_pipe_create(struct nk_instance *nk, const char *name,
 			     size_t poolsize, struct nk_pipe **out);
 /*
- * Delete @pipe: readers wake with NK_WAKE_DELETED, queued messages are
- * dropped, and the Linux side reads end-of-file.  Errors: -EINVAL.
- * Context: any.
+ * Delete @pipe: readers wake with NK_WAKE_DELETED (so do readers whose
+ * wait had ended but who had not returned yet), queued messages are
+ * dropped, and the Linux side reads end-of-file once the last of them
+ * and root context are done with it (its memory goes then).  @pipe is
+ * invalid on return.  Errors: -EINVAL.  Context: any.
  */
 nk_export int nk_pipe_delete(struct nk_pipe *pipe);
 
@@ -54,9 +56,11 @@ nk_export ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf,
  * Take the next message from the Linux side into @buf, waiting up to
  * @timeout.  Returns its size.  Errors: -EINVAL, -ENOBUFS (@size is
  * smaller than the message, which stays queued), -EWOULDBLOCK (none and
- * relative timeout 0), -ETIMEDOUT, -EIDRM, -EINTR, -EPERM (would block
- * outside a thread or with the scheduler locked).  Context: thread (any
- * when the timeout is relative 0).
+ * relative timeout 0), -ETIMEDOUT, -EIDRM (deleted while the caller
+ * waited, or after its wait ended and before it resumed, whatever ended
+ * the wait), -EINTR, -EPERM (would block outside a thread or with the
+ * scheduler locked).  Context: thread (any when the timeout is relative
+ * 0).
  */
 nk_export nk_must_check ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf,
 					     size_t size, nk_time_t timeout,

@@ -168,6 +168,10 @@ struct nk_instance {
 	size_t default_stack_size;
 	struct nk_registry registry;
 	struct ipipe *pipeline;
+	/* pipe.c: the pipes not deleted yet, which their flush finds by its
+	 * virtual IRQ (a NULL-terminated list: the zeroed instance holds
+	 * none). */
+	struct nk_pipe *pipes;
 	struct nk_personality_slot personalities[NK_MAX_PERSONALITIES];
 	int nr_personalities; /* appended under the lock, read without */
 };

@@ -7,6 +7,16 @@
  * Incoming messages are pulled from the channel into the pool by the
  * head-domain handler of the channel's fd source (live) or by the
  * reader itself (sim, or whenever it asks).
+ *
+ * Deletion.  The pipeline reads a handler's cookie under the lock and
+ * runs a root-domain handler without it, so a deletion can come in
+ * between: the flush's cookie is the instance, and the flush finds its
+ * pipe by IRQ among the instance's pipes, under the lock, or finds it
+ * gone.  A deleted pipe stays allocated while root context sends one of
+ * its messages, or while readers that waited on it (woken by the
+ * deletion, or woken before and not run yet) have not left
+ * nk_pipe_recv(): the last of the deleter, the flusher and those readers
+ * frees it, so exactly one does.
  */
 #include "internal.h"
 
@@ -27,6 +37,7 @@ struct pipe_msg {
 struct nk_pipe {
 	unsigned int magic;
 	struct nk_instance *nk;
+	struct nk_pipe *next; /* in nk->pipes */
 	struct nk_heap heap;
 	void *pool;
 	struct nk_list out; /* to Linux, oldest first */
@@ -38,7 +49,8 @@ struct nk_pipe {
 	bool has_source;
 	bool src_masked; /* the pool was full: the source waits for room */
 	bool flushing;	 /* root context is sending a message */
-	bool dead;	 /* deleted while flushing: the flusher frees it */
+	bool dead;	 /* deleted: its last user frees it (pipe_unused) */
+	unsigned int nr_readers; /* waiting in nk_pipe_recv(), or woken */
 	/* Linux's socket was full: flush again later, backing off. */
 	struct nk_timer retry;
 	nk_time_t retry_delay;
@@ -79,14 +91,45 @@ static void pipe_free(struct nk_pipe *pipe)
 	free(pipe);
 }
 
+/* The pipe that @virq flushes; NULL once deleted.  Lock held. */
+static struct nk_pipe *pipe_find(struct nk_instance *nk, unsigned int virq)
+{
+	struct nk_pipe *pipe = nk->pipes;
+
+	while (pipe && pipe->virq != virq)
+		pipe = pipe->next;
+	return pipe;
+}
+
+/* Lock held. */
+static void pipe_unlist(struct nk_pipe *pipe)
+{
+	struct nk_pipe **link = &pipe->nk->pipes;
+
+	while (*link != pipe)
+		link = &(*link)->next;
+	*link = pipe->next;
+}
+
+/* Deleted and left by everyone: the caller frees it.  Lock held. */
+static bool pipe_unused(const struct nk_pipe *pipe)
+{
+	return pipe->dead && !pipe->flushing && pipe->nr_readers == 0;
+}
+
 /* Root context: hand queued messages to Linux, one system call each. */
 static void pipe_flush(unsigned int irq, void *cookie)
 {
-	struct nk_pipe *pipe = cookie;
-	struct nk_instance *nk = pipe->nk;
+	struct nk_instance *nk = cookie;
+	struct nk_pipe *pipe;
+	bool unused;
 
-	(void)irq;
 	nk_lock_acquire(nk);
+	pipe = pipe_find(nk, irq);
+	if (pipe == NULL) {
+		nk_lock_release(nk); /* deleted since the flush was asked */
+		return;
+	}
 	while (!pipe->dead && !nk_list_empty(&pipe->out)) {
 		struct pipe_msg *msg =
 		    nk_list_first_entry(&pipe->out, struct pipe_msg, link);
@@ -114,12 +157,10 @@ static void pipe_flush(unsigned int irq, void *cookie)
 		pipe->retry_delay = PIPE_RETRY_MIN;
 		msg_free(pipe, msg);
 	}
-	if (pipe->dead) {
-		nk_lock_release(nk);
-		pipe_free(pipe);
-		return;
-	}
+	unused = pipe_unused(pipe);
 	nk_lock_release(nk);
+	if (unused)
+		pipe_free(pipe);
 }
 
 /* Interrupt context: hand the flush back to root context. */
@@ -158,7 +199,11 @@ static bool pipe_pull(struct nk_pipe *pipe)
 	}
 }
 
-/* Head domain, live: the channel became readable. */
+/*
+ * Head domain, live: the channel became readable.  Head handlers run
+ * with the lock held from the read of their cookie on, and the deletion
+ * removes this one under the lock: the pipe is alive.
+ */
 static void pipe_readable(unsigned int irq, void *cookie)
 {
 	struct nk_pipe *pipe = cookie;
@@ -180,7 +225,7 @@ static int pipe_wire(struct nk_pipe *pipe)
 	if (ret)
 		return ret;
 	ret = ipipe_virtualize_irq(ipipe_root_domain(nk), pipe->virq,
-				   pipe_flush, pipe, IPIPE_HANDLE);
+				   pipe_flush, nk, IPIPE_HANDLE);
 	if (ret)
 		return ret;
 	/* Without fd sources (sim) readers pull for themselves. */
@@ -247,6 +292,10 @@ int nk_pipe_create(struct nk_instance *nk, const char *name, size_t poolsize,
 		pipe_free(pipe);
 		return ret == -EINVAL ? -ENOMEM : ret;
 	}
+	nk_lock_acquire(nk);
+	pipe->next = nk->pipes;
+	nk->pipes = pipe;
+	nk_lock_release(nk);
 	*out = pipe;
 	return 0;
 }
@@ -254,21 +303,24 @@ int nk_pipe_create(struct nk_instance *nk, const char *name, size_t poolsize,
 int nk_pipe_delete(struct nk_pipe *pipe)
 {
 	struct nk_instance *nk;
-	bool flushing;
+	bool unused;
 
 	if (!pipe_valid(pipe))
 		return -EINVAL;
 	nk = pipe->nk;
-	nk_timer_destroy(&pipe->retry);
-	pipe_unwire(pipe);
 	nk_lock_acquire(nk);
 	pipe->magic = 0;
-	nk_synch_destroy_locked(&pipe->readers);
-	flushing = pipe->flushing;
 	pipe->dead = true;
+	pipe_unlist(pipe);
+	/* Dead first: a flusher back from Linux no longer arms it. */
+	nk_timer_destroy(&pipe->retry);
+	pipe_unwire(pipe);
+	nk_synch_destroy_locked(&pipe->readers);
+	/* Decided now: readers run in nk_sched_run and may free it. */
+	unused = pipe_unused(pipe);
 	nk_sched_run(nk);
 	nk_lock_release(nk);
-	if (!flushing)
+	if (unused)
 		pipe_free(pipe);
 	return 0;
 }
@@ -279,6 +331,7 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 	struct nk_instance *nk;
 	struct pipe_msg *msg, *last;
 	ssize_t ret = (ssize_t)size;
+	unsigned int virq;
 
 	if (!pipe_valid(pipe) || (buf == NULL && size) ||
 	    (flags & ~(NK_PIPE_URGENT | NK_PIPE_STREAM)) ||
@@ -313,9 +366,11 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 		else
 			nk_list_add_before(&msg->link, &pipe->out);
 	}
+	/* Read under the lock: the pipe may go as soon as it is released. */
+	virq = pipe->virq;
 	nk_lock_release(nk);
 	if (msg)
-		ipipe_trigger_irq(nk, pipe->virq, 0);
+		ipipe_trigger_irq(nk, virq, 0);
 	return ret;
 }
 
@@ -345,6 +400,7 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 		     nk_time_t timeout, enum nk_tmode mode)
 {
 	struct nk_instance *nk;
+	bool unused = false;
 	ssize_t ret;
 
 	if (!pipe_valid(pipe) || (buf == NULL && size) ||
@@ -366,9 +422,14 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 		if (ret != -EWOULDBLOCK ||
 		    (mode == NK_RELATIVE && timeout <= 0))
 			break;
+		/* Counted: deleted meanwhile, the pipe waits for us. */
+		pipe->nr_readers++;
 		wake = nk_synch_sleep(&pipe->readers, timeout, mode);
-		if (wake == NK_WAKE_DELETED) {
-			ret = wake; /* the pipe is gone: touch nothing */
+		pipe->nr_readers--;
+		if (pipe->dead) {
+			/* Whatever woke us, messages and channel are gone. */
+			ret = NK_WAKE_DELETED;
+			unused = pipe_unused(pipe);
 			break;
 		}
 		if (wake == NK_WAKE_TIMEOUT && !pipe->has_source) {
@@ -385,6 +446,8 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 		}
 	}
 	nk_lock_release(nk);
+	if (unused)
+		pipe_free(pipe);
 	return ret;
 }
 

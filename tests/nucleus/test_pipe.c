@@ -1,9 +1,10 @@
 /*
  * Nucleus pipes on sim: bad input for every function, message order
  * (urgent, stream), the pool limit, the reader's errors and the exact
- * date of its timeout.  The Linux side is read from the test itself,
- * once main has blocked (root context runs only when every RT thread
- * waits).
+ * date of its timeout, and readers whose wait ended but who had not run
+ * yet when the pipe was deleted.  The Linux side is read from the test
+ * itself, once main has blocked (root context runs only when every RT
+ * thread waits).
  */
 #include "harness.h"
 
@@ -155,5 +156,90 @@ TEST(reader_errors_and_timeout)
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
+/* A reader below main (priority 5): main decides when it runs again. */
+struct late_reader {
+	struct nk_pipe *pipe;
+	nk_time_t timeout;
+	struct nk_thread *thread;
+	ssize_t ret;
+	nk_time_t woke;
+};
+
+static void late_reader_body(void *arg)
+{
+	struct late_reader *r = arg;
+	char buf[16];
+
+	r->ret =
+	    nk_pipe_recv(r->pipe, buf, sizeof(buf), r->timeout, NK_RELATIVE);
+	r->woke = nk_now(nk);
+}
+
+/* Start @r reading @pipe; it waits once main blocks. */
+static void late_reader_start(struct late_reader *r, struct nk_pipe *pipe,
+			      nk_time_t timeout)
+{
+	struct nk_thread_attr attr = {
+	    .name = "reader", .priority = 5, .flags = NK_THREAD_JOINABLE};
+
+	memset(r, 0, sizeof(*r));
+	r->pipe = pipe;
+	r->timeout = timeout;
+	r->ret = 1;
+	CHECK_EQ(nk_thread_create(nk, &attr, &r->thread), 0);
+	CHECK_EQ(nk_thread_start(r->thread, late_reader_body, r), 0);
+}
+
+/*
+ * A message wakes the reader (main's pull hands it over), main deletes
+ * the pipe before the reader runs: the reader must not look at the
+ * freed pipe for the message, and says the pipe is gone.
+ */
+TEST(deleted_after_wakeup)
+{
+	struct late_reader r;
+	struct nk_pipe *pipe;
+	char small[1];
+
+	setup();
+	CHECK_EQ(nk_pipe_create(nk, "woken", 0, &pipe), 0);
+	late_reader_start(&r, pipe, NK_INFINITE);
+	let_linux_run();
+	CHECK_EQ(write(nk_pipe_linux_fd(pipe), "hello", 5), 5);
+	/* Pulled and too big for main: it stays, and wakes the reader. */
+	CHECK_EQ(nk_pipe_recv(pipe, small, sizeof(small), 0, NK_RELATIVE),
+		 -ENOBUFS);
+	CHECK_EQ(r.ret, 1);
+	CHECK_EQ(nk_pipe_delete(pipe), 0);
+	CHECK_EQ(nk_thread_join(r.thread), 0);
+	CHECK_EQ(r.ret, -EIDRM);
+	CHECK_EQ(r.woke, MS);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+/*
+ * The reader's timeout and main's sleep end at the same date, main
+ * first: main deletes the pipe before the timed-out reader runs, which
+ * on sim would take a last look at what Linux wrote.
+ */
+TEST(deleted_after_timeout)
+{
+	struct late_reader r;
+	struct nk_pipe *pipe;
+
+	setup();
+	CHECK_EQ(nk_pipe_create(nk, "timed", 0, &pipe), 0);
+	late_reader_start(&r, pipe, 2 * MS);
+	CHECK_EQ(nk_thread_sleep(nk, 2 * MS, NK_RELATIVE), 0);
+	CHECK_EQ(write(nk_pipe_linux_fd(pipe), "late", 4), 4);
+	CHECK_EQ(r.ret, 1);
+	CHECK_EQ(nk_pipe_delete(pipe), 0);
+	CHECK_EQ(nk_thread_join(r.thread), 0);
+	CHECK_EQ(r.ret, -EIDRM);
+	CHECK_EQ(r.woke, 2 * MS);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
 TESTS(T(bad_input), T(order_urgent_and_stream), T(pool_limit),
-      T(reader_errors_and_timeout));
+      T(reader_errors_and_timeout), T(deleted_after_wakeup),
+      T(deleted_after_timeout));
