@@ -3,7 +3,8 @@
  * Linux thread (poll + read, byte-exact, in order, P_URGENT first),
  * streaming, messages from Linux to rt_pipe_read(), the pool limit
  * (-ENOMEM), -ENOBUFS, timeouts at exact virtual dates (sim), deletion
- * and unblocking of readers, binding by name, fusion_pipe_open().
+ * and unblocking of readers, binding by name, fusion_pipe_open(), and
+ * deletion in the middle of traffic both ways, round after round.
  *
  * The Linux side of a pipe is served from root context: on live by the
  * fusion-root thread at any moment, on sim only when every task is
@@ -22,8 +23,10 @@
 
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <sys/socket.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 /* Hold / release the Linux side's delivery (root-domain handlers). */
@@ -735,7 +738,138 @@ TEST(bind_waits_for_creation)
 	CHECK_EQ(close(fd), 0);
 }
 
+/*
+ * Deletion in the middle of traffic, round after round: readers waiting
+ * or just woken by a message from Linux, messages queued for the root
+ * context's flush or being sent by it.  A reader ends with -EIDRM, or
+ * with -EINVAL when it came back after the deletion (its descriptor is
+ * stale); nothing may touch the pipe once freed (the sanitizer builds
+ * see it).  The driver is more urgent than the readers: a reader that a
+ * message woke while the driver spins still waits for the CPU when the
+ * pipe goes.  Live: the rounds that fit in about 2 s; sim: a few.
+ */
+#define CHURN_READERS 2
+
+struct churn_reader {
+	RT_PIPE *pipe;
+	ssize_t last;
+	RT_TASK task;
+};
+
+struct churn_linux {
+	int fd;
+	_Atomic bool stop;
+	pthread_t th;
+};
+
+static void churn_read(void *arg)
+{
+	struct churn_reader *r = arg;
+	char buf[16];
+
+	do
+		r->last = rt_pipe_read(r->pipe, buf, sizeof(buf), TM_INFINITE);
+	while (r->last >= 0);
+}
+
+/* The Linux side: writes, drains and writes again, until end of file. */
+static void *churn_linux_body(void *arg)
+{
+	const struct timespec pace = {0, 20000};
+	struct churn_linux *l = arg;
+	struct pollfd pfd = {.fd = l->fd, .events = POLLIN};
+	char buf[16];
+	ssize_t n;
+
+	while (!atomic_load(&l->stop)) {
+		send(l->fd, "in", 2, MSG_DONTWAIT | MSG_NOSIGNAL);
+		while ((n = recv(l->fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+			;
+		if (n == 0)
+			break;
+		ppoll(&pfd, 1, &pace, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * A plain thread as a Linux program's would be: any CPU, SCHED_OTHER (a
+ * default pthread would inherit the task's RT CPU and policy, and wait
+ * while the driver spins).
+ */
+static void churn_linux_start(struct churn_linux *l)
+{
+	pthread_attr_t attr;
+	cpu_set_t all;
+
+	CPU_ZERO(&all);
+	for (int cpu = 0; cpu < get_nprocs(); cpu++)
+		CPU_SET(cpu, &all);
+	CHECK_EQ(pthread_attr_init(&attr), 0);
+	CHECK_EQ(pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED),
+		 0);
+	CHECK_EQ(pthread_attr_setaffinity_np(&attr, sizeof(all), &all), 0);
+	CHECK_EQ(pthread_create(&l->th, &attr, churn_linux_body, l), 0);
+	pthread_attr_destroy(&attr);
+}
+
+static void churn_round(void)
+{
+	struct churn_reader r[CHURN_READERS];
+	struct churn_linux l = {0};
+	RT_PIPE p;
+
+	l.fd = open_pipe(&p, NULL, 0, NULL);
+	churn_linux_start(&l);
+	for (int i = 0; i < CHURN_READERS; i++) {
+		r[i].pipe = &p;
+		r[i].last = 1;
+		spawn(&r[i].task, 10 + i, churn_read, &r[i]);
+	}
+	/* The readers start and wait, or take what Linux sent. */
+	CHECK_EQ(rt_task_sleep(50000), 0);
+	/* Messages from Linux wake readers that cannot run yet. */
+	rt_timer_spin(200000);
+	/* Flushes for the root context, some perhaps under way at the
+	 * deletion. */
+	for (int n = 0; n < 8; n++) {
+		ssize_t ret = rt_pipe_write(&p, "out", 3, P_NORMAL);
+
+		/* Both directions share the pool: Linux may have filled it. */
+		CHECK(ret == 3 || ret == -ENOMEM);
+	}
+	CHECK_EQ(rt_pipe_delete(&p), 0);
+	for (int i = 0; i < CHURN_READERS; i++) {
+		CHECK_EQ(rt_task_join(&r[i].task), 0);
+		CHECK(r[i].last == -EIDRM || r[i].last == -EINVAL);
+	}
+	atomic_store(&l.stop, true);
+	CHECK_EQ(pthread_join(l.th, NULL), 0);
+	CHECK_EQ(close(l.fd), 0);
+}
+
+static void churn_drive(void *arg)
+{
+	bool sim = on_sim();
+	RTIME end = rt_timer_read() + 2000 * MS;
+	int *rounds = arg;
+
+	for (*rounds = 0; sim ? *rounds < 10 : rt_timer_read() < end; ++*rounds)
+		churn_round();
+}
+
+TEST(delete_under_traffic)
+{
+	RT_TASK driver;
+	int rounds = 0;
+
+	spawn(&driver, 50, churn_drive, &rounds);
+	CHECK_EQ(rt_task_join(&driver), 0);
+	CHECK(rounds > 0);
+}
+
 TESTS(T(minors), T(bad_input), T(write_to_linux), T(stream), T(pool_full),
       T(linux_reader_lags), T(read_from_linux), T(timeouts),
       T(readers_get_linux_messages), T(delete_wakes_readers),
-      T(unblock_and_context), T(plain_thread), T(bind_waits_for_creation));
+      T(unblock_and_context), T(plain_thread), T(bind_waits_for_creation),
+      T(delete_under_traffic));
