@@ -384,7 +384,8 @@ TEST(unblock_interrupts_and_deboosts)
 	CHECK_EQ(rt_mutex_acquire(&m, TM_INFINITE), 0);
 	CHECK_EQ(my_prio(), 0);
 	t0 = rt_timer_read();
-	locker(&w, &m, "w", 40, 5 * MS, NULL);
+	/* Timed, and long enough that only the unblock ends it on live. */
+	locker(&w, &m, "w", 40, 10000 * MS, NULL);
 	CHECK_EQ(my_prio(), 41);
 	CHECK_EQ(rt_task_sleep(MS), 0);
 	CHECK_EQ(rt_task_unblock(&w.task), 0);

@@ -92,12 +92,20 @@ TEST(senders_by_priority)
 	/* Every sender is queued before the server's first receive, however
 	 * long creating a thread takes (ThreadSanitizer: milliseconds). */
 	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
-	CHECK_EQ(rt_task_spawn(&target, "server", 0, 50, 0, serve, &srv), 0);
-	CHECK_EQ(rt_task_spawn(&lo, "lo", 0, 10, 0, client, "lo"), 0);
-	CHECK_EQ(rt_task_spawn(&mid, "mid", 0, 20, 0, client, "mid"), 0);
-	CHECK_EQ(rt_task_spawn(&hi, "hi", 0, 30, 0, client, "hi"), 0);
+	CHECK_EQ(
+	    rt_task_spawn(&target, "server", 0, 50, T_JOINABLE, serve, &srv),
+	    0);
+	CHECK_EQ(rt_task_spawn(&lo, "lo", 0, 10, T_JOINABLE, client, "lo"), 0);
+	CHECK_EQ(rt_task_spawn(&mid, "mid", 0, 20, T_JOINABLE, client, "mid"),
+		 0);
+	CHECK_EQ(rt_task_spawn(&hi, "hi", 0, 30, T_JOINABLE, client, "hi"), 0);
 	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
-	CHECK_EQ(rt_task_sleep(5 * MS), 0);
+	/* Joined, not slept on: a loaded machine may take longer than the
+	 * 3 ms the exchange lasts. */
+	CHECK_EQ(rt_task_join(&lo), 0);
+	CHECK_EQ(rt_task_join(&mid), 0);
+	CHECK_EQ(rt_task_join(&hi), 0);
+	CHECK_EQ(rt_task_join(&target), 0);
 	/* Served most urgent first; each client runs once the more urgent
 	 * server sleeps again. */
 	check_log("rx:hi@1000000 replied:hi@1000000 hi:2@1000000 "
