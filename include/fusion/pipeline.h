@@ -203,9 +203,14 @@ struct ipipe_budget {
 #define IPIPE_BUDGET_WINDOW_NS 10000000 /* 10 ms... */
 #define IPIPE_BUDGET_ARRIVALS 1000	/* ...a sustained 100 kHz... */
 #define IPIPE_BUDGET_HANDLER_NS 5000000 /* ...or half the CPU */
+/* A deferred timer waits for the window's end: it stays bounded. */
+#define IPIPE_BUDGET_WINDOW_MAX_NS 60000000000LL
 
-/* Set the budget of every timer and source IRQ of @nk (from the next
- * window on).  Errors: -EINVAL (bad instance, NULL, negative times). */
+/*
+ * Set the budget of every timer and source IRQ of @nk; the next arrival
+ * is counted against it.  Errors: -EINVAL (bad instance, NULL, negative
+ * times, a window over IPIPE_BUDGET_WINDOW_MAX_NS).
+ */
 nk_export int ipipe_set_budget(struct nk_instance *nk,
 			       const struct ipipe_budget *budget);
 /*

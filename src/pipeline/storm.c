@@ -111,7 +111,9 @@ void ipipe_storm_reset(struct ipipe *pipe, unsigned int irq)
 
 int ipipe_budget_set(struct ipipe *pipe, const struct ipipe_budget *budget)
 {
-	if (budget == NULL || budget->window_ns < 0 || budget->handler_ns < 0)
+	if (budget == NULL || budget->window_ns < 0 ||
+	    budget->window_ns > IPIPE_BUDGET_WINDOW_MAX_NS ||
+	    budget->handler_ns < 0)
 		return -EINVAL;
 	ipipe_lock(pipe);
 	pipe->budget = *budget;

@@ -214,7 +214,10 @@ TEST(bad_arguments_are_refused)
 	CHECK_EQ(ipipe_set_budget(nk, NULL), -EINVAL);
 	budget.window_ns = -1;
 	CHECK_EQ(ipipe_set_budget(nk, &budget), -EINVAL);
-	budget.window_ns = 1 * MS;
+	budget.window_ns = IPIPE_BUDGET_WINDOW_MAX_NS + 1;
+	CHECK_EQ(ipipe_set_budget(nk, &budget), -EINVAL);
+	budget.window_ns = IPIPE_BUDGET_WINDOW_MAX_NS;
+	CHECK_EQ(ipipe_set_budget(nk, &budget), 0);
 	budget.handler_ns = -1;
 	CHECK_EQ(ipipe_set_budget(nk, &budget), -EINVAL);
 	CHECK_EQ(ipipe_irq_masked(NULL, 0), -EINVAL);
