@@ -295,6 +295,12 @@ struct nk_backend_ops {
 	void (*source_detach)(void *priv, unsigned int irq);
 	void (*source_end)(void *priv, unsigned int irq, bool recheck);
 	int (*source_fd)(void *priv, unsigned int irq);
+	/*
+	 * Optional: stop raising @irq until source_end(@irq, true): the
+	 * pipeline masked a storm (arrivals meanwhile are dropped).  Lock
+	 * held.
+	 */
+	void (*source_mask)(void *priv, unsigned int irq);
 
 	/*
 	 * Pipe channels (fusion/pipe.h): open a connected pair of message

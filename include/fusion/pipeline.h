@@ -170,11 +170,54 @@ nk_export int ipipe_source_fd(struct nk_instance *nk, unsigned int irq);
 /*
  * Keep source @irq masked until as many ipipe_unlock_irq() calls: for a
  * handler that cannot take what its source holds now (a full buffer),
- * so that the source does not raise it again meanwhile.
- * Errors: -EINVAL (not a source IRQ; unlock: not locked).
+ * so that the source does not raise it again meanwhile.  Unlocking a
+ * source the storm guard masked (ipipe_irq_masked) enables it again and
+ * starts its budget afresh; that comes before the handler's own locks.
+ * Errors: -EINVAL (not a source IRQ; unlock: neither locked nor masked).
  */
 nk_export int ipipe_lock_irq(struct nk_instance *nk, unsigned int irq);
 nk_export int ipipe_unlock_irq(struct nk_instance *nk, unsigned int irq);
+
+/*
+ * Interrupt storms.  Every timer and source IRQ has a budget per window
+ * of the backend's clock (virtual time on sim): at most @arrivals
+ * arrivals, and at most @handler_ns spent in its handlers, within
+ * @window_ns from the first arrival of the window.  An arrival beyond
+ * the budget is a storm, reported once on stderr (the IRQ, its source,
+ * its rate):
+ *   - a source IRQ is masked (its fd is no longer watched, a UIO device
+ *     stays masked): its arrivals stop until ipipe_unlock_irq();
+ *   - a timer IRQ, which the nucleus cannot do without, is deferred to
+ *     the end of the window, and so at every window while the storm
+ *     lasts: periodic timers count the periods they missed as overruns.
+ * Virtual IRQs raised in software (ipipe_trigger_irq) have no budget.
+ * A zero field sets no limit of that kind; @window_ns 0 turns the guard
+ * off.  The defaults are the IPIPE_BUDGET_* values below.
+ */
+struct ipipe_budget {
+	nk_time_t window_ns;
+	unsigned long arrivals;
+	nk_time_t handler_ns;
+};
+
+#define IPIPE_BUDGET_WINDOW_NS 10000000 /* 10 ms... */
+#define IPIPE_BUDGET_ARRIVALS 1000	/* ...a sustained 100 kHz... */
+#define IPIPE_BUDGET_HANDLER_NS 5000000 /* ...or half the CPU */
+/* A deferred timer waits for the window's end: it stays bounded. */
+#define IPIPE_BUDGET_WINDOW_MAX_NS 60000000000LL
+
+/*
+ * Set the budget of every timer and source IRQ of @nk; the next arrival
+ * is counted against it.  Errors: -EINVAL (bad instance, NULL, negative
+ * times, a window over IPIPE_BUDGET_WINDOW_MAX_NS).
+ */
+nk_export int ipipe_set_budget(struct nk_instance *nk,
+			       const struct ipipe_budget *budget);
+/*
+ * 1 if the storm guard masked source @irq (until ipipe_unlock_irq), 0
+ * if not.  Errors: -EINVAL (not an allocated IRQ).
+ */
+nk_export int ipipe_irq_masked(struct nk_instance *nk, unsigned int irq);
 
 /*
  * Detach a source IRQ.  Errors: -EINVAL (not a source IRQ), -EBUSY

@@ -128,3 +128,15 @@ int ipipe_unlock_irq(struct nk_instance *nk, unsigned int irq)
 		   ? ipipe_source_lock(nk->pipeline, irq, false)
 		   : -EINVAL;
 }
+
+int ipipe_set_budget(struct nk_instance *nk, const struct ipipe_budget *budget)
+{
+	return nk_instance_valid(nk) ? ipipe_budget_set(nk->pipeline, budget)
+				     : -EINVAL;
+}
+
+int ipipe_irq_masked(struct nk_instance *nk, unsigned int irq)
+{
+	return nk_instance_valid(nk) ? ipipe_storm_masked(nk->pipeline, irq)
+				     : -EINVAL;
+}

@@ -116,6 +116,7 @@ static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 	if (unlocked)
 		ipipe_lock(pipe);
 	took = pipe->be->now(pipe->be_priv) - start;
+	ipipe_storm_charge(pipe, irq, took);
 	if (e->handler == handler) {
 		e->stats.handled++;
 		if (took > e->stats.worst_ns)
@@ -199,7 +200,8 @@ void ipipe_post(struct ipipe_domain *d, int cpu)
 
 void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq)
 {
-	ipipe_raise(pipe, cpu, irq);
+	if (ipipe_storm_admit(pipe, cpu, irq))
+		ipipe_raise(pipe, cpu, irq);
 	sync_head(pipe, cpu);
 }
 

@@ -77,6 +77,11 @@ int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 	pipe->be = be;
 	pipe->be_priv = be_priv;
 	pipe->nr_cpus = nr_cpus;
+	pipe->budget = (struct ipipe_budget){
+	    .window_ns = IPIPE_BUDGET_WINDOW_NS,
+	    .arrivals = IPIPE_BUDGET_ARRIVALS,
+	    .handler_ns = IPIPE_BUDGET_HANDLER_NS,
+	};
 	nk_list_init(&pipe->domains);
 	pipe->syncing = calloc((size_t)nr_cpus, sizeof(*pipe->syncing));
 	pipe->head = pipe->syncing

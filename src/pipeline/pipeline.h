@@ -31,6 +31,17 @@ struct ipipe_entry {
 	struct ipipe_irq_stats stats;
 };
 
+/* The storm guard's account of one timer or source IRQ (storm.c). */
+struct ipipe_storm {
+	nk_time_t start;	/* of the current window */
+	unsigned long arrivals; /* in it */
+	nk_time_t handler_ns;	/* spent in its handlers in it */
+	bool reported;		/* this storm was reported */
+	bool masked;		/* a source: until ipipe_unlock_irq() */
+};
+
+#define IPIPE_SOURCE_NAME 48 /* what a source is, for the storm report */
+
 /* Arrivals in order, as a ring. */
 struct ipipe_log {
 	unsigned int irqs[IPIPE_LOG_SIZE];
@@ -84,6 +95,10 @@ struct ipipe {
 	bool parked[IPIPE_NR_IRQS];	   /* a source raised with no handler */
 	bool held[IPIPE_NR_IRQS]; /* parked or locked since the last end */
 	bool *syncing;		  /* per RT CPU: head-side handlers running */
+	struct ipipe_budget budget;
+	/* Timers and sources: the IRQs with a budget. */
+	struct ipipe_storm storm[IPIPE_FIRST_VIRQ];
+	char source_name[IPIPE_FIRST_VIRQ][IPIPE_SOURCE_NAME];
 };
 
 /*
@@ -101,6 +116,18 @@ bool ipipe_head_syncing(struct ipipe *pipe);
 void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq);
 /* A source IRQ's handler run completed (or was dropped).  Lock held. */
 void ipipe_irq_done(struct ipipe *pipe, unsigned int irq);
+
+/*
+ * The storm guard (storm.c), lock held.  admit: may @irq, a timer or
+ * source IRQ arriving from the backend on @cpu, go through?  A storm
+ * masks a source or defers a timer, and the arrival is dropped.
+ * charge: its handlers ran for @ns.  unmask: enable a source the guard
+ * masked (false if it was not).  reset: forget a released IRQ.
+ */
+bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq);
+void ipipe_storm_charge(struct ipipe *pipe, unsigned int irq, nk_time_t ns);
+bool ipipe_storm_unmask(struct ipipe *pipe, unsigned int irq);
+void ipipe_storm_reset(struct ipipe *pipe, unsigned int irq);
 
 /*
  * The pipeline of instance @nk (on backend @be, @be_priv, @nr_cpus RT
@@ -128,6 +155,8 @@ int ipipe_source_attach(struct ipipe *pipe, const struct ipipe_source *src,
 int ipipe_source_detach(struct ipipe *pipe, unsigned int irq);
 int ipipe_source_watched_fd(struct ipipe *pipe, unsigned int irq);
 int ipipe_source_lock(struct ipipe *pipe, unsigned int irq, bool lock);
+int ipipe_budget_set(struct ipipe *pipe, const struct ipipe_budget *budget);
+int ipipe_storm_masked(struct ipipe *pipe, unsigned int irq);
 
 /* Backend entry points (struct nk_backend_handlers, via the nucleus). */
 void ipipe_handle_timer(struct ipipe *pipe, int cpu);

@@ -6,6 +6,7 @@
 #include "pipeline.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 static int irq_alloc(struct ipipe *pipe, unsigned int first, unsigned int end,
@@ -54,6 +55,7 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 	pipe->locks[irq] = 0;
 	pipe->parked[irq] = false;
 	pipe->held[irq] = false;
+	ipipe_storm_reset(pipe, irq);
 }
 
 static int irq_free(struct ipipe *pipe, unsigned int irq,
@@ -114,6 +116,29 @@ static bool source_valid(const struct ipipe_source *src)
 	return false;
 }
 
+/* What @src is, for the storm report. */
+static void source_describe(const struct ipipe_source *src, char *buf)
+{
+	switch (src->kind) {
+	case IPIPE_SRC_FD:
+		snprintf(buf, IPIPE_SOURCE_NAME, "fd %d", src->fd);
+		break;
+	case IPIPE_SRC_UIO:
+		snprintf(buf, IPIPE_SOURCE_NAME, "%s", src->path);
+		break;
+	case IPIPE_SRC_GPIO:
+		snprintf(buf, IPIPE_SOURCE_NAME, "%s line %u", src->path,
+			 src->line);
+		break;
+	case IPIPE_SRC_SIGNAL:
+		snprintf(buf, IPIPE_SOURCE_NAME, "signal %d", src->signo);
+		break;
+	case IPIPE_SRC_SCRIPT:
+		snprintf(buf, IPIPE_SOURCE_NAME, "script %s", src->name);
+		break;
+	}
+}
+
 int ipipe_source_attach(struct ipipe *pipe, const struct ipipe_source *src,
 			int cpu, unsigned int *irq)
 {
@@ -128,10 +153,12 @@ int ipipe_source_attach(struct ipipe *pipe, const struct ipipe_source *src,
 			IPIPE_IRQ_SOURCE, &n);
 	if (ret == 0) {
 		ret = pipe->be->source_attach(pipe->be_priv, cpu, n, src);
-		if (ret)
+		if (ret) {
 			irq_release(pipe, n);
-		else
+		} else {
+			source_describe(src, pipe->source_name[n]);
 			*irq = n;
+		}
 	}
 	ipipe_unlock(pipe);
 	return ret;
@@ -155,7 +182,10 @@ int ipipe_source_watched_fd(struct ipipe *pipe, unsigned int irq)
 	return ret;
 }
 
-/* A lock is one more handler run owed: the source stays masked. */
+/*
+ * A lock is one more handler run owed: the source stays masked.  An
+ * unlock enables a source the storm guard masked before it drops a lock.
+ */
 int ipipe_source_lock(struct ipipe *pipe, unsigned int irq, bool lock)
 {
 	int ret = 0;
@@ -163,16 +193,19 @@ int ipipe_source_lock(struct ipipe *pipe, unsigned int irq, bool lock)
 	if (irq >= IPIPE_NR_IRQS)
 		return -EINVAL;
 	ipipe_lock(pipe);
-	if (pipe->kind[irq] != IPIPE_IRQ_SOURCE ||
-	    (!lock && !pipe->locks[irq])) {
+	if (pipe->kind[irq] != IPIPE_IRQ_SOURCE) {
 		ret = -EINVAL;
 	} else if (lock) {
 		pipe->locks[irq]++;
 		pipe->inflight[irq]++;
 		pipe->held[irq] = true;
-	} else {
-		pipe->locks[irq]--;
-		ipipe_irq_done(pipe, irq);
+	} else if (!ipipe_storm_unmask(pipe, irq)) {
+		if (pipe->locks[irq]) {
+			pipe->locks[irq]--;
+			ipipe_irq_done(pipe, irq);
+		} else {
+			ret = -EINVAL;
+		}
 	}
 	ipipe_unlock(pipe);
 	return ret;

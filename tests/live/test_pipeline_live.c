@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
@@ -929,10 +930,274 @@ TEST(source_errors)
 	live_destroy();
 }
 
+/* --- storms (each in a child process, whose stderr is read) --- */
+
+static _Atomic unsigned long storm_runs;
+static _Atomic bool storm_stop;
+static nk_time_t storm_spin_ns;
+
+/* Head domain: leaves the eventfd readable, busy for storm_spin_ns. */
+static void storm_handler(unsigned int irq, void *cookie)
+{
+	nk_time_t end = nk_now(nk) + storm_spin_ns;
+
+	(void)irq;
+	(void)cookie;
+	while (nk_now(nk) < end)
+		;
+	atomic_fetch_add(&storm_runs, 1);
+}
+
+/* Plain pthread: a device that never stops raising. */
+static void *storm_writer(void *arg)
+{
+	uint64_t one = 1;
+
+	(void)arg;
+	while (!atomic_load(&storm_stop))
+		if (write(efd, &one, sizeof(one)) != sizeof(one))
+			break;
+	return NULL;
+}
+
+/* In a child: a live instance with an eventfd source under @budget. */
+static int storm_setup(const struct ipipe_budget *budget, unsigned int *irq)
+{
+	struct nk_instance_attr attr = {.main_priority = 10};
+	struct ipipe_source src = {.kind = IPIPE_SRC_FD};
+
+	atomic_store(&storm_runs, 0);
+	atomic_store(&storm_stop, false);
+	src.fd = efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (efd < 0 || nk_instance_create(&attr, &nk) ||
+	    ipipe_set_budget(nk, budget) ||
+	    ipipe_attach_source(nk, &src, 0, irq))
+		return -1;
+	return ipipe_virtualize_irq(ipipe_head_domain(nk), *irq, storm_handler,
+				    NULL, IPIPE_HANDLE);
+}
+
+/* Sleeps in 1 ms steps until @irq is masked or the safety delay ends. */
+static bool wait_masked(unsigned int irq)
+{
+	for (long spent = 0; spent < SAFETY_NS; spent += MS) {
+		if (ipipe_irq_masked(nk, irq) == 1)
+			return true;
+		if (nk_thread_sleep(nk, MS, NK_RELATIVE))
+			return false;
+	}
+	return false;
+}
+
+static void low_sleeper(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 20; i++)
+		if (nk_thread_sleep(nk, MS, NK_RELATIVE))
+			return;
+	rec("low");
+}
+
+/*
+ * The eventfd is written without end and never drained: the source is
+ * masked at its 201st arrival, stays quiet while the writer goes on, a
+ * low-priority RT thread gets the CPU, and an unlock enables it again.
+ * Returns the failed step, 0 for none.
+ */
+static int fd_storm_child(void *arg)
+{
+	struct ipipe_budget budget = {.window_ns = 1000 * MS, .arrivals = 200};
+	struct nk_thread_attr low_attr = {
+	    .name = "low", .priority = 1, .flags = NK_THREAD_JOINABLE};
+	struct nk_thread *low;
+	unsigned long runs;
+	pthread_t writer;
+	unsigned int irq;
+
+	(void)arg;
+	log_reset();
+	if (storm_setup(&budget, &irq))
+		return 1;
+	if (pthread_create(&writer, NULL, storm_writer, NULL))
+		return 2;
+	if (!wait_masked(irq))
+		return 3;
+	runs = atomic_load(&storm_runs);
+	if (runs < 200 || nk_thread_sleep(nk, 50 * MS, NK_RELATIVE) ||
+	    atomic_load(&storm_runs) != runs)
+		return 4;
+	if (nk_thread_create(nk, &low_attr, &low) ||
+	    nk_thread_start(low, low_sleeper, NULL) || nk_thread_join(low) ||
+	    strcmp(log_buf, "low") != 0)
+		return 5;
+	atomic_store(&storm_stop, true);
+	pthread_join(writer, NULL);
+	if (ipipe_unlock_irq(nk, irq) || ipipe_irq_masked(nk, irq) != 0 ||
+	    !wait_count(&storm_runs, runs + 1))
+		return 6;
+	return 0;
+}
+
+TEST(fd_storm_is_masked_until_enabled)
+{
+	char err[4096];
+	int status = test_run_child(fd_storm_child, NULL, err, sizeof(err));
+
+	CHECK(WIFEXITED(status));
+	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK(strstr(err, "fusion: irq 64 (fd ") == err);
+	CHECK(strstr(err, ") on cpu 0: interrupt storm, 201 arrivals and ") !=
+	      NULL);
+	CHECK(strstr(err,
+		     " (budget: 200 arrivals, 0 us in handlers per "
+		     "1000000 us); masked until ipipe_unlock_irq()\n") != NULL);
+}
+
+/*
+ * Handlers of 400 us against a budget of 1 ms of handler time: the
+ * third run at the latest spends it (more if preempted meanwhile), and
+ * the next arrival is refused.  Returns the failed step, 0 for none.
+ */
+static int handler_time_child(void *arg)
+{
+	struct ipipe_budget budget = {.window_ns = 10000 * MS,
+				      .handler_ns = 1 * MS};
+	unsigned long runs;
+	uint64_t one = 1;
+	unsigned int irq;
+
+	(void)arg;
+	storm_spin_ns = 400 * 1000;
+	if (storm_setup(&budget, &irq))
+		return 1;
+	for (runs = 0; runs < 10 && ipipe_irq_masked(nk, irq) == 0; runs++) {
+		if (write(efd, &one, sizeof(one)) != sizeof(one))
+			return 2;
+		while (atomic_load(&storm_runs) == runs &&
+		       ipipe_irq_masked(nk, irq) == 0)
+			if (nk_thread_sleep(nk, MS, NK_RELATIVE))
+				return 3;
+	}
+	runs = atomic_load(&storm_runs);
+	return ipipe_irq_masked(nk, irq) == 1 && runs >= 1 && runs <= 3 ? 0 : 4;
+}
+
+TEST(handler_time_spends_the_budget)
+{
+	char err[4096];
+	int status = test_run_child(handler_time_child, NULL, err, sizeof(err));
+
+	CHECK(WIFEXITED(status));
+	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK(strstr(err, "interrupt storm, ") != NULL);
+	CHECK(strstr(err, " (budget: 0 arrivals, 1000 us in handlers per "
+			  "10000000 us); masked until ipipe_unlock_irq()\n") !=
+	      NULL);
+}
+
+static void storm_tick(struct nk_timer *timer)
+{
+	(void)timer;
+	atomic_fetch_add(&storm_runs, 1);
+}
+
+static void nop(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+}
+
+/* Plain pthread: raises virtual IRQ *@arg, whose handler then runs in
+ * the CPU's interrupt thread. */
+static void *trigger_from_outside(void *arg)
+{
+	ipipe_trigger_irq(nk, *(unsigned int *)arg, 0);
+	return NULL;
+}
+
+/* The policy of thread @tid, or -1. */
+static int policy_of(pid_t tid)
+{
+	return sched_getscheduler(tid);
+}
+
+/*
+ * With the budget off, a timer of 1 us period keeps the interrupt thread
+ * busy while main is relaxed: its watchdog demotes it, and once the
+ * storm has ended, a wake-up after a calm period gives it SCHED_FIFO
+ * back.  Returns
+ * the failed step, 0 for none, 10 without real-time priority.
+ */
+static int irq_thread_child(void *arg)
+{
+	struct ipipe_budget off = {0};
+	struct timespec storm = {.tv_sec = 2};
+	const long calm = 100 * MS;
+	struct nk_instance_attr attr = {.main_priority = 10};
+	struct nk_timer timer;
+	pthread_t outside;
+	unsigned int virq;
+	pid_t tid;
+
+	(void)arg;
+	setenv("FUSION_WATCHDOG_MS", "300", 1);
+	if (nk_instance_create(&attr, &nk) || ipipe_set_budget(nk, &off) ||
+	    ipipe_alloc_virq(nk, &virq) ||
+	    ipipe_virtualize_irq(ipipe_head_domain(nk), virq, nop, NULL,
+				 IPIPE_HANDLE))
+		return 1;
+	/* It names itself once it runs. */
+	while ((tid = task_named("fusion-irq/0")) < 0)
+		if (nk_thread_sleep(nk, MS, NK_RELATIVE))
+			return 2;
+	if (policy_of(tid) != SCHED_FIFO)
+		return 10;
+	if (nk_timer_init(nk, &timer, "storm", 0, storm_tick, NULL) ||
+	    nk_timer_start(&timer, 1000, 1000, NK_RELATIVE) ||
+	    nk_thread_relax(nk))
+		return 3;
+	nanosleep(&storm, NULL);
+	if (policy_of(tid) != SCHED_OTHER)
+		return 4;
+	if (nk_timer_stop(&timer) || nk_thread_relax(nk))
+		return 5;
+	/* Wake-ups until one ends a calm period. */
+	for (long spent = 0; policy_of(tid) != SCHED_FIFO; spent += calm) {
+		if (spent > SAFETY_NS ||
+		    pthread_create(&outside, NULL, trigger_from_outside, &virq))
+			return 6;
+		pthread_join(outside, NULL);
+		nanosleep(&(struct timespec){.tv_nsec = calm}, NULL);
+	}
+	return 0;
+}
+
+TEST(busy_interrupt_thread_is_demoted_then_restored)
+{
+	char err[4096];
+	const char *no_rt = getenv("FUSION_NO_RT");
+	int status = test_run_child(irq_thread_child, NULL, err, sizeof(err));
+
+	CHECK(WIFEXITED(status));
+	if (no_rt && no_rt[0] && no_rt[0] != '0') {
+		CHECK_EQ(WEXITSTATUS(status), 10);
+		return;
+	}
+	CHECK_EQ(WEXITSTATUS(status), 0);
+	CHECK(strstr(err, "fusion: watchdog: interrupt thread fusion-irq/0 "
+			  "(tid ") != NULL);
+	CHECK(strstr(err, "; demoted to SCHED_OTHER until it calms down\n") !=
+	      NULL);
+	CHECK(strstr(err, "fusion: watchdog: interrupt thread fusion-irq/0 "
+			  "back to SCHED_FIFO 99\n") != NULL);
+}
+
 TESTS(T(eventfd_source_wakes_rt_thread),
       T(idle_cpu_takes_irq_on_waiting_thread),
       T(woken_thread_leaves_no_poller_behind), T(polling_waiter_deleted),
       T(sources_on_two_rt_cpus), T(signal_source_raises_irq),
       T(root_handler_runs_in_plain_thread), T(virq_round_trip_head_root_head),
       T(trigger_runs_head_handler_before_return), T(detach_then_reattach),
-      T(source_errors));
+      T(source_errors), T(fd_storm_is_masked_until_enabled),
+      T(handler_time_spends_the_budget),
+      T(busy_interrupt_thread_is_demoted_then_restored));

@@ -119,6 +119,38 @@ static inline void sim_destroy(void)
 	nk = NULL;
 }
 
+/* --- stderr, captured into a temporary file --- */
+
+struct capture {
+	char path[64];
+	int fd, saved;
+};
+
+static inline void capture_begin(struct capture *c)
+{
+	strcpy(c->path, "/tmp/fusion-err-XXXXXX");
+	c->fd = mkstemp(c->path);
+	CHECK(c->fd >= 0);
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	CHECK(c->saved >= 0);
+	CHECK(dup2(c->fd, STDERR_FILENO) >= 0);
+}
+
+/* Stop capturing; what was printed goes to @err (@size with the NUL). */
+static inline void capture_end(struct capture *c, char *err, size_t size)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	n = pread(c->fd, err, size - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(c->fd);
+	unlink(c->path);
+}
+
 static inline void sleep_ns(nk_time_t ns)
 {
 	CHECK_EQ(nk_thread_sleep(nk, ns, NK_RELATIVE), 0);

@@ -449,29 +449,18 @@ TEST(jitter_stays_inside_until)
  */
 static int create_capture(const char *path, char *err, size_t size)
 {
-	char err_path[] = "/tmp/fusion-scen-err-XXXXXX";
 	struct nk_instance *inst = NULL;
-	int err_fd = mkstemp(err_path), saved, ret;
-	ssize_t n;
+	struct capture c;
+	int ret;
 
-	CHECK(err_fd >= 0);
 	/* A failed check left the previous test's instance behind. */
 	if (nk) {
 		nk_instance_destroy(nk);
 		nk = NULL;
 	}
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	CHECK(saved >= 0);
-	CHECK(dup2(err_fd, STDERR_FILENO) >= 0);
+	capture_begin(&c);
 	ret = create_with(&sim_attr, path, &inst);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	n = pread(err_fd, err, size - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	close(err_fd);
-	unlink(err_path);
+	capture_end(&c, err, size);
 	if (ret == 0)
 		CHECK_EQ(nk_instance_destroy(inst), 0);
 	return ret;

@@ -120,10 +120,13 @@ static void *irq_main(void *arg)
 
 	snprintf(name, sizeof(name), "fusion-irq/%d", cpu->index);
 	pthread_setname_np(pthread_self(), name);
+	live_irq_watchdog_start(live, cpu);
 	while (!atomic_load(&live->stopping)) {
 		struct epoll_event events[LIVE_EVENTS];
+		nk_time_t waited = live_clock();
 		int n = epoll_wait(cpu->irq_epfd, events, LIVE_EVENTS, -1);
 
+		live_irq_watchdog_check(cpu, waited);
 		live_nucleus_lock(live);
 		take_events(live, cpu, cpu->irq_epfd, events, n < 0 ? 0 : n);
 		/* After the kick eventfd was drained: set before it was

@@ -761,5 +761,6 @@ const struct nk_backend_ops nk_backend_live = {
     .source_attach = live_source_attach,
     .source_detach = live_source_detach,
     .source_end = live_source_end,
+    .source_mask = live_source_mask,
     .source_fd = live_source_fd,
 };

@@ -55,6 +55,14 @@ struct live_shadow {
 	unsigned long entries;	/* nucleus entries (lock held) */
 };
 
+/* An interrupt thread's account of its own CPU time (irq_watchdog.c). */
+struct live_irq_watchdog {
+	nk_time_t period; /* 0: off */
+	nk_time_t start;  /* of the current period */
+	nk_time_t cpu_start;
+	nk_time_t slept; /* in epoll_wait, in this period */
+};
+
 struct live_cpu {
 	struct live *live;
 	int index;
@@ -62,6 +70,7 @@ struct live_cpu {
 	/* Interrupt events and thread (irq.c). */
 	pthread_t irq_thread;
 	bool irq_started;
+	struct live_irq_watchdog irq_wd;
 	int timer_fd;			     /* armed at the deadline... */
 	nk_time_t armed;		     /* ...this one (lock held), or: */
 #define LIVE_TIMER_FIRED ((nk_time_t)-1)     /* no date: it fired */
@@ -159,12 +168,21 @@ int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
 void live_idle_take(struct live *live, struct live_cpu *c,
 		    struct epoll_event events[LIVE_EVENTS], int n);
 
+/*
+ * irq_watchdog.c, on @cpu's interrupt thread: start its watch (on when
+ * the watchdog is), and check it at each wake-up from a wait that began
+ * at @slept_from (live_clock()).
+ */
+void live_irq_watchdog_start(struct live *live, struct live_cpu *cpu);
+void live_irq_watchdog_check(struct live_cpu *cpu, nk_time_t slept_from);
+
 /* source.c */
 void live_root_post(void *priv);
 int live_source_attach(void *priv, int cpu, unsigned int irq,
 		       const struct ipipe_source *src);
 void live_source_detach(void *priv, unsigned int irq);
 void live_source_end(void *priv, unsigned int irq, bool recheck);
+void live_source_mask(void *priv, unsigned int irq);
 int live_source_fd(void *priv, unsigned int irq);
 void live_sources_stop(struct live *live);
 /* Lock held: raise in the pipeline what source @irq of @cpu reported. */

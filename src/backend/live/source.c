@@ -9,6 +9,8 @@
  * readable when the CPU next idles may raise its IRQ once more.  When the
  * pipeline held an IRQ back (no handler yet, or a full buffer),
  * source_end watches the fd again, which reports what arrived meanwhile.
+ * A source the pipeline masks for a storm leaves the epoll sets until
+ * source_end.
  * A signal becomes an fd through an eventfd its handler writes to.
  *
  * Root context: one ordinary thread ("fusion-root", SCHED_OTHER, any
@@ -33,6 +35,7 @@ struct live_source {
 	int fd;		 /* watched */
 	bool owned;	 /* opened here: closed at detach */
 	bool uio_unmask; /* the UIO driver takes "write 1" to unmask */
+	bool unwatched;	 /* masked for a storm: out of the epoll sets */
 	int cpu;
 	int signo;
 	struct sigaction saved;
@@ -238,7 +241,8 @@ void live_source_detach(void *priv, unsigned int irq)
 	if (src == NULL)
 		return;
 	live->sources[irq] = NULL;
-	live_cpu_unwatch(&live->cpus[src->cpu], src->fd);
+	if (!src->unwatched)
+		live_cpu_unwatch(&live->cpus[src->cpu], src->fd);
 	source_close(src);
 }
 
@@ -252,8 +256,29 @@ void live_source_end(void *priv, unsigned int irq, bool recheck)
 		return;
 	if (src->uio_unmask && write(src->fd, &one, sizeof(one)) < 0)
 		src->uio_unmask = false;
-	if (recheck)
+	if (src->unwatched) {
+		/* Reports what is there, as a rewatch does. */
+		src->unwatched =
+		    live_cpu_watch(&live->cpus[src->cpu], src->fd, irq) != 0;
+	} else if (recheck) {
 		live_cpu_rewatch(&live->cpus[src->cpu], src->fd, irq);
+	}
+}
+
+/*
+ * An edge-triggered fd still reports each new arrival while the pipeline
+ * holds its IRQ: a storm's fd leaves the epoll sets, so that the CPU's
+ * interrupt thread is not woken for it at all.
+ */
+void live_source_mask(void *priv, unsigned int irq)
+{
+	struct live *live = priv;
+	struct live_source *src = live->sources[irq];
+
+	if (src == NULL || src->unwatched)
+		return;
+	live_cpu_unwatch(&live->cpus[src->cpu], src->fd);
+	src->unwatched = true;
 }
 
 int live_source_fd(void *priv, unsigned int irq)
