@@ -94,12 +94,15 @@ TEST(periodic)
 {
 	RT_ALARM a;
 	RT_ALARM_INFO info;
+	RTIME t0, ran;
 
 	reset_record();
 	CHECK_EQ(rt_alarm_create(&a, NULL, record, NULL), 0);
+	t0 = rt_timer_read();
 	CHECK_EQ(rt_alarm_start(&a, MS / 2, MS), 0);
 	CHECK_EQ(rt_task_sleep(3 * MS), 0);
 	CHECK_EQ(rt_alarm_stop(&a), 0);
+	ran = rt_timer_read() - t0;
 	CHECK_EQ(rt_task_sleep(3 * MS), 0);
 	if (on_sim()) {
 		CHECK_EQ(nr_fired, 3);
@@ -107,8 +110,10 @@ TEST(periodic)
 		CHECK_EQ(fired_at[1], 3 * MS / 2);
 		CHECK_EQ(fired_at[2], 5 * MS / 2);
 	} else {
-		/* A late timer interrupt folds periods into one run. */
-		CHECK(nr_fired >= 1 && nr_fired <= 3);
+		/* A late timer interrupt folds periods into one run, and a
+		 * late main lets more periods pass before the stop. */
+		CHECK(nr_fired >= 1);
+		CHECK(nr_fired <= (int)((ran - MS / 2) / MS) + 1);
 	}
 	CHECK_EQ(rt_alarm_inquire(&a, &info), 0);
 	CHECK_EQ(info.expiries, (unsigned long)nr_fired);
