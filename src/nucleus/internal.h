@@ -282,6 +282,14 @@ void nk_synch_forget_waiter(struct nk_thread *thread);
 void nk_synch_requeue_waiter(struct nk_thread *thread);
 void nk_synch_release_all(struct nk_thread *thread);
 void nk_synch_update_chain(struct nk_thread *thread);
+/*
+ * Acquire @synch as nk_synch_acquire() with no timeout, waiting however
+ * long it takes: neither an owner cycle (-EDEADLK there) nor an unblock
+ * ends the wait, which priority inheritance follows as any other.  A
+ * condition wait's relock.  Errors: -EINVAL, -EPERM, -EDEADLK (the
+ * caller owns it), -EIDRM (destroyed).  Lock held.
+ */
+int nk_synch_reacquire(struct nk_synch *synch);
 
 /* timer.c */
 void nk_timer_handler(struct nk_instance *nk, int cpu);
