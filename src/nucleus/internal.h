@@ -217,18 +217,18 @@ static inline struct nk_thread *nk_current(struct nk_instance *nk)
 	return self && self->nk == nk && !self->sched->irq_depth ? self : NULL;
 }
 
-/* Convert a timeout to an absolute date (NK_INFINITE stays). */
+/*
+ * Convert a timeout to an absolute date, within [0, NK_INFINITE]
+ * (clock.h): from there on, date arithmetic cannot overflow.
+ */
 static inline nk_time_t nk_abs_timeout(struct nk_instance *nk,
 				       nk_time_t timeout, enum nk_tmode mode)
 {
-	nk_time_t now;
+	nk_time_t date = mode == NK_ABSOLUTE
+			     ? timeout
+			     : nk_date_add(nk_clock_now(nk), timeout);
 
-	if (timeout == NK_INFINITE || mode == NK_ABSOLUTE)
-		return timeout;
-	now = nk_clock_now(nk);
-	if (timeout > NK_INFINITE - now)
-		return NK_INFINITE;
-	return now + timeout;
+	return date < 0 ? 0 : date;
 }
 
 /* Tracepoint: one predictable branch when no sink is installed. */
@@ -290,6 +290,13 @@ void nk_synch_update_chain(struct nk_thread *thread);
  * caller owns it), -EIDRM (destroyed).  Lock held.
  */
 int nk_synch_reacquire(struct nk_synch *synch);
+
+/* clock.c */
+/*
+ * The first date of the grid @point + k * @period (k > 0) after @now,
+ * saturated at NK_INFINITE.  @point <= @now, @period > 0.
+ */
+nk_time_t nk_grid_next(nk_time_t point, nk_time_t period, nk_time_t now);
 
 /* timer.c */
 void nk_timer_handler(struct nk_instance *nk, int cpu);

@@ -330,6 +330,28 @@ TEST(timeouts)
 	pair_delete(&c, &m);
 }
 
+/* Timeouts past the clock's range are infinite: a signal ends them. */
+TEST(timeouts_past_the_clock)
+{
+	static const RTIME far[] = {(RTIME)INT64_MAX, TM_NONBLOCK - 1};
+	struct waiter w;
+	RT_COND c;
+	RT_MUTEX m;
+	RTIME t0;
+
+	pair_create(&c, &m);
+	for (int i = 0; i < 2; i++) {
+		t0 = rt_timer_read();
+		start_waiter(&w, &c, &m, "w", 20, far[i]);
+		CHECK_EQ(rt_task_sleep(MS), 0);
+		CHECK_EQ(rt_cond_signal(&c), 0);
+		finish_waiter(&w, 0);
+		if (on_sim())
+			CHECK_EQ(w.at - t0, MS);
+	}
+	pair_delete(&c, &m);
+}
+
 TEST(unblock_interrupts)
 {
 	bool sim = on_sim();
@@ -577,7 +599,8 @@ TEST(plain_thread)
 
 TESTS(T(create_errors), T(bad_descriptors), T(mutex_rules),
       T(wait_releases_then_reacquires), T(priority_order),
-      T(signal_preempts_and_tlock_defers), T(timeouts), T(unblock_interrupts),
+      T(signal_preempts_and_tlock_defers), T(timeouts),
+      T(timeouts_past_the_clock), T(unblock_interrupts),
       T(delete_refused_while_waited), T(relock_waits_out_an_owner_cycle),
       T(timeout_returns_once_relocked), T(bind_waits_for_creation),
       T(plain_thread));
