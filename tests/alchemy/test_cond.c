@@ -444,8 +444,10 @@ static void cycle_b(void *arg)
 	CHECK_EQ(rt_mutex_acquire(&cy->m2, TM_INFINITE), 0);
 	note("B-has-M2");
 	cy->b_ret = rt_mutex_acquire(&cy->m1, cy->m1_timeout);
-	note("B:%d", cy->b_ret);
+	/* A waits for M2 and lends B its priority until B lets go. */
+	note("B:%d/%d", cy->b_ret, my_prio());
 	CHECK_EQ(rt_mutex_release(&cy->m2), 0);
+	CHECK_EQ(my_prio(), 21);
 }
 
 /* The cycle, with main signalling C at 1 ms when @signal. */
@@ -462,7 +464,6 @@ static void run_cycle(struct cycle *cy, bool signal)
 		CHECK_EQ(rt_task_sleep(MS), 0);
 		note("signal");
 		CHECK_EQ(rt_cond_signal(&cy->c), 0);
-		/* A waits for M2 now, and lends B its priority. */
 		note("signalled");
 	}
 	CHECK_EQ(rt_task_join(&cy->a), 0);
@@ -481,7 +482,7 @@ TEST(relock_waits_out_an_owner_cycle)
 	run_cycle(&cy, true);
 	CHECK_EQ(cy.a_ret, 0);
 	check_log("A-waits@0 B-has-M2@0 signal@1000000 signalled@1000000 "
-		  "B:-110@5000000 A:0@5000000");
+		  "B:-110/31@5000000 A:0@5000000");
 }
 
 TEST(timeout_returns_once_relocked)
@@ -492,7 +493,7 @@ TEST(timeout_returns_once_relocked)
 	/* Timed out at 2 ms, but M2 is A's again only at 5 ms. */
 	run_cycle(&cy, false);
 	CHECK_EQ(cy.a_ret, -ETIMEDOUT);
-	check_log("A-waits@0 B-has-M2@0 B:-110@5000000 A:-110@5000000");
+	check_log("A-waits@0 B-has-M2@0 B:-110/31@5000000 A:-110@5000000");
 }
 
 struct cv_binder {
