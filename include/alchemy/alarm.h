@@ -45,7 +45,10 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 int rt_alarm_delete(RT_ALARM *alarm);
 /*
  * Fire first @value ns from now (0: at once), then every @interval ns
- * (TM_INFINITE: once).  Re-arms an armed alarm.  -EINVAL.  Any context.
+ * (TM_INFINITE: once).  Re-arms an armed alarm.  An expiry past the
+ * clock's range (INT64_MAX ns) never comes: the alarm is inactive from
+ * then on.  Errors: -EINVAL (bad descriptor, @value or @interval beyond
+ * INT64_MAX - 1).  Any context.
  */
 int rt_alarm_start(RT_ALARM *alarm, RTIME value, RTIME interval);
 /* Disarm (no error when not armed).  -EINVAL.  Any context. */

@@ -54,12 +54,15 @@ int rt_cond_broadcast(RT_COND *cond);
 /*
  * Atomically release @mutex (however deeply the caller holds it) and
  * wait for a signal until @abs_timeout (NULL: forever; {0, 0}: return
- * -EWOULDBLOCK at once, keeping the mutex).  Whatever ends the wait,
- * @mutex is re-acquired to the same depth before returning.
+ * -EWOULDBLOCK at once, keeping the mutex).  Whatever ends the wait
+ * (signal, timeout, rt_task_unblock), @mutex is re-acquired to the same
+ * depth before returning, as pthread_cond_wait() does: if its owner
+ * waits meanwhile for a mutex the caller holds, this is no -EDEADLK,
+ * the caller waits until the owner lets go (its own wait may time out).
  * Errors: -EINVAL (bad descriptor or timespec), -EWOULDBLOCK,
- * -ETIMEDOUT, -EINTR (rt_task_unblock), -EIDRM (@cond or @mutex deleted
- * meanwhile), -EPERM (the caller does not own @mutex, not a task, or
- * the scheduler is locked).
+ * -ETIMEDOUT, -EINTR (rt_task_unblock), -EIDRM (@mutex deleted
+ * meanwhile: the one return without it), -EPERM (the caller does not
+ * own @mutex, not a task, or the scheduler is locked).
  */
 int rt_cond_wait_timed(RT_COND *cond, RT_MUTEX *mutex,
 		       const struct timespec *abs_timeout);

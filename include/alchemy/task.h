@@ -224,8 +224,10 @@ int rt_task_set_affinity(RT_TASK *task, const cpu_set_t *cpus);
  * @period from now) every @period ns (TM_INFINITE: stop).  Any task,
  * dormant ones included; it awaits its release points itself with
  * rt_task_wait_period() (a wait in progress for the old grid ends as
- * planned, the next release is @idate).  Errors: -EINVAL (bad
- * descriptor, NULL outside a task, date or period beyond INT64_MAX),
+ * planned, the next release is @idate).  A release date past the
+ * clock's range (INT64_MAX ns) never comes: the wait for it lasts until
+ * rt_task_unblock().  Errors: -EINVAL (bad descriptor, NULL outside a
+ * task, @idate beyond INT64_MAX - 1, @period beyond INT64_MAX),
  * -ETIMEDOUT (@idate in the past).  Any context.
  */
 int rt_task_set_periodic(RT_TASK *task, RTIME idate, RTIME period);

@@ -7,12 +7,38 @@
 
 #include <fusion/types.h>
 
+/*
+ * Dates are ns from 0 up to NK_INFINITE, which stands for "never".
+ * Whatever is computed from a caller's date or interval saturates: a
+ * date past the clock's range is never reached (a timeout there is
+ * infinite, a timer stays disarmed, a release never comes), a date
+ * before 0 is in the past.
+ */
+
+/*
+ * @date + @interval, saturated at NK_INFINITE (and at INT64_MIN for a
+ * negative @interval); NK_INFINITE stays NK_INFINITE.  Any context.
+ */
+static inline nk_time_t nk_date_add(nk_time_t date, nk_time_t interval)
+{
+	nk_time_t sum;
+
+	if (date == NK_INFINITE)
+		return NK_INFINITE;
+	if (__builtin_add_overflow(date, interval, &sum))
+		return interval > 0 ? NK_INFINITE : INT64_MIN;
+	return sum;
+}
+
 /* Monotonic nucleus time in ns (0 on an invalid instance).  Any context. */
 nk_export nk_time_t nk_now(struct nk_instance *nk);
 
-/* Wall-clock time: nk_now() plus the offset set below. */
+/* Wall-clock time: nk_now() plus the offset set below, saturated. */
 nk_export nk_time_t nk_wallclock(struct nk_instance *nk);
-/* Set the wall clock to @date (ns since the epoch).  -EINVAL.  Any. */
+/*
+ * Set the wall clock to @date (ns since the epoch).  Errors: -EINVAL
+ * (bad instance, @date < 0).  Any context.
+ */
 nk_export int nk_set_wallclock(struct nk_instance *nk, nk_time_t date);
 
 /*

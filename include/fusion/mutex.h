@@ -63,10 +63,14 @@ nk_export int nk_mutex_giveup_locked(struct nk_mutex *mutex,
 				     unsigned int *depth);
 /*
  * Take the mutex back at nesting @depth (from nk_mutex_giveup_locked),
- * waiting as long as it takes: nk_thread_unblock() does not break this
- * wait.  A mutex inherited from a deleted owner is taken too.  Errors:
- * -EINVAL (bad mutex, depth 0), -EPERM (cannot block here), -EIDRM (the
- * mutex was destroyed meanwhile), -EDEADLK.  Context: thread; lock held.
+ * waiting as long as it takes, as pthread_cond_wait() does: neither
+ * nk_thread_unblock() nor an owner cycle (the owner waits for a mutex
+ * the caller holds) breaks this wait, which lasts until the owner lets
+ * go (its own wait may time out); priority inheritance applies as to
+ * any wait.  A mutex inherited from a deleted owner is taken too.
+ * Errors: -EINVAL (bad mutex, depth 0), -EPERM (cannot block here),
+ * -EIDRM (the mutex was destroyed meanwhile), -EDEADLK (the caller
+ * holds it already).  Context: thread; lock held.
  */
 nk_export int nk_mutex_regain_locked(struct nk_mutex *mutex,
 				     unsigned int depth);

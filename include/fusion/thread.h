@@ -188,19 +188,23 @@ nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout, enum nk_tmode mode);
 
 /*
  * Make the caller periodic: releases at @start (absolute; NK_INFINITE:
- * now) then every @period ns.  @period 0 stops it.
- * Errors: -EINVAL (bad instance, period < 0), -EPERM.  Context: thread.
+ * one period from now, as Cobalt's xnthread_set_periodic) then every
+ * @period ns.  @period 0 stops it.  Release dates saturate (clock.h): a
+ * release past the clock's range never comes.
+ * Errors: -EINVAL (bad instance, start < 0, period < 0), -EPERM.
+ * Context: thread.
  */
 nk_export int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
 				     nk_time_t period);
 
 /*
  * As nk_thread_set_periodic, for any @thread (dormant, ready, waiting):
- * its next release is @start (NK_INFINITE: now), awaited by its own
- * nk_thread_wait_period().  If it waits for a release point of its
- * previous grid meanwhile, that wait ends as planned and its next
- * release is the first point of the new grid after that (points passed
- * meanwhile are no overruns).  Errors: -EINVAL (bad thread, period < 0),
+ * its next release is @start (NK_INFINITE: one period from now), awaited
+ * by its own nk_thread_wait_period().  If it waits for a release point
+ * of its previous grid meanwhile, that wait ends as planned (never, for
+ * a release past the clock's range) and its next release is the first
+ * point of the new grid after that (points passed meanwhile are no
+ * overruns).  Errors: -EINVAL (bad thread, start < 0, period < 0),
  * -ESRCH (terminated).  Context: any.
  */
 nk_export int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
@@ -210,8 +214,9 @@ nk_export int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
  * Wait for the caller's next release point.  On return *@overruns (may
  * be NULL) holds the release points missed since the previous call; the
  * call then returns -ETIMEDOUT if any were missed (without waiting),
- * else NK_WAKE_OK.  Errors: -EWOULDBLOCK (not periodic), -EPERM,
- * NK_WAKE_UNBLOCKED.  Context: thread.
+ * else NK_WAKE_OK.  A release past the clock's range is waited for
+ * until nk_thread_unblock().  Errors: -EWOULDBLOCK (not periodic),
+ * -EPERM, NK_WAKE_UNBLOCKED.  Context: thread.
  */
 nk_export nk_must_check int nk_thread_wait_period(struct nk_instance *nk,
 						  unsigned long *overruns);

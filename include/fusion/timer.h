@@ -47,7 +47,9 @@ nk_export int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
 /*
  * Arm @timer to expire at @value (read per @mode), then every @interval
  * ns if @interval > 0.  Re-arming an armed timer moves it.  A date in the
- * past fires at the next timer interrupt.
+ * past fires at the next timer interrupt.  Dates saturate (clock.h): a
+ * first expiry past the clock's range leaves the timer disarmed, and a
+ * periodic timer whose next expiry is past it fires no more.
  * Errors: -EINVAL (bad timer, interval < 0, value NK_INFINITE with an
  * interval).  Context: any, lock held or not.  The _locked form: lock
  * held.

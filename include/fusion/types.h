@@ -19,7 +19,7 @@ typedef int64_t nk_time_t;
 /* How a timeout value is read. */
 enum nk_tmode {
 	NK_RELATIVE = 0, /* ns from now; <= 0 means "already expired" */
-	NK_ABSOLUTE = 1, /* date on the nucleus clock */
+	NK_ABSOLUTE = 1, /* date on the nucleus clock; < 0: in the past */
 };
 
 /*

@@ -15,17 +15,26 @@ nk_time_t nk_now(struct nk_instance *nk)
 
 nk_time_t nk_wallclock(struct nk_instance *nk)
 {
-	return nk_instance_valid(nk) ? nk_clock_now(nk) + nk->wall_offset : 0;
+	if (!nk_instance_valid(nk))
+		return 0;
+	return nk_date_add(nk_clock_now(nk), nk->wall_offset);
 }
 
 int nk_set_wallclock(struct nk_instance *nk, nk_time_t date)
 {
-	if (!nk_instance_valid(nk))
+	if (!nk_instance_valid(nk) || date < 0)
 		return -EINVAL;
 	nk_lock_acquire(nk);
+	/* Both dates are >= 0: the difference fits. */
 	nk->wall_offset = date - nk_clock_now(nk);
 	nk_lock_release(nk);
 	return 0;
+}
+
+nk_time_t nk_grid_next(nk_time_t point, nk_time_t period, nk_time_t now)
+{
+	/* point + k * period, computed from now's side: no overflow. */
+	return nk_date_add(now - (now - point) % period, period);
 }
 
 int nk_consume(struct nk_instance *nk, nk_time_t ns)

@@ -221,18 +221,18 @@ static inline struct nk_thread *nk_current(struct nk_instance *nk)
 	return self && self->nk == nk && !self->sched->irq_depth ? self : NULL;
 }
 
-/* Convert a timeout to an absolute date (NK_INFINITE stays). */
+/*
+ * Convert a timeout to an absolute date, within [0, NK_INFINITE]
+ * (clock.h): from there on, date arithmetic cannot overflow.
+ */
 static inline nk_time_t nk_abs_timeout(struct nk_instance *nk,
 				       nk_time_t timeout, enum nk_tmode mode)
 {
-	nk_time_t now;
+	nk_time_t date = mode == NK_ABSOLUTE
+			     ? timeout
+			     : nk_date_add(nk_clock_now(nk), timeout);
 
-	if (timeout == NK_INFINITE || mode == NK_ABSOLUTE)
-		return timeout;
-	now = nk_clock_now(nk);
-	if (timeout > NK_INFINITE - now)
-		return NK_INFINITE;
-	return now + timeout;
+	return date < 0 ? 0 : date;
 }
 
 /* Tracepoint: one predictable branch when no sink is installed. */
@@ -286,6 +286,21 @@ void nk_synch_forget_waiter(struct nk_thread *thread);
 void nk_synch_requeue_waiter(struct nk_thread *thread);
 void nk_synch_release_all(struct nk_thread *thread);
 void nk_synch_update_chain(struct nk_thread *thread);
+/*
+ * Acquire @synch as nk_synch_acquire() with no timeout, waiting however
+ * long it takes: neither an owner cycle (-EDEADLK there) nor an unblock
+ * ends the wait, which priority inheritance follows as any other.  A
+ * condition wait's relock.  Errors: -EINVAL, -EPERM, -EDEADLK (the
+ * caller owns it), -EIDRM (destroyed).  Lock held.
+ */
+int nk_synch_reacquire(struct nk_synch *synch);
+
+/* clock.c */
+/*
+ * The first date of the grid @point + k * @period (k > 0) after @now,
+ * saturated at NK_INFINITE.  @point <= @now, @period > 0.
+ */
+nk_time_t nk_grid_next(nk_time_t point, nk_time_t period, nk_time_t now);
 
 /* timer.c */
 void nk_timer_handler(struct nk_instance *nk, int cpu);

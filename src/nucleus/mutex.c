@@ -161,10 +161,7 @@ int nk_mutex_regain_locked(struct nk_mutex *mutex, unsigned int depth)
 
 	if (!mutex_valid(mutex) || depth == 0)
 		return -EINVAL;
-	/* As a condition wait's relock: an unblock does not break it. */
-	do
-		ret = nk_synch_acquire(&mutex->synch, NK_INFINITE, NK_RELATIVE);
-	while (ret == NK_WAKE_UNBLOCKED);
+	ret = nk_synch_reacquire(&mutex->synch);
 	if (ret != NK_WAKE_OK && ret != NK_WAKE_OWNER_DEAD)
 		return ret;
 	mutex->depth = depth;

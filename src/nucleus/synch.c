@@ -405,13 +405,13 @@ int nk_synch_try_acquire(struct nk_synch *synch, struct nk_thread *thread)
 	return 0;
 }
 
-int nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout,
-		     enum nk_tmode mode)
+/* Lock held.  @refuse_cycle: -EDEADLK rather than close an owner cycle. */
+static int synch_acquire(struct nk_synch *synch, nk_time_t timeout,
+			 enum nk_tmode mode, bool refuse_cycle)
 {
 	struct nk_thread *self;
 	int ret;
 
-	nk_check_locked(synch_instance(synch));
 	ret = synch_may_block(synch, &self, mode);
 	if (ret)
 		return ret;
@@ -422,12 +422,35 @@ int nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout,
 	ret = nk_synch_try_acquire(synch, self);
 	if (ret != -EBUSY)
 		return ret;
-	if (synch_closes_cycle(synch, self))
+	if (refuse_cycle && synch_closes_cycle(synch, self))
 		return -EDEADLK;
 	ret =
 	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
 	nk_assert(ret < 0 && ret != NK_WAKE_OWNER_DEAD ? synch->owner != self
 						       : synch->owner == self);
+	return ret;
+}
+
+int nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout,
+		     enum nk_tmode mode)
+{
+	nk_check_locked(synch_instance(synch));
+	return synch_acquire(synch, timeout, mode, true);
+}
+
+int nk_synch_reacquire(struct nk_synch *synch)
+{
+	int ret;
+
+	nk_check_locked(synch_instance(synch));
+	/*
+	 * The caller must come back owning @synch, as a condition wait
+	 * does: a cycle of owners may be broken by another waiter's
+	 * timeout, and an unblock is no reason to give up either.
+	 */
+	do
+		ret = synch_acquire(synch, NK_INFINITE, NK_RELATIVE, false);
+	while (ret == NK_WAKE_UNBLOCKED);
 	return ret;
 }
 

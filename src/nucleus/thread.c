@@ -618,7 +618,8 @@ static void thread_set_periodic(struct nk_thread *thread, nk_time_t start,
 {
 	thread->period = period;
 	thread->next_release =
-	    start == NK_INFINITE ? nk_clock_now(thread->nk) : start;
+	    start == NK_INFINITE ? nk_date_add(nk_clock_now(thread->nk), period)
+				 : start;
 }
 
 int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
@@ -626,7 +627,7 @@ int nk_thread_set_periodic(struct nk_instance *nk, nk_time_t start,
 {
 	struct nk_thread *self;
 
-	if (!nk_instance_valid(nk) || period < 0)
+	if (!nk_instance_valid(nk) || start < 0 || period < 0)
 		return -EINVAL;
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
@@ -642,7 +643,8 @@ int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
 	struct nk_instance *nk;
 	int ret = 0;
 
-	if (!nk_thread_valid(thread) || nk_thread_is_root(thread) || period < 0)
+	if (!nk_thread_valid(thread) || nk_thread_is_root(thread) ||
+	    start < 0 || period < 0)
 		return -EINVAL;
 	nk = thread->nk;
 	nk_lock_acquire(nk);
@@ -678,24 +680,22 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 			goto out;
 		now = nk_clock_now(nk);
 		if (self->next_release == release) {
-			self->next_release += self->period;
+			self->next_release =
+			    nk_date_add(self->next_release, self->period);
 		} else if (self->period > 0 && self->next_release <= now) {
 			/* Made periodic anew meanwhile: this release stands
 			 * for the new grid's points passed while it waited
 			 * (no overrun), the next one is the first to come. */
-			nk_time_t behind = now - self->next_release;
-
-			self->next_release +=
-			    (behind / self->period + 1) * self->period;
+			self->next_release =
+			    nk_grid_next(self->next_release, self->period, now);
 		}
 	} else {
 		/* Late: every release point up to now has passed; the
 		 * first is this call's, the others are overruns. */
-		uint64_t passed =
-		    (uint64_t)(now - self->next_release) / self->period + 1;
-
-		missed = passed - 1;
-		self->next_release += (nk_time_t)passed * self->period;
+		missed =
+		    (unsigned long)((now - self->next_release) / self->period);
+		self->next_release =
+		    nk_grid_next(self->next_release, self->period, now);
 		if (missed)
 			ret = -ETIMEDOUT;
 	}

@@ -181,12 +181,14 @@ void nk_timer_handler(struct nk_instance *nk, int cpu)
 		timer->fired++;
 		if (timer->interval > 0) {
 			/* Periods that elapsed entirely are overruns. */
-			nk_time_t late = now - timer->date;
-			nk_time_t missed = late / timer->interval;
+			nk_time_t missed =
+			    (now - timer->date) / timer->interval;
 
 			timer->overruns += missed;
-			timer->date += (missed + 1) * timer->interval;
-			timer_enqueue(timer);
+			timer->date =
+			    nk_grid_next(timer->date, timer->interval, now);
+			if (timer->date != NK_INFINITE)
+				timer_enqueue(timer);
 		} else {
 			timer->date = NK_INFINITE;
 		}

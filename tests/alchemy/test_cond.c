@@ -330,6 +330,28 @@ TEST(timeouts)
 	pair_delete(&c, &m);
 }
 
+/* Timeouts past the clock's range are infinite: a signal ends them. */
+TEST(timeouts_past_the_clock)
+{
+	static const RTIME far[] = {(RTIME)INT64_MAX, TM_NONBLOCK - 1};
+	struct waiter w;
+	RT_COND c;
+	RT_MUTEX m;
+	RTIME t0;
+
+	pair_create(&c, &m);
+	for (int i = 0; i < 2; i++) {
+		t0 = rt_timer_read();
+		start_waiter(&w, &c, &m, "w", 20, far[i]);
+		CHECK_EQ(rt_task_sleep(MS), 0);
+		CHECK_EQ(rt_cond_signal(&c), 0);
+		finish_waiter(&w, 0);
+		if (on_sim())
+			CHECK_EQ(w.at - t0, MS);
+	}
+	pair_delete(&c, &m);
+}
+
 TEST(unblock_interrupts)
 {
 	bool sim = on_sim();
@@ -384,6 +406,94 @@ TEST(delete_refused_while_waited)
 	finish_waiter(&w[1], 0);
 	CHECK_STR(trail, "b:0 a:0");
 	CHECK_EQ(rt_mutex_delete(&m), 0);
+}
+
+/*
+ * A cycle the relock must sit out: A holds M1 and waits on C with M2;
+ * B takes M2 and waits for M1 (timed).  A's relock of M2 would close
+ * the cycle (B holds M2 and waits for A's M1): it waits, no -EDEADLK,
+ * until B times out and lets M2 go.
+ */
+struct cycle {
+	RT_MUTEX m1, m2;
+	RT_COND c;
+	RTIME cond_timeout, m1_timeout;
+	int a_ret, b_ret;
+	bool a_owned;
+	RT_TASK a, b;
+};
+
+static void cycle_a(void *arg)
+{
+	struct cycle *cy = arg;
+
+	CHECK_EQ(rt_mutex_acquire(&cy->m1, TM_INFINITE), 0);
+	CHECK_EQ(rt_mutex_acquire(&cy->m2, TM_INFINITE), 0);
+	note("A-waits");
+	cy->a_ret = rt_cond_wait(&cy->c, &cy->m2, cy->cond_timeout);
+	cy->a_owned = holder(&cy->m2) == me();
+	note("A:%d", cy->a_ret);
+	CHECK_EQ(rt_mutex_release(&cy->m2), 0);
+	CHECK_EQ(rt_mutex_release(&cy->m1), 0);
+}
+
+static void cycle_b(void *arg)
+{
+	struct cycle *cy = arg;
+
+	CHECK_EQ(rt_mutex_acquire(&cy->m2, TM_INFINITE), 0);
+	note("B-has-M2");
+	cy->b_ret = rt_mutex_acquire(&cy->m1, cy->m1_timeout);
+	/* A waits for M2 and lends B its priority until B lets go. */
+	note("B:%d/%d", cy->b_ret, my_prio());
+	CHECK_EQ(rt_mutex_release(&cy->m2), 0);
+	CHECK_EQ(my_prio(), 21);
+}
+
+/* The cycle, with main signalling C at 1 ms when @signal. */
+static void run_cycle(struct cycle *cy, bool signal)
+{
+	CHECK_EQ(rt_mutex_create(&cy->m1, NULL), 0);
+	pair_create(&cy->c, &cy->m2);
+	cy->a_ret = cy->b_ret = 1;
+	cy->a_owned = false;
+	log_start();
+	spawn(&cy->a, 30, cycle_a, cy);
+	spawn(&cy->b, 20, cycle_b, cy);
+	if (signal) {
+		CHECK_EQ(rt_task_sleep(MS), 0);
+		note("signal");
+		CHECK_EQ(rt_cond_signal(&cy->c), 0);
+		note("signalled");
+	}
+	CHECK_EQ(rt_task_join(&cy->a), 0);
+	CHECK_EQ(rt_task_join(&cy->b), 0);
+	CHECK_EQ(cy->b_ret, -ETIMEDOUT);
+	CHECK(cy->a_owned);
+	CHECK_EQ(rt_mutex_delete(&cy->m1), 0);
+	pair_delete(&cy->c, &cy->m2);
+}
+
+TEST(relock_waits_out_an_owner_cycle)
+{
+	struct cycle cy = {.cond_timeout = TM_INFINITE,
+			   .m1_timeout = margin(5 * MS)};
+
+	run_cycle(&cy, true);
+	CHECK_EQ(cy.a_ret, 0);
+	check_log("A-waits@0 B-has-M2@0 signal@1000000 signalled@1000000 "
+		  "B:-110/31@5000000 A:0@5000000");
+}
+
+TEST(timeout_returns_once_relocked)
+{
+	struct cycle cy = {.cond_timeout = margin(2 * MS),
+			   .m1_timeout = margin(5 * MS)};
+
+	/* Timed out at 2 ms, but M2 is A's again only at 5 ms. */
+	run_cycle(&cy, false);
+	CHECK_EQ(cy.a_ret, -ETIMEDOUT);
+	check_log("A-waits@0 B-has-M2@0 B:-110/31@5000000 A:-110@5000000");
 }
 
 struct cv_binder {
@@ -490,6 +600,8 @@ TEST(plain_thread)
 
 TESTS(T(create_errors), T(bad_descriptors), T(mutex_rules),
       T(wait_releases_then_reacquires), T(priority_order),
-      T(signal_preempts_and_tlock_defers), T(timeouts), T(unblock_interrupts),
-      T(delete_refused_while_waited), T(bind_waits_for_creation),
+      T(signal_preempts_and_tlock_defers), T(timeouts),
+      T(timeouts_past_the_clock), T(unblock_interrupts),
+      T(delete_refused_while_waited), T(relock_waits_out_an_owner_cycle),
+      T(timeout_returns_once_relocked), T(bind_waits_for_creation),
       T(plain_thread));

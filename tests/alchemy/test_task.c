@@ -555,6 +555,42 @@ TEST(periodic_errors)
 	CHECK_EQ(rt_task_wait_period(NULL), -EWOULDBLOCK);
 }
 
+/* Release and wake-up dates past the clock's range: never, until
+ * rt_task_unblock() (main unblocks at 1, 2, 3 and 4 ms). */
+static void body_far_dates(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(rt_task_set_periodic(NULL, TM_NOW, (RTIME)INT64_MAX), 0);
+	note("period:%d", rt_task_wait_period(NULL));
+	note("sleep:%d", rt_task_sleep((RTIME)INT64_MAX));
+	note("until:%d", rt_task_sleep_until((RTIME)INT64_MAX + 1));
+	CHECK_EQ(rt_task_set_periodic(NULL, rt_timer_read() + MS / 2,
+				      (RTIME)INT64_MAX),
+		 0);
+	note("first:%d", rt_task_wait_period(NULL));
+	note("second:%d", rt_task_wait_period(NULL));
+}
+
+TEST(periodic_past_the_clock)
+{
+	RT_TASK p;
+
+	log_start();
+	spawn(&p, 10, body_far_dates, NULL);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ(rt_task_sleep(MS), 0);
+		CHECK_EQ(rt_task_unblock(&p), 0);
+	}
+	CHECK_EQ(rt_task_join(&p), 0);
+	check_log("period:-4@1000000 sleep:-4@2000000 until:-4@3000000 "
+		  "first:0@3500000 second:-4@4000000");
+	/* Dates the nucleus cannot take; no period. */
+	CHECK_EQ(rt_task_set_periodic(NULL, (RTIME)INT64_MAX, MS), -EINVAL);
+	CHECK_EQ(rt_task_set_periodic(NULL, TM_NOW, (RTIME)INT64_MAX + 1),
+		 -EINVAL);
+	CHECK_EQ(rt_task_wait_period(NULL), -EWOULDBLOCK);
+}
+
 TEST(inquire_self_same)
 {
 	RT_TASK a, b, *self;
@@ -861,6 +897,6 @@ TESTS(T(start_preempts_main), T(spawn_priority_order),
       T(unblock_breaks_waits), T(join), T(delete), T(suspend_resume),
       T(set_priority_preempts), T(yield_round_robin), T(slice_round_robin),
       T(slice_of_running_task), T(periodic_overrun), T(periodic_errors),
-      T(inquire_self_same), T(self_in_task), T(bind_unbind),
-      T(affinity_and_slice), T(plain_thread_context), T(bad_input),
-      T(shadow_main), T(shadow_pthread));
+      T(periodic_past_the_clock), T(inquire_self_same), T(self_in_task),
+      T(bind_unbind), T(affinity_and_slice), T(plain_thread_context),
+      T(bad_input), T(shadow_main), T(shadow_pthread));

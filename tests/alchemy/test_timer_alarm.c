@@ -65,6 +65,19 @@ TEST(spin)
 	rt_timer_spin(0);
 }
 
+/* @a fired once, at MS from reset_record() (sim), and is inactive. */
+static void check_fired_once(RT_ALARM *a)
+{
+	RT_ALARM_INFO info;
+
+	CHECK_EQ(nr_fired, 1);
+	if (on_sim())
+		CHECK_EQ(fired_at[0], MS);
+	CHECK_EQ(rt_alarm_inquire(a, &info), 0);
+	CHECK_EQ(info.expiries, 1);
+	CHECK_EQ(info.active, 0);
+}
+
 TEST(one_shot)
 {
 	RT_ALARM a;
@@ -80,12 +93,7 @@ TEST(one_shot)
 	CHECK_EQ(rt_alarm_inquire(&a, &info), 0);
 	CHECK_EQ(info.active, 1);
 	CHECK_EQ(rt_task_sleep(3 * MS), 0);
-	CHECK_EQ(nr_fired, 1);
-	if (on_sim())
-		CHECK_EQ(fired_at[0], MS);
-	CHECK_EQ(rt_alarm_inquire(&a, &info), 0);
-	CHECK_EQ(info.expiries, 1);
-	CHECK_EQ(info.active, 0);
+	check_fired_once(&a);
 	CHECK_EQ(rt_alarm_delete(&a), 0);
 	CHECK_EQ(rt_alarm_delete(&a), -EINVAL);
 }
@@ -226,6 +234,27 @@ TEST(handler_context)
 	CHECK_EQ(rt_alarm_delete(&self_alarm), 0);
 }
 
+/* Expiries past the clock's range never come: the alarm goes inactive. */
+TEST(dates_past_the_clock)
+{
+	RT_ALARM once, never;
+	RT_ALARM_INFO info;
+
+	/* Past 0, so that INT64_MAX - 1 ns from now is past the clock. */
+	CHECK_EQ(rt_task_sleep(MS), 0);
+	reset_record();
+	CHECK_EQ(rt_alarm_create(&once, NULL, record, NULL), 0);
+	CHECK_EQ(rt_alarm_create(&never, NULL, record, NULL), 0);
+	CHECK_EQ(rt_alarm_start(&once, MS, (RTIME)INT64_MAX - 1), 0);
+	CHECK_EQ(rt_alarm_start(&never, (RTIME)INT64_MAX - 1, MS), 0);
+	CHECK_EQ(rt_alarm_inquire(&never, &info), 0);
+	CHECK_EQ(info.active, 0);
+	CHECK_EQ(rt_task_sleep(5 * MS), 0);
+	check_fired_once(&once);
+	CHECK_EQ(rt_alarm_delete(&once), 0);
+	CHECK_EQ(rt_alarm_delete(&never), 0);
+}
+
 TEST(bad_input)
 {
 	RT_ALARM a, zero = {0}, garbage = {0x7777777u};
@@ -256,4 +285,4 @@ TEST(bad_input)
 
 TESTS(T(clock_services), T(spin), T(one_shot), T(periodic),
       T(restart_and_immediate), T(delete_armed), T(handler_context),
-      T(bad_input));
+      T(dates_past_the_clock), T(bad_input));

@@ -799,13 +799,13 @@ TEST(thread_periodic_errors)
 	CHECK_EQ(nk_thread_wait_period(cx.nk, &overruns), -EWOULDBLOCK);
 	CHECK_EQ(nk_thread_sleep(cx.nk, 1 * US, BAD_MODE), -EINVAL);
 	CHECK_EQ(nk_now(cx.nk), 0);
-	/* Still usable: released now, then every 100 us. */
+	/* Still usable: released one period from now, then every 100 us. */
 	CHECK_EQ(nk_thread_set_periodic(cx.nk, NK_INFINITE, 100 * US), 0);
 	CHECK_EQ(nk_thread_wait_period(cx.nk, &overruns), 0);
-	CHECK_EQ(nk_now(cx.nk), 0);
+	CHECK_EQ(nk_now(cx.nk), 100 * US);
 	CHECK_EQ(nk_thread_wait_period(cx.nk, &overruns), 0);
 	CHECK_EQ(overruns, 0);
-	CHECK_EQ(nk_now(cx.nk), 100 * US);
+	CHECK_EQ(nk_now(cx.nk), 200 * US);
 	CHECK_EQ(nk_thread_set_periodic(cx.nk, NK_INFINITE, 0), 0);
 	CHECK_EQ(nk_thread_wait_period(cx.nk, NULL), -EWOULDBLOCK);
 	teardown();

@@ -453,8 +453,7 @@ TEST(periodic_start_now_and_stop)
 	start_sim(1, 10);
 	sleep_until(700);
 	CHECK_EQ(nk_thread_set_periodic(nk, NK_INFINITE, 300), 0);
-	/* The first release is "now": it is reached at once. */
-	wait_release(NK_WAKE_OK, 0, 700);
+	/* No start date: the first release is one period from now. */
 	wait_release(NK_WAKE_OK, 0, 1000);
 	wait_release(NK_WAKE_OK, 0, 1300);
 	/* A new start re-anchors the grid. */
@@ -513,6 +512,44 @@ TEST(periodic_made_anew_skips_passed_points)
 	join(p);
 	/* 800, 2800 and 4800 passed during the wait: no overrun. */
 	CHECK_STR(events, "p@5000 p@6800 p@8800 p@10800");
+	stop_sim();
+}
+
+/* Unblock the thread @arg 10000 ns from now: it may wait for ever. */
+static void body_unblock_later(void *arg)
+{
+	CHECK_EQ(nk_thread_sleep(nk, 10000, NK_RELATIVE), NK_WAKE_OK);
+	CHECK_EQ(nk_thread_unblock(arg), 0);
+}
+
+/*
+ * Release dates past the clock's range saturate to "never": the wait
+ * for one lasts until an unblock, and nothing overflows (the
+ * address,undefined build aborts on signed overflow).
+ */
+TEST(periodic_release_past_the_clock_never_comes)
+{
+	struct nk_thread *u;
+
+	start_sim(1, 10);
+	u = spawn("u", 20, body_unblock_later, nk_thread_self(nk));
+	sleep_until(1000);
+	CHECK_EQ(nk_thread_set_periodic(nk, -1, 100), -EINVAL);
+	CHECK_EQ(nk_thread_set_periodic(nk, INT64_MIN, 100), -EINVAL);
+	/* Released at 2000, then next at 2000 + (NK_INFINITE - 1): never. */
+	CHECK_EQ(nk_thread_set_periodic(nk, 2000, NK_INFINITE - 1), 0);
+	wait_release(NK_WAKE_OK, 0, 2000);
+	/* Late: the release at 3000 has passed, the next one never comes. */
+	CHECK_EQ(nk_thread_set_periodic(nk, 3000, NK_INFINITE - 500), 0);
+	consume(2000);
+	wait_release(NK_WAKE_OK, 0, 4000);
+	wait_release(NK_WAKE_UNBLOCKED, 0, 10000);
+	join(u);
+	/* No start date: one period from now, which is never either. */
+	u = spawn("u", 20, body_unblock_later, nk_thread_self(nk));
+	CHECK_EQ(nk_thread_set_periodic(nk, NK_INFINITE, NK_INFINITE), 0);
+	wait_release(NK_WAKE_UNBLOCKED, 0, 20000);
+	join(u);
 	stop_sim();
 }
 
@@ -661,6 +698,40 @@ TEST(timer_armed_in_the_past_counts_overruns)
 	timer_check(&late, 3, 9, 13000);
 	timer_check(&past, 1, 0, NK_INFINITE);
 	DESTROY_TIMERS(&late, &past);
+	stop_sim();
+}
+
+/*
+ * Dates out of the clock's range saturate: before 0 is in the past
+ * (overruns counted from 0), past NK_INFINITE is never.
+ */
+TEST(timer_extreme_dates_saturate)
+{
+	struct nk_timer neg, rel, huge, never;
+
+	start_sim(1, 10);
+	timer_setup(&neg, "neg", timer_event, NULL);
+	timer_setup(&rel, "rel", timer_event, NULL);
+	timer_setup(&huge, "huge", timer_event, NULL);
+	timer_setup(&never, "never", timer_event, NULL);
+	sleep_until(1500);
+	timer_arm(&neg, INT64_MIN, 1000, NK_ABSOLUTE, 0);
+	timer_arm(&rel, INT64_MIN, 400, NK_RELATIVE, 0);
+	/* Fires at 2000, then its next date is past the clock: no more. */
+	timer_arm(&huge, 500, NK_INFINITE - 1, NK_RELATIVE, 2000);
+	timer_arm(&never, NK_INFINITE - 1, 10, NK_RELATIVE, NK_INFINITE);
+	CHECK(!never.armed);
+	sleep_until(5000);
+	/* In the past: both fire at once, on grids from 0. */
+	CHECK_STR(events, "neg@1500 rel@1500 rel@1600 huge@2000 neg@2000 "
+			  "rel@2000 rel@2400 rel@2800 neg@3000 rel@3200 "
+			  "rel@3600 neg@4000 rel@4000 rel@4400 rel@4800 "
+			  "neg@5000");
+	timer_check(&neg, 5, 1, 6000);
+	timer_check(&rel, 10, 3, 5200);
+	timer_check(&huge, 1, 0, NK_INFINITE);
+	timer_check(&never, 0, 0, NK_INFINITE);
+	DESTROY_TIMERS(&neg, &rel, &huge, &never);
 	stop_sim();
 }
 
@@ -1265,6 +1336,15 @@ TEST(clock_null_instance_and_wallclock)
 	CHECK_EQ(nk_set_wallclock(nk, 0), 0);
 	sleep_until(2000);
 	CHECK_EQ(nk_wallclock(nk), 450);
+	/* No date before the epoch; the last dates saturate. */
+	CHECK_EQ(nk_set_wallclock(nk, -1), -EINVAL);
+	CHECK_EQ(nk_set_wallclock(nk, INT64_MIN), -EINVAL);
+	CHECK_EQ(nk_wallclock(nk), 450);
+	CHECK_EQ(nk_set_wallclock(nk, NK_INFINITE - 100), 0);
+	sleep_until(2050);
+	CHECK_EQ(nk_wallclock(nk), NK_INFINITE - 50);
+	sleep_until(3000);
+	CHECK_EQ(nk_wallclock(nk), NK_INFINITE);
 	stop_sim();
 }
 
@@ -1341,9 +1421,12 @@ TESTS(T(sleep_wakes_at_exact_date), T(sleep_expired_returns_at_once),
       T(periodic_releases_on_grid), T(periodic_overruns_counted_exactly),
       T(periodic_exact_period_is_no_overrun), T(periodic_start_now_and_stop),
       T(periodic_made_by_another_thread),
-      T(periodic_made_anew_skips_passed_points), T(periodic_and_consume_errors),
-      T(timer_oneshot_fires_at_exact_date), T(timer_periodic_fires_on_grid),
+      T(periodic_made_anew_skips_passed_points),
+      T(periodic_release_past_the_clock_never_comes),
+      T(periodic_and_consume_errors), T(timer_oneshot_fires_at_exact_date),
+      T(timer_periodic_fires_on_grid),
       T(timer_armed_in_the_past_counts_overruns),
+      T(timer_extreme_dates_saturate),
       T(timer_equal_dates_fire_in_arming_order), T(timer_rearm_moves_it),
       T(timer_stop_prevents_firing), T(timer_handler_stops_itself),
       T(timer_handler_rearms_other_timers), T(timer_handler_readies_thread),

@@ -555,23 +555,22 @@ int rt_task_set_periodic(RT_TASK *task, RTIME idate, RTIME period)
 {
 	struct nk_instance *nk;
 	struct alchemy_task *t;
-	nk_time_t start = NK_INFINITE, now;
+	nk_time_t start = NK_INFINITE;
 	int ret;
 
 	ret = task_get(task, &nk, &t);
 	if (ret)
 		return ret == -EPERM ? -EINVAL : ret;
-	now = nk_now(nk);
+	/* TM_NOW stays NK_INFINITE for the nucleus: one period from now,
+	 * or never when that date is past the clock's range. */
 	if (period == TM_INFINITE) {
 		period = 0;
-	} else if (period > (RTIME)INT64_MAX || idate > (RTIME)INT64_MAX) {
+	} else if (period > (RTIME)INT64_MAX || idate > (RTIME)INT64_MAX - 1) {
 		ret = -EINVAL;
-	} else if (idate == TM_NOW) {
-		start = now + (nk_time_t)period;
-	} else if ((nk_time_t)idate < now) {
-		ret = -ETIMEDOUT;
-	} else {
+	} else if (idate != TM_NOW) {
 		start = (nk_time_t)idate;
+		if (start < nk_now(nk))
+			ret = -ETIMEDOUT;
 	}
 	if (ret == 0)
 		ret = nk_thread_make_periodic(t->thread, start,

@@ -47,12 +47,9 @@ struct skin_timeout skin_timespec(const struct timespec *date)
 struct skin_timeout skin_deadline(struct nk_instance *nk,
 				  struct skin_timeout to)
 {
-	nk_time_t now;
-
 	if (to.mode != NK_RELATIVE || to.value == NK_INFINITE || to.value <= 0)
 		return to;
-	now = nk_now(nk);
-	to.value = to.value > NK_INFINITE - now ? NK_INFINITE : to.value + now;
+	to.value = nk_date_add(nk_now(nk), to.value);
 	to.mode = NK_ABSOLUTE;
 	return to;
 }
