@@ -19,7 +19,8 @@
  *    FUSION_NO_SUD=0|1]
  * Arguments after "--" are never consumed.  Every one is checked when
  * the runtime starts: a bad value stops the program with one line on
- * stderr ("fusion: NAME=VALUE: what is wrong (allowed: ...)") and exit
+ * stderr ("fusion: NAME=VALUE: what is wrong (allowed: ...)"; for the
+ * content of a scenario file, "fusion-sim: FILE:LINE: why") and exit
  * status FUSION_EXIT_USAGE.
  */
 #ifndef FUSION_RUNTIME_H

@@ -64,16 +64,24 @@ static inline void nop_handler(unsigned int irq, void *cookie)
 	(void)cookie;
 }
 
-/* Writes @text to a new temporary file; its path (64 bytes) to @path. */
-static inline void write_file(char *path, const char *text)
+/*
+ * Writes @len bytes of @text to a new temporary file; its path (64
+ * bytes) to @path.
+ */
+static inline void write_bytes(char *path, const char *text, size_t len)
 {
 	int fd;
 
 	strcpy(path, "/tmp/fusion-scen-XXXXXX");
 	fd = mkstemp(path);
 	CHECK(fd >= 0);
-	CHECK_EQ(write(fd, text, strlen(text)), (long long)strlen(text));
+	CHECK_EQ(write(fd, text, len), (long long)len);
 	close(fd);
+}
+
+static inline void write_file(char *path, const char *text)
+{
+	write_bytes(path, text, strlen(text));
 }
 
 /* nk_instance_create with FUSION_SIM_SCENARIO=@path (NULL: none). */

@@ -123,11 +123,11 @@ TEST(every_without_jitter)
 	static const nk_time_t expect_a[] = {2 * MS, 3 * MS, 4 * MS, 5 * MS};
 	static const nk_time_t expect_b[] = {0,		1500 * US, 3 * MS,
 					     4500 * US, 6 * MS,	   7500 * US};
-	static const nk_time_t expect_c[] = {1000000000LL - 500, 1000000000LL};
+	static const nk_time_t expect_c[] = {1000000000LL - US, 1000000000LL};
 
 	sim_create("irq a every 1ms from 2ms until 5ms\n"
 		   "irq b every 1500us\n"
-		   "irq c every 500ns from 999999500ns until 1s\n");
+		   "irq c every 1us from 999999000ns until 1s\n");
 	watch(nk, &a);
 	watch(nk, &b);
 	watch(nk, &c);
@@ -411,19 +411,56 @@ TEST(scenario_syntax_accepted)
 	sim_destroy();
 }
 
-/* '#' starts a comment however long the comment is. */
+/* '#' starts a comment, up to the longest line: 4096 bytes. */
 TEST(long_comment_line_accepted)
 {
 	static struct series c = {.name = "c"};
 	static const nk_time_t expect_c[] = {4 * MS};
-	char text[2048] = "# ";
+	static char text[8192] = "# ";
 
-	memset(text + 2, 'x', 1000);
-	strcpy(text + 1002, "\nirq c at 4ms\n");
+	memset(text + 2, 'x', 4094);
+	strcpy(text + 4096, "\nirq c at 4ms\n");
 	sim_create(text);
 	watch(nk, &c);
 	sleep_ns(10 * MS);
 	check_dates(&c, expect_c, 1);
+	sim_destroy();
+}
+
+/*
+ * The largest dates and durations a scenario may give (1e18 ns), run to
+ * the end of time: occurrences past 2^63 ns end a source, no date
+ * overflows (the undefined-behaviour sanitizer would say).
+ */
+TEST(extreme_dates_end_without_overflow)
+{
+	static struct series e = {.name = "e"}, p = {.name = "p"},
+			     z = {.name = "z"};
+	/* e's tenth, nominally at 2^63 - 1 ns plus a positive jitter, is
+	 * past the end. */
+	static const nk_time_t expect_e[] = {
+	    223372036854775807LL,  2042744528175636040LL,
+	    2210955284996051764LL, 2342863283405715051LL,
+	    4971168805547932459LL, 4971168805547932459LL,
+	    6622231270859105676LL, 7857126757217330569LL,
+	    7857126757217330569LL};
+	static const nk_time_t expect_p[] = {
+	    1894504128368021120LL, 3277402996200736640LL, 4182847960126408832LL,
+	    5632802952407523456LL, 6006171733690956672LL, 6431771597973890624LL,
+	    7727690167992518208LL, 9071259671679378240LL};
+	static const nk_time_t expect_z[] = {1000000000000000000LL};
+
+	sim_create("irq e every 1000000000s jitter 999999999999999999ns "
+		   "from 223372036854775807ns seed 2\n"
+		   "irq p poisson mean 1000000000s seed 2 from 1000000000s\n"
+		   "irq z at 1000000000s\n");
+	watch(nk, &e);
+	watch(nk, &p);
+	watch(nk, &z);
+	CHECK_EQ(nk_thread_sleep(nk, NK_INFINITE - 1, NK_ABSOLUTE), 0);
+	check_dates(&e, expect_e, 9);
+	check_dates(&p, expect_p, 8);
+	check_dates(&z, expect_z, 1);
 	sim_destroy();
 }
 
@@ -529,6 +566,115 @@ TEST(malformed_lines_are_refused_with_their_line)
 	/* The failures left nothing behind: an instance still works. */
 	sim_create("irq a at 1ms\n");
 	sim_destroy();
+}
+
+/*
+ * The @len bytes of @text as a scenario: refused with "fusion-sim:
+ * FILE:@line: @why" (line 0: "FILE: @why") and nothing else; @why NULL:
+ * accepted, silently.
+ */
+static void check_refused(const char *text, size_t len, int line,
+			  const char *why)
+{
+	char path[64], err[1024], expect[1024] = "";
+	int ret;
+
+	write_bytes(path, text, len);
+	ret = create_capture(path, err, sizeof(err));
+	unlink(path);
+	if (why && line)
+		snprintf(expect, sizeof(expect), "fusion-sim: %s:%d: %s\n",
+			 path, line, why);
+	else if (why)
+		snprintf(expect, sizeof(expect), "fusion-sim: %s: %s\n", path,
+			 why);
+	CHECK_EQ(ret, why ? -EINVAL : 0);
+	CHECK_STR(err, expect);
+}
+
+#define TOO_LATE "time above 1000000000s (the largest date or duration)"
+#define TOO_FAST(what) what " below 1us (no device interrupts faster)"
+
+/* Every date and duration at most 1e18 ns; periods and means >= 1 us. */
+TEST(limits_are_refused_with_their_reason)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+	    {"irq a every 9223372036854775807ns jitter 9223372036854775806ns "
+	     "seed 1\n",
+	     TOO_LATE},
+	    {"irq a poisson mean 9223372036854775807ns "
+	     "from 9223372036854775800ns\n",
+	     TOO_LATE},
+	    {"irq a at 1000000000000000001ns\n", TOO_LATE},
+	    {"irq a at 1000000001s\n", TOO_LATE},
+	    {"irq a at 99999999999999999999ns\n", TOO_LATE},
+	    {"irq a every 1ms until 1000000000001ms\n", TOO_LATE},
+	    {"irq a every 2000000000s\n", TOO_LATE},
+	    {"irq a every 1ns\n", TOO_FAST("period")},
+	    {"irq a every 999ns\n", TOO_FAST("period")},
+	    {"irq a every 0s\n", TOO_FAST("period")},
+	    {"irq a poisson mean 999ns\n", TOO_FAST("mean")},
+	    {"irq a every 1ms seed 18446744073709551616\n",
+	     "bad seed (0..18446744073709551615)"},
+	    {"irq a at 1.5ms\n", "bad time (an integer and ns, us, ms or s)"},
+	};
+	static const char edges[] =
+	    "irq a at 1000000000s\n"
+	    "irq b every 1us until 1000000000000000000ns\n"
+	    "irq c poisson mean 1000ns from 1000000000s\n";
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_refused(cases[i].text, strlen(cases[i].text), 1,
+			      cases[i].why);
+	/* The limits themselves are accepted. */
+	check_refused(edges, sizeof(edges) - 1, 0, NULL);
+}
+
+/*
+ * The file itself: only a regular file of at most 1 MiB, lines of at
+ * most 4096 bytes, no NUL, at most one source per source IRQ.
+ */
+TEST(unreadable_scenarios_are_refused)
+{
+	static char text[(1 << 20) + 2];
+	char dir[] = "/tmp/fusion-scen-dir-XXXXXX", fifo[64], err[1024],
+	     expect[1024];
+	size_t len = 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	CHECK_EQ(mkfifo(fifo, 0600), 0);
+	CHECK_EQ(create_capture(dir, err, sizeof(err)), -EINVAL);
+	snprintf(expect, sizeof(expect),
+		 "fusion-sim: %s: not a regular file (a directory)\n", dir);
+	CHECK_STR(err, expect);
+	CHECK_EQ(create_capture(fifo, err, sizeof(err)), -EINVAL);
+	snprintf(expect, sizeof(expect),
+		 "fusion-sim: %s: not a regular file (a FIFO)\n", fifo);
+	CHECK_STR(err, expect);
+	unlink(fifo);
+	rmdir(dir);
+	CHECK_EQ(create_capture("/dev/zero", err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "fusion-sim: /dev/zero: not a regular file (a "
+		       "character device)\n");
+
+	/* 1 MiB of comment lines, then one byte more. */
+	memset(text, '#', sizeof(text));
+	for (size_t i = 1000; i < sizeof(text); i += 1000)
+		text[i] = '\n';
+	check_refused(text, 1 << 20, 0, NULL);
+	check_refused(text, (1 << 20) + 1, 0, "larger than 1 MiB");
+
+	strcpy(text, "irq a at 1ms\n");
+	memset(text + 13, 'x', 4097);
+	check_refused(text, 13 + 4097, 2, "line longer than 4096 bytes");
+	check_refused("irq a at 1ms\nirq b at 2ms\0\n", 27, 2, "NUL byte");
+
+	for (int i = 0; i <= 448; i++)
+		len += (size_t)sprintf(text + len, "irq s%d at 1ms\n", i);
+	check_refused(text, len, 449, "more sources than source IRQs (448)");
 }
 
 /* --- FUSION_SIM_LOG --- */
@@ -664,10 +810,35 @@ TEST(sim_log_names_the_irq)
 	CHECK(root);
 }
 
+/*
+ * A log that cannot be written (/dev/full) is reported once, naming the
+ * file, whether the error comes while recording (a long run) or only
+ * when the log is closed (a short one); the run goes on.
+ */
+TEST(sim_log_write_error_reported_once)
+{
+	static const char *const scenarios[] = {
+	    "irq tick every 100us\nirq noise at 2ms\nirq once at 5ms\n",
+	    "irq tick at 1ms\nirq noise at 2ms\nirq once at 60ms\n"};
+	struct capture c;
+	char err[1024];
+
+	for (int i = 0; i < 2; i++) {
+		capture_begin(&c);
+		logged_run(scenarios[i], "/dev/full");
+		capture_end(&c, err, sizeof(err));
+		CHECK_STR(err, "fusion-sim: /dev/full: cannot write the event "
+			       "log: No space left on device\n");
+	}
+}
+
 TESTS(T(at_fires_once_at_its_date), T(every_without_jitter),
       T(every_with_jitter_is_reproducible), T(poisson_is_reproducible),
       T(two_instances_at_once_see_the_same_dates), T(attachment_window),
       T(ties_timer_then_scenario_order), T(scenario_syntax_accepted),
-      T(long_comment_line_accepted), T(jitter_stays_inside_until),
+      T(long_comment_line_accepted), T(extreme_dates_end_without_overflow),
+      T(jitter_stays_inside_until),
       T(malformed_lines_are_refused_with_their_line),
-      T(sim_log_identical_twice), T(sim_log_names_the_irq));
+      T(limits_are_refused_with_their_reason),
+      T(unreadable_scenarios_are_refused), T(sim_log_identical_twice),
+      T(sim_log_names_the_irq), T(sim_log_write_error_reported_once));

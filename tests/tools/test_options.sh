@@ -41,6 +41,8 @@ online=$(cat /sys/devices/system/cpu/online)
 last=$(echo "$online" | tr ',-' '\n\n' | sort -n | tail -1)
 absent=$((last + 1))
 
+printf 'irq a at 1ms\nirq b every 1ns\n' >"$tmp/scenario"
+
 for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 	# shellcheck disable=SC2086 # $prog is a command and its argument
 	set -- $prog
@@ -52,6 +54,10 @@ for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 		env FUSION_WATCHDOG_MS=-1 "$@"
 	expect 2 "fusion: FUSION_WATCHDOG_MS=3600001: not a number of milliseconds (0..3600000, 0: none)" \
 		env FUSION_WATCHDOG_MS=3600001 "$@"
+	expect 2 "fusion: FUSION_WATCHDOG_MS=18446744073709552: not a number of milliseconds (0..3600000, 0: none)" \
+		env FUSION_WATCHDOG_MS=18446744073709552 "$@"
+	expect 2 "fusion: FUSION_WATCHDOG_MS=1e3: not a number of milliseconds (0..3600000, 0: none)" \
+		env FUSION_WATCHDOG_MS=1e3 "$@"
 	expect 2 "fusion: FUSION_CPUS=0,$absent: CPU $absent is not online (online: $online)" \
 		env FUSION_CPUS=0,$absent "$@"
 	expect 2 "fusion: FUSION_CPUS=x: not a list of CPUs (e.g. 1, 0,1 or 2-3; below 1024)" \
@@ -62,6 +68,13 @@ for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 		env FUSION_SIM_LOG=/nonexistent/log "$@"
 	expect 2 "fusion: FUSION_SIM_SCENARIO=/nonexistent/s: cannot read the file: No such file or directory" \
 		env FUSION_SIM_SCENARIO=/nonexistent/s "$@"
+	# A scenario's own error names FILE:LINE, and is the only line.
+	expect 2 "fusion-sim: $tmp/scenario:2: period below 1us (no device interrupts faster)" \
+		env FUSION_BACKEND=sim FUSION_SIM_SCENARIO="$tmp/scenario" "$@"
+	expect 2 "fusion-sim: $tmp: not a regular file (a directory)" \
+		env FUSION_BACKEND=sim FUSION_SIM_SCENARIO="$tmp" "$@"
+	expect 2 "fusion-sim: /dev/zero: not a regular file (a character device)" \
+		env FUSION_BACKEND=sim FUSION_SIM_SCENARIO=/dev/zero "$@"
 	expect 2 "fusion: FUSION_NO_RT=yes: not a boolean (allowed: 0, 1)" \
 		env FUSION_NO_RT=yes "$@"
 	expect 2 "fusion: FUSION_NO_SUD=2: not a boolean (allowed: 0, 1)" \

@@ -4,6 +4,7 @@
  * what is allowed; the caller names the option and the value.
  */
 #include "options.h"
+#include "../sim/sim.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -195,6 +196,11 @@ static int parse_sim_scenario(const char *value, struct be_options *o,
 		snprintf(why, len, "cannot read the file: %s", strerror(errno));
 		return -EINVAL;
 	}
+	/* The file's own error names its line. */
+	if (sim_scenario_check(value)) {
+		why[0] = '\0';
+		return -EINVAL;
+	}
 	o->sim_scenario = value;
 	return 0;
 }
@@ -261,7 +267,10 @@ static const struct be_option options[BE_OPT_NR] = {
 		       "live: no automatic relax on stray system calls"},
 };
 
-/* Parse @value of @opt; on error print the line naming it as @name. */
+/*
+ * Parse @value of @opt; on error print the line naming it as @name,
+ * unless the parser printed a line of its own and left @why empty.
+ */
 static int option_parse(const struct be_option *opt, const char *name,
 			const char *value, struct be_options *o)
 {
@@ -269,8 +278,9 @@ static int option_parse(const struct be_option *opt, const char *name,
 
 	if (opt->parse(value, o, why, sizeof(why)) == 0)
 		return 0;
-	fprintf(stderr, "fusion: %s%s%s: %s\n", name,
-		name[strlen(name) - 1] == '=' ? "" : "=", value, why);
+	if (why[0] != '\0')
+		fprintf(stderr, "fusion: %s%s%s: %s\n", name,
+			name[strlen(name) - 1] == '=' ? "" : "=", value, why);
 	return -EINVAL;
 }
 

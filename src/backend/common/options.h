@@ -43,7 +43,9 @@ struct be_options {
  * Parse option @id from the environment into @opts (which the caller
  * zeroed), or its default when unset.  A bad value prints one line on
  * stderr, "fusion: NAME=VALUE: what is wrong (allowed: ...)", and
- * returns -EINVAL.  Any context outside the nucleus lock.
+ * returns -EINVAL; a scenario file is read whole, and its own error is
+ * the line, "fusion-sim: FILE:LINE: why".  Any context outside the
+ * nucleus lock.
  */
 int be_option_get(enum be_option_id id, struct be_options *opts);
 

@@ -410,7 +410,7 @@ static void sim_fini(void *priv)
 	struct sim *sim = priv;
 
 	if (sim->log)
-		fclose(sim->log);
+		sim_log_close(sim->log);
 	sim_scenario_free(sim);
 	pthread_mutex_destroy(&sim->intr_lock);
 	free(sim);
@@ -454,7 +454,7 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 		}
 	}
 	if (log_path) {
-		sim->log = fopen(log_path, "w");
+		sim->log = sim_log_open(log_path);
 		if (sim->log == NULL) {
 			ret = -errno;
 			sim_fini(sim);

@@ -87,11 +87,13 @@ struct sim {
 	pthread_mutex_t intr_lock;
 	struct nk_list interrupted;
 	_Atomic bool intr_pending;
-	FILE *log;
+	struct sim_log *log; /* NULL: no event log */
 };
 
 /* Scenario (scenario.c).  load prints "FILE:LINE: error" on stderr. */
 int sim_scenario_load(struct sim *sim, const char *path);
+/* Whether @path is a valid scenario: 0, or -EINVAL after its line. */
+int sim_scenario_check(const char *path);
 void sim_scenario_free(struct sim *sim);
 int sim_scenario_attach(struct sim *sim, int cpu, unsigned int irq,
 			const char *name);
@@ -100,7 +102,15 @@ void sim_scenario_detach(struct sim *sim, unsigned int irq);
 nk_time_t sim_scenario_next(struct sim *sim, int *which);
 void sim_scenario_fire(struct sim *sim, int which);
 
-/* Trace sink writing one line per record to the FILE in @ctx. */
+/*
+ * The event log (log.c): open creates or truncates @path (NULL and
+ * errno on failure); close flushes.  The first write error, then or
+ * while recording, prints one line naming the file.
+ */
+struct sim_log;
+struct sim_log *sim_log_open(const char *path);
+void sim_log_close(struct sim_log *log);
+/* Trace sink writing one line per record to the sim_log in @ctx. */
 void sim_log_record(void *ctx, const struct nk_trace_record *rec);
 
 #endif
