@@ -42,6 +42,7 @@ last=$(echo "$online" | tr ',-' '\n\n' | sort -n | tail -1)
 absent=$((last + 1))
 
 printf 'irq a at 1ms\nirq b every 1ns\n' >"$tmp/scenario"
+printf 'irq a at soon\n' >"$tmp/syntax"
 
 for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 	# shellcheck disable=SC2086 # $prog is a command and its argument
@@ -71,6 +72,8 @@ for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 	# A scenario's own error names FILE:LINE, and is the only line.
 	expect 2 "fusion-sim: $tmp/scenario:2: period below 1us (no device interrupts faster)" \
 		env FUSION_BACKEND=sim FUSION_SIM_SCENARIO="$tmp/scenario" "$@"
+	expect 2 "fusion-sim: $tmp/syntax:1: bad time (an integer and ns, us, ms or s)" \
+		env FUSION_BACKEND=sim FUSION_SIM_SCENARIO="$tmp/syntax" "$@"
 	expect 2 "fusion-sim: $tmp: not a regular file (a directory)" \
 		env FUSION_BACKEND=sim FUSION_SIM_SCENARIO="$tmp" "$@"
 	expect 2 "fusion-sim: /dev/zero: not a regular file (a character device)" \
