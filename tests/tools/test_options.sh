@@ -67,6 +67,8 @@ for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 		env FUSION_CPUS=0,0 "$@"
 	expect 2 "fusion: FUSION_SIM_LOG=/nonexistent/log: cannot create the file: No such file or directory" \
 		env FUSION_SIM_LOG=/nonexistent/log "$@"
+	expect 2 "fusion: FUSION_SIM_LOG=$tmp: a directory, not a file" \
+		env FUSION_SIM_LOG="$tmp" "$@"
 	expect 2 "fusion: FUSION_SIM_SCENARIO=/nonexistent/s: cannot read the file: No such file or directory" \
 		env FUSION_SIM_SCENARIO=/nonexistent/s "$@"
 	# A scenario's own error names FILE:LINE, and is the only line.

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define WHY_MAX 256
@@ -174,7 +175,12 @@ static int parse_sim_log(const char *value, struct be_options *o, char *why,
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(value, '/');
+	struct stat st;
 
+	if (stat(value, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "a directory, not a file");
+		return -EINVAL;
+	}
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), ".");
 	else
