@@ -3,10 +3,11 @@
 # whose comment describes the state it stops in.
 #   test_gdb.sh commands BACKEND APP
 #       the script sourced by hand: the output of the info fusion
-#       commands, APP stopped in a task on BACKEND (exact on sim; dates,
-#       thread numbers and switch counts masked on live); the one-line
-#       refusals; then APP runs to completion under gdb (exit status 0),
-#       which the framework's signals must not stop.
+#       commands, APP stopped in a task on BACKEND (exact on sim but for
+#       thread numbers, checked against gdb's; dates and switch counts
+#       masked on live too); the one-line refusals; then APP runs to
+#       completion under gdb (exit status 0), which the framework's
+#       signals must not stop.
 #   test_gdb.sh autoload BUILD_DIR APP
 #       gdb loads the script by itself, as documented in the README:
 #       from a tree installed into a temporary prefix, for gdb_app.c
@@ -87,15 +88,16 @@ grep -qx "python ok" "$tmp/probe" || skip "gdb has no Python: $(head -1 "$tmp/pr
 grep -q "exited normally" "$tmp/probe" ||
 	skip "gdb cannot run a program here: $(tail -1 "$tmp/probe")"
 
-# Collapse the table's padding and mask the instance's address, every
-# Linux thread id and, on live, what depends on timing: the dates, gdb's
-# thread numbers (live creates threads of its own) and switch counts.
+# Collapse the table's padding and mask the instance's address, gdb's
+# thread numbers and Linux thread ids (checked against info threads:
+# live and the sanitizers create threads of their own) and, on live,
+# what depends on timing: the dates and switch counts.
 normalise()
 {
 	sed -E 's/^Fusion instance 0x[0-9a-f]+/Fusion instance ADDR/; s/ +/ /g;
-		s/^(\*?) ([0-9]+) [0-9]+ /\1 \2 LWP /' |
+		s/^(\*?) [0-9]+ [0-9]+ /\1 N LWP /' |
 		if [ "$backend" = live ]; then
-			sed -E 's/^(\*?) [0-9]+ LWP (([^ ]+ ){6})[0-9]+ [0-9]+/\1 N LWP \2S M/;
+			sed -E 's/^(\*?) N LWP (([^ ]+ ){6})[0-9]+ [0-9]+/\1 N LWP \2S M/;
 				s/timeout at [0-9]+/timeout at DATE/; s/^ [0-9]+ - / DATE - /'
 		else
 			cat
@@ -139,9 +141,9 @@ EOF
 		expect_text "info fusion threads" "$tmp/threads" <<'EOF'
 Fusion instance ADDR, backend sim: 1 RT CPU, 3 threads
  GDB LWP NAME SKINS CPU BASE CUR STATE SWITCHES MODESW WAITS FOR
- 1 LWP main alchemy 0 51 51 pending 2 0 done (alchemy.sem)
-* 2 LWP owner alchemy 0 11 21 current 2 0
- 3 LWP waiter alchemy 0 21 21 pending+delayed 1 0 lock (alchemy.mutex) owned by owner, timeout at 100001000000
+ N LWP main alchemy 0 51 51 pending 2 0 done (alchemy.sem)
+* N LWP owner alchemy 0 11 21 current 2 0
+ N LWP waiter alchemy 0 21 21 pending+delayed 1 0 lock (alchemy.mutex) owned by owner, timeout at 100001000000
 EOF
 	fi
 	# Each row's gdb thread is the Linux thread it names, and the
