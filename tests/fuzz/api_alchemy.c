@@ -687,24 +687,6 @@ static long cond_create(struct fuzz_task *t)
 	return rt_cond_create(cond, name);
 }
 
-/* Whether the caller owns @mutex. */
-static bool owns(RT_MUTEX *mutex)
-{
-	RT_MUTEX_INFO info;
-
-	return rt_mutex_inquire(mutex, &info) == 0 &&
-	       rt_task_same(&info.owner, rt_task_self());
-}
-
-/* Whether the caller owns @mutex and no other mutex of the pool. */
-static bool owns_only(RT_MUTEX *mutex)
-{
-	for (int i = 0; i < NR; i++)
-		if (&pool.mutex[i] != mutex && owns(&pool.mutex[i]))
-			return false;
-	return owns(mutex);
-}
-
 static long cond_wait(struct fuzz_task *t)
 {
 	const char *c, *m;
@@ -715,8 +697,8 @@ static long cond_wait(struct fuzz_task *t)
 
 	draw_wait(t, &wt, text, sizeof(text));
 	fuzz_args(t, "%s, %s, %s", c, m, text);
-	if (!(t->w->knobs & FUZZ_COND_DEADLK) && !owns_only(mutex)) {
-		fuzz_args(t, "skipped: not owned alone");
+	if (!(t->w->knobs & FUZZ_COND_WAIT)) {
+		fuzz_args(t, "skipped");
 		return 0;
 	}
 	return WAITED(wt, rt_cond_wait(cond, mutex, wt.tmo),

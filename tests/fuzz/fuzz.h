@@ -30,9 +30,10 @@
  */
 enum fuzz_knob {
 	FUZZ_EXTREME_PERIOD = 1u << 0, /* rt_task_set_periodic: huge dates */
-	/* rt_cond_wait without the mutex, or holding another one (its
-	 * relock may close a cycle of owners): -EDEADLK, undocumented. */
-	FUZZ_COND_DEADLK = 1u << 1,
+	/* rt_cond_wait: -EDEADLK, undocumented, when its relock closes a
+	 * cycle of owners; and its relock, broken by rt_task_unblock,
+	 * retries on a mutex deleted meanwhile (freed memory). */
+	FUZZ_COND_WAIT = 1u << 1,
 	/* rt_pipe_delete: a reader woken (timeout, data) but not yet run
 	 * when the pipe goes reads it after it was freed. */
 	FUZZ_PIPE_DELETE = 1u << 2,

@@ -53,7 +53,7 @@ static const struct {
 	unsigned int bit;
 } knobs[] = {
     {"extreme-period", FUZZ_EXTREME_PERIOD},
-    {"cond-deadlk", FUZZ_COND_DEADLK},
+    {"cond-wait", FUZZ_COND_WAIT},
     {"pipe-delete", FUZZ_PIPE_DELETE},
 };
 
