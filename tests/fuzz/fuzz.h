@@ -37,6 +37,11 @@ enum fuzz_knob {
 	/* rt_pipe_delete: a reader woken (timeout, data) but not yet run
 	 * when the pipe goes reads it after it was freed. */
 	FUZZ_PIPE_DELETE = 1u << 2,
+	/* nk_mutex_destroy of an owned mutex: when the owner was a waiter
+	 * handed the mutex but not run yet, its nk_mutex_lock returns 0
+	 * and the Debug build's assertion (synch.c, nk_synch_acquire)
+	 * finds another owner. */
+	FUZZ_DESTROY_OWNED = 1u << 3,
 };
 
 /* xorshift64*: small, seeded, the same on every machine. */

@@ -55,6 +55,7 @@ static const struct {
     {"extreme-period", FUZZ_EXTREME_PERIOD},
     {"cond-wait", FUZZ_COND_WAIT},
     {"pipe-delete", FUZZ_PIPE_DELETE},
+    {"destroy-owned", FUZZ_DESTROY_OWNED},
 };
 
 #define NR_KNOBS (sizeof(knobs) / sizeof(knobs[0]))
