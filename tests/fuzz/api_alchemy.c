@@ -981,6 +981,7 @@ static long heap_free(struct fuzz_task *t)
 	RT_HEAP *heap = pick(t, HEAP, true, &d);
 	struct caller *k = me(t);
 	void *block;
+	long ret;
 
 	switch (fuzz_below(&t->rng, 6)) {
 	case 0:
@@ -1001,7 +1002,11 @@ static long heap_free(struct fuzz_task *t)
 		break;
 	}
 	fuzz_args(t, "%s, %s", d, b);
-	return rt_heap_free(heap, block);
+	ret = rt_heap_free(heap, block);
+	/* Freed: a waiter may own it now, and write to it. */
+	if (ret == 0 && block == k->block)
+		k->block = NULL;
+	return ret;
 }
 
 /* Alarms: the handler makes a few calls as a handler caller. */
