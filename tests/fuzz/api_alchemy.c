@@ -256,6 +256,30 @@ static void draw_wait(struct fuzz_task *t, struct wait *wt, char *text,
 	 : (wt).form == 1 ? (long)(until)                                      \
 			  : (long)(timed))
 
+/* Data to or from a caller's buffer, with a wait: rt_x, _until, _timed. */
+#define DATA_WAIT_OP(name, CLS, TYPE, call)                                    \
+	static long name(struct fuzz_task *t)                                  \
+	{                                                                      \
+		const char *d;                                                 \
+		char text[64];                                                 \
+		TYPE *desc = pick(t, CLS, true, &d);                           \
+		bool none = fuzz_chance(&t->rng, 5);                           \
+		void *buf = none ? NULL : me(t)->data;                         \
+		size_t size = data_size(t);                                    \
+		struct wait wt = {0};                                          \
+		draw_wait(t, &wt, text, sizeof(text));                         \
+		fuzz_args(t, "%s, %s, %zu, %s", d, none ? "NULL" : "data",     \
+			  size, text);                                         \
+		return WAITED(wt, call(desc, buf, size, wt.tmo),               \
+			      call##_until(desc, buf, size, wt.tmo),           \
+			      call##_timed(desc, buf, size, wt.tsp));          \
+	}
+
+DATA_WAIT_OP(queue_read, QUEUE, RT_QUEUE, rt_queue_read)
+DATA_WAIT_OP(buffer_write, BUFFER, RT_BUFFER, rt_buffer_write)
+DATA_WAIT_OP(buffer_read, BUFFER, RT_BUFFER, rt_buffer_read)
+DATA_WAIT_OP(pipe_read, PIPE, RT_PIPE, rt_pipe_read)
+
 /* Tasks. */
 
 static void task_entry(void *arg)
@@ -337,37 +361,27 @@ static long task_join(struct fuzz_task *t)
 	return rt_task_join(task);
 }
 
+/*
+ * A one-descriptor call: rt_<cls>_<what>(desc).  NULL may be drawn,
+ * except for a task from a handler (NULL is the caller there).
+ */
+#define SIMPLE_OP(cls, CLS, TYPE, what)                                        \
+	static long cls##_##what(struct fuzz_task *t)                          \
+	{                                                                      \
+		const char *d;                                                 \
+		TYPE *desc = pick(t, CLS, CLS != TASK || !t->irq, &d);         \
+		fuzz_args(t, "%s", d);                                         \
+		return rt_##cls##_##what(desc);                                \
+	}
+
+SIMPLE_OP(task, TASK, RT_TASK, suspend)
+SIMPLE_OP(task, TASK, RT_TASK, resume)
+SIMPLE_OP(task, TASK, RT_TASK, unblock)
+
 /* A task target: NULL (the caller) only from a task. */
 static RT_TASK *task_target(struct fuzz_task *t, const char **d)
 {
 	return pick(t, TASK, !t->irq, d);
-}
-
-static long task_suspend(struct fuzz_task *t)
-{
-	const char *d;
-	RT_TASK *task = task_target(t, &d);
-
-	fuzz_args(t, "%s", d);
-	return rt_task_suspend(task);
-}
-
-static long task_resume(struct fuzz_task *t)
-{
-	const char *d;
-	RT_TASK *task = task_target(t, &d);
-
-	fuzz_args(t, "%s", d);
-	return rt_task_resume(task);
-}
-
-static long task_unblock(struct fuzz_task *t)
-{
-	const char *d;
-	RT_TASK *task = task_target(t, &d);
-
-	fuzz_args(t, "%s", d);
-	return rt_task_unblock(task);
 }
 
 static long task_set_priority(struct fuzz_task *t)
@@ -608,16 +622,6 @@ COMMON_OPS(queue, QUEUE, RT_QUEUE, RT_QUEUE_INFO)
 COMMON_OPS(buffer, BUFFER, RT_BUFFER, RT_BUFFER_INFO)
 COMMON_OPS(heap, HEAP, RT_HEAP, RT_HEAP_INFO)
 COMMON_OPS(alarm, ALARM, RT_ALARM, RT_ALARM_INFO)
-
-/* A one-descriptor call: rt_<cls>_<what>(desc). */
-#define SIMPLE_OP(cls, CLS, TYPE, what)                                        \
-	static long cls##_##what(struct fuzz_task *t)                          \
-	{                                                                      \
-		const char *d;                                                 \
-		TYPE *desc = pick(t, CLS, true, &d);                           \
-		fuzz_args(t, "%s", d);                                         \
-		return rt_##cls##_##what(desc);                                \
-	}
 
 SIMPLE_OP(sem, SEM, RT_SEM, v)
 SIMPLE_OP(sem, SEM, RT_SEM, broadcast)
@@ -879,23 +883,6 @@ static long queue_receive(struct fuzz_task *t)
 	return ret;
 }
 
-static long queue_read(struct fuzz_task *t)
-{
-	const char *d;
-	char text[64];
-	RT_QUEUE *queue = pick(t, QUEUE, true, &d);
-	bool none = fuzz_chance(&t->rng, 5);
-	void *buf = none ? NULL : me(t)->data;
-	size_t size = data_size(t);
-	struct wait wt = {0};
-
-	draw_wait(t, &wt, text, sizeof(text));
-	fuzz_args(t, "%s, %s, %zu, %s", d, none ? "NULL" : "data", size, text);
-	return WAITED(wt, rt_queue_read(queue, buf, size, wt.tmo),
-		      rt_queue_read_until(queue, buf, size, wt.tmo),
-		      rt_queue_read_timed(queue, buf, size, wt.tsp));
-}
-
 /* Buffers. */
 
 static long buffer_create(struct fuzz_task *t)
@@ -907,37 +894,6 @@ static long buffer_create(struct fuzz_task *t)
 
 	fuzz_args(t, "%s, %s, %zu, %#x", d, name ? name : "NULL", size, mode);
 	return rt_buffer_create(bf, name, size, mode);
-}
-
-static long buffer_io(struct fuzz_task *t, bool write)
-{
-	const char *d;
-	char text[64];
-	RT_BUFFER *bf = pick(t, BUFFER, true, &d);
-	bool none = fuzz_chance(&t->rng, 5);
-	void *ptr = none ? NULL : me(t)->data;
-	size_t size = data_size(t);
-	struct wait wt = {0};
-
-	draw_wait(t, &wt, text, sizeof(text));
-	fuzz_args(t, "%s, %s, %zu, %s", d, none ? "NULL" : "data", size, text);
-	if (write)
-		return WAITED(wt, rt_buffer_write(bf, ptr, size, wt.tmo),
-			      rt_buffer_write_until(bf, ptr, size, wt.tmo),
-			      rt_buffer_write_timed(bf, ptr, size, wt.tsp));
-	return WAITED(wt, rt_buffer_read(bf, ptr, size, wt.tmo),
-		      rt_buffer_read_until(bf, ptr, size, wt.tmo),
-		      rt_buffer_read_timed(bf, ptr, size, wt.tsp));
-}
-
-static long buffer_write(struct fuzz_task *t)
-{
-	return buffer_io(t, true);
-}
-
-static long buffer_read(struct fuzz_task *t)
-{
-	return buffer_io(t, false);
 }
 
 /* Heaps. */
@@ -1072,23 +1028,6 @@ static long pipe_delete(struct fuzz_task *t)
 		return 0;
 	}
 	return rt_pipe_delete(pipe);
-}
-
-static long pipe_read(struct fuzz_task *t)
-{
-	const char *d;
-	char text[64];
-	RT_PIPE *pipe = pick(t, PIPE, true, &d);
-	bool none = fuzz_chance(&t->rng, 5);
-	void *buf = none ? NULL : me(t)->data;
-	size_t size = data_size(t);
-	struct wait wt = {0};
-
-	draw_wait(t, &wt, text, sizeof(text));
-	fuzz_args(t, "%s, %s, %zu, %s", d, none ? "NULL" : "data", size, text);
-	return WAITED(wt, rt_pipe_read(pipe, buf, size, wt.tmo),
-		      rt_pipe_read_until(pipe, buf, size, wt.tmo),
-		      rt_pipe_read_timed(pipe, buf, size, wt.tsp));
 }
 
 static long pipe_write(struct fuzz_task *t)
@@ -1293,12 +1232,4 @@ static void teardown(struct fuzz_world *w)
 			(void)rt_task_delete(&pool.task[i]);
 }
 
-const struct fuzz_api fuzz_api_alchemy = {
-    .name = "alchemy",
-    .ops = ops,
-    .nr_ops = sizeof(ops) / sizeof(ops[0]),
-    .setup = setup,
-    .idle = idle,
-    .rescue = rescue,
-    .teardown = teardown,
-};
+FUZZ_API_TABLE(alchemy);

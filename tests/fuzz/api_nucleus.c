@@ -420,12 +420,4 @@ static void teardown(struct fuzz_world *w)
 	nk_instance_destroy(nk);
 }
 
-const struct fuzz_api fuzz_api_nucleus = {
-    .name = "nucleus",
-    .ops = ops,
-    .nr_ops = sizeof(ops) / sizeof(ops[0]),
-    .setup = setup,
-    .idle = idle,
-    .rescue = rescue,
-    .teardown = teardown,
-};
+FUZZ_API_TABLE(nucleus);

@@ -139,6 +139,22 @@ struct fuzz_world {
 	unsigned long (*stats)[2]; /* per op: successes, errors */
 };
 
+/*
+ * An API's table, from the file's ops[] and its hooks setup(), idle(),
+ * rescue() and teardown(): FUZZ_API_TABLE(alchemy) defines
+ * fuzz_api_alchemy.
+ */
+#define FUZZ_API_TABLE(api)                                                    \
+	const struct fuzz_api fuzz_api_##api = {                               \
+	    .name = #api,                                                      \
+	    .ops = ops,                                                        \
+	    .nr_ops = sizeof(ops) / sizeof(ops[0]),                            \
+	    .setup = setup,                                                    \
+	    .idle = idle,                                                      \
+	    .rescue = rescue,                                                  \
+	    .teardown = teardown,                                              \
+	}
+
 /* Every API the fuzzer knows (the generated fuzz_apis.h lists them). */
 #define FUZZ_API(name) extern const struct fuzz_api fuzz_api_##name;
 #include "fuzz_apis.h"
