@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 /*
- * Under AddressSanitizer, an allocation too big to satisfy returns NULL
+ * Under the sanitizers, an allocation too big to satisfy returns NULL
  * as malloc does, rather than ending the run: an extreme size is the
  * callee's to refuse with -ENOMEM.  No leak check at exit: a run ends
  * with objects it never deleted (created over a live slot, into a
@@ -38,6 +38,12 @@ const char *__asan_default_options(void);
 const char *__asan_default_options(void)
 {
 	return "allocator_may_return_null=1:detect_leaks=0";
+}
+
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "allocator_may_return_null=1";
 }
 
 static const struct fuzz_api *const apis[] = {
