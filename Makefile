@@ -16,7 +16,7 @@ endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all build test demo demo-sim bench install clean format
+.PHONY: all build test stress demo demo-sim bench install clean format
 
 all: build
 
@@ -30,6 +30,37 @@ build: $(BUILD)/CMakeCache.txt
 TEST_ARGS ?=
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(TEST_ARGS)
+
+# The reliability campaign (README, Fuzzing): STRESS_SEEDS seeds of
+# fuzz_api per API, each run twice on sim and their logs compared, then
+# each libFuzzer target for STRESS_SECONDS; counts at the end.
+# STRESS_WITH="cond-wait pipe-delete": generator knobs (fuzz_api --help);
+# FUZZ_SCENARIO_HUGE=1: scenario times of any length (fuzz_scenario.c).
+STRESS_SEEDS ?= 10000
+STRESS_SECONDS ?= 300
+STRESS_WITH ?=
+FUZZ := $(BUILD)/tests/fuzz
+stress: build
+	$(FUZZ)/fuzz_api --from 1 --count $(STRESS_SEEDS) --jobs $(JOBS) \
+		$(foreach k,$(STRESS_WITH),--with $(k))
+	@for t in scenario options; do \
+		if [ ! -x $(FUZZ)/fuzz_$$t ]; then \
+			echo "fuzz_$$t: not built (no clang with libFuzzer)"; \
+			continue; \
+		fi; \
+		$(FUZZ)/fuzz_$$t -max_total_time=$(STRESS_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -close_fd_mask=2 \
+			-artifact_prefix=$(FUZZ)/artifacts/$$t- \
+			$(FUZZ)/corpus-$$t tests/fuzz/corpus/$$t \
+			> $(FUZZ)/stress-$$t.log 2>&1; \
+		status=$$?; \
+		grep -E '^Done|SUMMARY|artifact' $(FUZZ)/stress-$$t.log \
+			| sed "s/^/fuzz_$$t: /"; \
+		if [ $$status -ne 0 ]; then \
+			echo "fuzz_$$t: failed: $(FUZZ)/stress-$$t.log"; \
+			exit 1; \
+		fi; \
+	done
 
 demo: build
 	$(BUILD)/bin/demo_control 3

@@ -73,7 +73,8 @@ int rt_sem_p_until(RT_SEM *sem, RTIME abs_timeout);
 int rt_sem_p(RT_SEM *sem, RTIME timeout);
 /*
  * Give one unit to the first waiter (which may preempt the caller), or
- * add it to the count (not in pulse mode).  Errors: -EINVAL.  Any context.
+ * add it to the count (not in pulse mode).  Errors: -EINVAL, -EOVERFLOW
+ * (the count is ULONG_MAX already: the unit is refused).  Any context.
  */
 int rt_sem_v(RT_SEM *sem);
 /* Release every waiter; the count becomes zero.  -EINVAL.  Any context. */

@@ -365,6 +365,27 @@ TEST(limit_and_pool_exhaustion)
 	CHECK_EQ(rt_queue_delete(&q), 0);
 }
 
+/*
+ * A copy the pool could never hold is refused whether or not readers
+ * wait (they get theirs straight from the writer's buffer): a waiting
+ * reader does not turn -ENOMEM into a copy of an unchecked size.
+ */
+TEST(oversized_write_to_waiting_reader)
+{
+	static char big[2000];
+	struct taker r;
+	RT_QUEUE q;
+
+	CHECK_EQ(rt_queue_create(&q, NULL, 1000, Q_UNLIMITED, Q_FIFO), 0);
+	CHECK_EQ(rt_queue_write(&q, big, sizeof(big), Q_NORMAL), -ENOMEM);
+	take(&r, &q, "reader", 10, 64, TM_INFINITE);
+	CHECK_EQ(rt_queue_write(&q, big, sizeof(big), Q_NORMAL), -ENOMEM);
+	CHECK_EQ(rt_queue_write(&q, big, 10, Q_NORMAL), 1);
+	join(&r);
+	CHECK_EQ(r.ret, 10);
+	CHECK_EQ(rt_queue_delete(&q), 0);
+}
+
 TEST(timeouts)
 {
 	bool sim = on_sim();
@@ -850,7 +871,8 @@ TEST(plain_thread)
 
 TESTS(T(create_errors), T(bad_descriptors), T(zero_copy_and_inquire),
       T(copies_order_and_truncation), T(flush), T(limit_and_pool_exhaustion),
-      T(timeouts), T(fifo_order), T(prio_order),
-      T(send_preempts_and_tlock_defers), T(broadcast), T(delete_wakes_waiters),
-      T(unblock_interrupts), T(waiter_races_and_deleted_tasks),
-      T(bind_waits_for_creation), T(plain_thread));
+      T(oversized_write_to_waiting_reader), T(timeouts), T(fifo_order),
+      T(prio_order), T(send_preempts_and_tlock_defers), T(broadcast),
+      T(delete_wakes_waiters), T(unblock_interrupts),
+      T(waiter_races_and_deleted_tasks), T(bind_waits_for_creation),
+      T(plain_thread));

@@ -296,6 +296,36 @@ TEST(delete_wakes_waiters)
 	CHECK_EQ(rt_sem_bind(&s, "doomed", TM_NONBLOCK), -EWOULDBLOCK);
 }
 
+/* A waiter woken by the deletion deletes the semaphore again. */
+static void redelete_body(void *arg)
+{
+	struct pender *p = arg;
+
+	p->ret = rt_sem_p(p->sem, TM_INFINITE);
+	step(rt_sem_delete(p->sem) == -EINVAL ? "gone" : "still there");
+}
+
+/*
+ * The woken waiters run once the semaphore has left the registry, not
+ * while it is being destroyed: else one may delete it again, and the
+ * memory is freed twice.
+ */
+TEST(woken_waiter_deletes_again)
+{
+	struct pender p = {.name = "waiter"};
+	RT_SEM s;
+
+	trail[0] = '\0';
+	CHECK_EQ(rt_sem_create(&s, NULL, 0, S_FIFO), 0);
+	p.sem = &s;
+	spawn(&p.task, 10, redelete_body, &p);
+	step("delete");
+	CHECK_EQ(rt_sem_delete(&s), 0);
+	CHECK_STR(trail, "delete gone");
+	CHECK_EQ(rt_task_join(&p.task), 0);
+	CHECK_EQ(p.ret, -EIDRM);
+}
+
 TEST(unblock_interrupts)
 {
 	bool sim = on_sim();
@@ -492,5 +522,6 @@ TEST(plain_thread)
 
 TESTS(T(create_errors), T(bad_descriptors), T(counting_and_inquire),
       T(timeouts), T(fifo_order), T(prio_order), T(v_preempts_and_tlock_defers),
-      T(delete_wakes_waiters), T(unblock_interrupts), T(pulse_mode),
-      T(broadcast), T(bind_waits_for_creation), T(plain_thread));
+      T(delete_wakes_waiters), T(woken_waiter_deletes_again),
+      T(unblock_interrupts), T(pulse_mode), T(broadcast),
+      T(bind_waits_for_creation), T(plain_thread));

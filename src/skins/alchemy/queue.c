@@ -378,6 +378,12 @@ int rt_queue_write(RT_QUEUE *queue, const void *buf, size_t size, int mode)
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* Waiting readers need no block, but what the pool could never
+	 * hold is refused all the same (they would copy that much). */
+	if (size > pool_bytes(q->poolsize, q->qlimit)) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	/* Readers get a copy straight from @buf; receivers need a block. */
 	if (nwaiters == 0 || !readers_only(q)) {
 		msg = msg_alloc(q, size);

@@ -39,9 +39,14 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 
 static int sem_destroy(struct nk_instance *nk, void *object)
 {
+	struct nk_sem *scb = object;
+
 	(void)nk;
-	nk_sem_destroy(object);
-	free(object);
+	/* Without rescheduling (nk_sem_destroy would): the waiters woken
+	 * run once the semaphore has left the registry, else one of them
+	 * could delete it again and it would be freed twice. */
+	nk_synch_destroy_locked(&scb->synch);
+	free(scb);
 	return 0;
 }
 

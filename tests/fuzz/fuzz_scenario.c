@@ -1,0 +1,82 @@
+/*
+ * libFuzzer target: the sim backend's scenario files (scenario.c).  The
+ * input is a file's bytes, loaded through the loader itself (from a
+ * memfd); a scenario that loads is attached and played for a few
+ * hundred occurrences, the date arithmetic included.  Seed corpus:
+ * tests/fuzz/corpus/scenario/.
+ */
+#include "backend/sim/sim.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Occurrences played per input. */
+#define FUZZ_FIRES 256
+
+/*
+ * Times of more than this many digits overflow the dates of the
+ * occurrences (script_step: a bug known and being fixed); inputs with
+ * them are tried only with FUZZ_SCENARIO_HUGE=1 in the environment.
+ */
+#define FUZZ_DIGITS 6
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void fired(struct nk_instance *nk, int cpu, unsigned int irq)
+{
+	(void)nk;
+	(void)cpu;
+	(void)irq;
+}
+
+static bool huge_numbers(const uint8_t *data, size_t size)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i < size; i++) {
+		run = data[i] >= '0' && data[i] <= '9' ? run + 1 : 0;
+		if (run > FUZZ_DIGITS)
+			return true;
+	}
+	return false;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct nk_backend_handlers handlers = {.irq = fired};
+	struct sim sim = {.handlers = &handlers};
+	int fd = memfd_create("scenario", 0);
+	char path[64];
+
+	if (huge_numbers(data, size) && getenv("FUZZ_SCENARIO_HUGE") == NULL) {
+		close(fd);
+		return 0;
+	}
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (sim_scenario_load(&sim, path) == 0) {
+		for (int i = 0; i < sim.nr_scripts; i++)
+			sim_scenario_attach(&sim, 0, 64 + (unsigned int)i,
+					    sim.scripts[i].name);
+		for (int n = 0; n < FUZZ_FIRES; n++) {
+			int which = -1;
+			nk_time_t next = sim_scenario_next(&sim, &which);
+
+			if (next == NK_INFINITE)
+				break;
+			/* Time never goes back. */
+			if (next < sim.now)
+				abort();
+			sim.now = next;
+			sim_scenario_fire(&sim, which);
+		}
+	}
+	sim_scenario_free(&sim);
+	close(fd);
+	return 0;
+}
