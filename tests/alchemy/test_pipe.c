@@ -687,6 +687,31 @@ static ssize_t write_bound(struct binder *b)
 	return rt_pipe_write(b->desc, "bound", 5, P_NORMAL);
 }
 
+static ssize_t delete_bound(struct binder *b)
+{
+	return rt_pipe_delete(b->desc);
+}
+
+/* A binder more urgent than the creator deletes the pipe as soon as it
+ * is registered: the creation still returns its minor (it read the
+ * pipe after registering it, once). */
+TEST(binder_deletes_at_creation)
+{
+	RT_PIPE p, bound;
+	struct binder b = {
+	    .bind = bind_pipe, .use = delete_bound, .desc = &bound};
+
+	binder_start(&b, "fleeting", TM_INFINITE);
+	CHECK_EQ(rt_pipe_create(&p, "fleeting", 13, 0), 13);
+	CHECK_EQ(rt_task_join(&b.task), 0);
+	CHECK_EQ(b.bound, 0);
+	CHECK_EQ(b.got, 0);
+	CHECK_EQ(rt_pipe_delete(&p), -EINVAL);
+	/* The minor is free again. */
+	CHECK_EQ(rt_pipe_create(&p, NULL, 13, 0), 13);
+	CHECK_EQ(rt_pipe_delete(&p), 0);
+}
+
 TEST(bind_waits_for_creation)
 {
 	bool sim = on_sim();
@@ -871,5 +896,5 @@ TEST(delete_under_traffic)
 TESTS(T(minors), T(bad_input), T(write_to_linux), T(stream), T(pool_full),
       T(linux_reader_lags), T(read_from_linux), T(timeouts),
       T(readers_get_linux_messages), T(delete_wakes_readers),
-      T(unblock_and_context), T(plain_thread), T(bind_waits_for_creation),
-      T(delete_under_traffic));
+      T(unblock_and_context), T(plain_thread), T(binder_deletes_at_creation),
+      T(bind_waits_for_creation), T(delete_under_traffic));

@@ -81,17 +81,19 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 		ret = -ENOMEM;
 		np = NULL;
 	}
+	minor = p->minor;
 	nk_lock(nk);
 	if (ret == 0) {
 		p->np = np;
 		p->linux_fd = nk_pipe_linux_fd(np);
-		/* Registration may run a binder at once: the pipe is ready. */
+		/* Registration may run a binder at once, which may delete the
+		 * pipe: @p is not ours to read after it succeeds. */
 		ret = alchemy_register(ALCHEMY_PIPE, name, p, &pipe->handle);
 	}
 	if (ret)
-		alchemy_state()->minors[p->minor] = NULL;
+		alchemy_state()->minors[minor] = NULL;
 	else
-		ret = p->minor;
+		ret = minor;
 	nk_unlock(nk);
 	if (ret < 0) {
 		if (np)
