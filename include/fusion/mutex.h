@@ -28,10 +28,11 @@ nk_export int nk_mutex_destroy(struct nk_mutex *mutex);
 
 /*
  * Lock, waiting up to @timeout.  Returns the wake reason (OWNER_DEAD
- * means acquired).  Errors: -EINVAL, -EPERM (wrong context, scheduler
- * locked, ceiling below caller), -EDEADLK (relocking a non-recursive
- * mutex, or an owner cycle), -EWOULDBLOCK (owned, relative timeout 0),
- * -EOVERFLOW (recursion depth).  Context: thread.
+ * means acquired; DELETED also when the mutex was handed to the caller
+ * and destroyed before the caller ran again: it owns nothing).  Errors:
+ * -EINVAL, -EPERM (wrong context, scheduler locked, ceiling below caller),
+ * -EDEADLK (relocking a non-recursive mutex, or an owner cycle), -EWOULDBLOCK
+ * (owned, relative timeout 0), -EOVERFLOW (recursion depth).  Context: thread.
  */
 nk_export nk_must_check int
 nk_mutex_lock(struct nk_mutex *mutex, nk_time_t timeout, enum nk_tmode mode);

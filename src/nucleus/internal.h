@@ -79,6 +79,9 @@ void nk_check_fail(const char *fn, const char *what) __attribute__((noreturn));
 #define NK_INFO_WAKE_MASK 0x0f
 #define NK_INFO_CANCEL 0x10 /* deletion requested while current elsewhere */
 #define NK_INFO_YIELD 0x20  /* go to the tail of the level at next resched */
+/* Given an owned synch by its previous owner, not yet back from the wait:
+ * a deletion in between fails the wait (NK_WAKE_DELETED). */
+#define NK_INFO_HANDED 0x40
 
 struct nk_sched {
 	struct nk_instance *nk;

@@ -178,6 +178,7 @@ static void synch_transfer(struct nk_synch *synch, unsigned int info)
 		next = nk_list_first_entry(&synch->waiters, struct nk_thread,
 					   wait_link);
 		synch_wake(synch, next, info);
+		next->info |= NK_INFO_HANDED;
 		synch_set_owner(synch, next);
 	}
 	nk_synch_update_chain(old);
@@ -202,6 +203,8 @@ int nk_synch_destroy_locked(struct nk_synch *synch)
 	if (synch->owner) {
 		struct nk_thread *owner = synch->owner;
 
+		if (owner->info & NK_INFO_HANDED)
+			owner->info |= NK_INFO_DELETED;
 		nk_list_del(&synch->owner_link);
 		synch->owner = NULL;
 		nk_synch_update_chain(owner);
@@ -426,8 +429,12 @@ static int synch_acquire(struct nk_synch *synch, nk_time_t timeout,
 		return -EDEADLK;
 	ret =
 	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
-	nk_assert(ret < 0 && ret != NK_WAKE_OWNER_DEAD ? synch->owner != self
-						       : synch->owner == self);
+	self->info &= ~NK_INFO_HANDED;
+	/* Deleted: @synch may be freed memory by now. */
+	nk_assert(ret == NK_WAKE_DELETED ||
+		  (ret < 0 && ret != NK_WAKE_OWNER_DEAD
+		       ? synch->owner != self
+		       : synch->owner == self));
 	return ret;
 }
 

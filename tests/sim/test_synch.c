@@ -896,6 +896,25 @@ TEST(mutex_destroy_wakes_deleted)
 		    "main:destroyed@1000 b+m=-43@1000 a+m=-43@1000");
 }
 
+/*
+ * Unlocked to w, which has not run yet, then destroyed: w's lock fails
+ * as a deletion (it must not come back owning a mutex that is gone).
+ */
+TEST(mutex_destroy_after_handoff)
+{
+	struct step w_s[] = {LOCK(&m1), END};
+
+	setup_m1("m", NK_SYNCH_PI, 0);
+	CHECK_EQ(nk_mutex_lock(&m1, NK_INFINITE, NK_RELATIVE), 0);
+	spawn("w", 10, w_s);
+	at(1 * MS);
+	CHECK_EQ(nr_waiters(&m1.synch), 1);
+	CHECK_EQ(nk_mutex_unlock(&m1), 0);
+	CHECK_EQ(nk_mutex_destroy(&m1), 0);
+	note_at(nk_now(nk), "main:destroyed");
+	finish("main:destroyed@1000 w+m=-43@1000");
+}
+
 TEST(synch_destroy_wakes_deleted)
 {
 	setup();
@@ -1348,12 +1367,13 @@ TESTS(T(pi_bounds_inversion), T(no_pi_unbounded_inversion),
       T(non_owner_unlock_and_trylock), T(mutex_trylock), T(mutex_giveup_regain),
       T(transfer_prio_order), T(transfer_fifo_order),
       T(sem_destroy_wakes_deleted), T(mutex_destroy_wakes_deleted),
-      T(synch_destroy_wakes_deleted), T(delete_waiter_deboosts_owner),
-      T(delete_owner_passes_mutex), T(delete_chain_link),
-      T(delete_thread_blocked_in_join), T(zombie_until_joined),
-      T(sem_counting_and_max), T(sem_fifo_wake_order), T(sem_prio_wake_order),
-      T(sem_flush_keeps_count), T(sem_pulse_gives_only_waiters),
-      T(sem_broadcast_serves_all), T(sem_give_to_lower_waiter_no_preempt),
+      T(mutex_destroy_after_handoff), T(synch_destroy_wakes_deleted),
+      T(delete_waiter_deboosts_owner), T(delete_owner_passes_mutex),
+      T(delete_chain_link), T(delete_thread_blocked_in_join),
+      T(zombie_until_joined), T(sem_counting_and_max), T(sem_fifo_wake_order),
+      T(sem_prio_wake_order), T(sem_flush_keeps_count),
+      T(sem_pulse_gives_only_waiters), T(sem_broadcast_serves_all),
+      T(sem_give_to_lower_waiter_no_preempt),
       T(sem_give_to_higher_waiter_preempts), T(synch_wakeup_one_and_this),
       T(synch_flush_reasons), T(synch_try_acquire),
       T(synch_sleep_with_sched_locked_eperm),
