@@ -105,7 +105,7 @@ TEST(runaway_thread_is_demoted)
 }
 
 static struct nk_instance *spin_nk;
-static volatile int spinning;
+static _Atomic int spinning;
 
 /*
  * Leaves primary mode and spins, as a runaway that made a system call
@@ -201,8 +201,11 @@ static int primary_child(void *arg)
 }
 
 /*
- * @child ended by itself with CHILD_ENDED, after the watchdog's report
- * where it has real time, and with the runaway @left behind or not.
+ * @child ended by itself with CHILD_ENDED, with the runaway @left behind
+ * or not.  One left behind runs on through the reaper's wait at least,
+ * so the watchdog's report is out by then where it has real time; one
+ * ended may be ended inside the watchdog's handler, demoted (main waited
+ * for that) but before its report.
  */
 static void check_runaway_child(int (*child)(void *), void *arg, bool left)
 {
@@ -213,8 +216,10 @@ static void check_runaway_child(int (*child)(void *), void *arg, bool left)
 	if (WEXITSTATUS(status) == CHILD_ONE_CPU)
 		return;
 	CHECK_EQ(WEXITSTATUS(status), CHILD_ENDED);
-	CHECK_EQ(strstr(report, "fusion: watchdog: thread runaway") != NULL,
-		 real_time());
+	if (left)
+		CHECK_EQ(strstr(report, "fusion: watchdog: thread runaway") !=
+			     NULL,
+			 real_time());
 	CHECK_EQ(strstr(report, "fusion: thread runaway (tid ") != NULL, left);
 	CHECK_EQ(strstr(report, "did not end when deleted: left running "
 				"outside the nucleus until the process "

@@ -29,6 +29,7 @@
 #include "../common/host.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,8 @@ static __thread volatile int live_depth;
 static __thread volatile bool live_preempt_pending;
 /* Set while an idle shadow runs the timer handler: interrupt context. */
 static __thread bool live_irq_ctx;
+/* Where a shadow of ours goes to end from its kick (see shadow_main). */
+static __thread sigjmp_buf *live_exit_point;
 /* Set while nk_consume spins: nucleus code, outside the lock. */
 static __thread bool live_busy_spin;
 __thread unsigned int live_signals;
@@ -63,7 +66,7 @@ __thread unsigned int live_signals;
 /* Name of the calling shadow's thread, or NULL: async-signal-safe. */
 const char *live_current_name(void)
 {
-	return live_self ? nk_thread_name(live_self->thread) : NULL;
+	return live_self ? live_self->name : NULL;
 }
 
 /* The calling OS thread's shadow, or NULL: async-signal-safe. */
@@ -80,7 +83,24 @@ nk_time_t live_clock(void)
 	return (nk_time_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void shadow_exit(struct live_shadow *s) __attribute__((noreturn));
+/* The calling OS thread, @s, is a shadow no more: it is about to end. */
+static void shadow_unbind_self(struct live_shadow *s)
+{
+	live_sud_allow();
+	live_self = NULL;
+	/* A kick arriving from here on must find no shadow to reschedule. */
+	atomic_signal_fence(memory_order_seq_cst);
+	live_depth = 0;
+	live_watchdog_forget(s);
+	if (s->adopted)
+		be_gate_open(&s->gone); /* the reaper may free @s from here */
+}
+
+static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
+{
+	shadow_unbind_self(s);
+	be_thread_end();
+}
 
 void live_nucleus_lock(struct live *live)
 {
@@ -176,29 +196,21 @@ static void preempt_signal(int sig, siginfo_t *info, void *context)
 	} else if (s && live_depth == 0 && !s->relaxed) {
 		/*
 		 * Killed in application code, primary mode: a runaway that
-		 * would never reach its gate.  It ends here, as the nucleus
-		 * ends a deleted thread at a kick; relaxed code may hold a
-		 * lock of the C library, so it is never ended this way.
+		 * would never reach its gate.  It ends here; relaxed code may
+		 * hold a lock of the C library, so it is never ended this way.
+		 * A thread of ours jumps back to where it started rather than
+		 * unwind (pthread_exit may load the unwinder: no call for a
+		 * signal handler).
 		 */
-		shadow_exit(s);
+		bool adopted = s->adopted;
+
+		shadow_unbind_self(s);
+		if (!adopted)
+			siglongjmp(*live_exit_point, 1);
+		be_thread_end();
 	}
 	live_sud_restore(selector);
 	errno = saved_errno;
-}
-
-static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
-{
-	bool adopted = s->adopted;
-
-	live_sud_allow();
-	live_self = NULL;
-	/* A kick arriving from here on must find no shadow to reschedule. */
-	atomic_signal_fence(memory_order_seq_cst);
-	live_depth = 0;
-	live_watchdog_forget(s);
-	if (adopted)
-		be_gate_open(&s->gone); /* the reaper may free @s from here */
-	be_thread_end();
 }
 
 /*
@@ -545,6 +557,7 @@ static struct live_shadow *shadow_new(struct live *live,
 	s->live = live;
 	s->thread = thread;
 	s->cpu = nk_thread_cpu(thread);
+	snprintf(s->name, sizeof(s->name), "%s", nk_thread_name(thread));
 	be_gate_init(&s->gate);
 	be_gate_init(&s->gone);
 	be_gate_init(&s->started);
@@ -555,6 +568,7 @@ static void *shadow_main(void *arg)
 {
 	struct live_shadow *s = arg;
 	struct live *live = s->live;
+	sigjmp_buf exit_point;
 
 	/*
 	 * Until it first passes its gate the thread has never been current,
@@ -580,11 +594,12 @@ static void *shadow_main(void *arg)
 		live_sud_enable_self();
 	be_gate_wait(&s->gate);
 	if (atomic_load(&s->killed)) {
-		live_self = NULL;
-		atomic_signal_fence(memory_order_seq_cst);
-		live_watchdog_forget(s);
+		shadow_unbind_self(s);
 		return NULL;
 	}
+	if (sigsetjmp(exit_point, 0))
+		return NULL;
+	live_exit_point = &exit_point;
 	be_lock_acquire(&live->lock);
 	live->handlers->thread_entry(s->thread);
 	return NULL;

@@ -58,6 +58,9 @@ struct live_shadow {
 	cpu_set_t saved_affinity;
 	/* Away from the fields a switch touches. */
 	struct be_gate started; /* opened once @tid is known */
+	/* The thread's name for signal handlers, which must not read the
+	 * nucleus thread: a thread left behind outlives it. */
+	char name[NK_NAME_MAX];
 	unsigned long entries;	/* nucleus entries (lock held) */
 };
 
