@@ -396,28 +396,39 @@ static void kick_target(void *arg)
 	rec("target");
 }
 
-TEST(kick_storm_queues_one_signal)
+/*
+ * "high" (@high_fn) waits, the plain thread @plain_fn wakes it, the less
+ * urgent @target_fn runs meanwhile.
+ */
+static void run_kick_case(nk_thread_fn high_fn, void *(*plain_fn)(void *),
+			  nk_thread_fn target_fn)
 {
 	struct nk_thread *high, *target;
-	pthread_t storm;
+	pthread_t plain;
 
+	CHECK_EQ(nk_sem_init(nk, &kick_sem, "kick", 0, 0, 0), 0);
+	high = spawn("high", 40, NK_THREAD_JOINABLE, high_fn, NULL);
+	/* First: main gets no CPU once the target runs. */
+	plain_start(&plain, plain_fn, NULL);
+	target = spawn("target", 20, NK_THREAD_JOINABLE, target_fn, NULL);
+	CHECK_EQ(nk_thread_join(target), 0);
+	CHECK_EQ(nk_thread_join(high), 0);
+	CHECK_EQ(pthread_join(plain, NULL), 0);
+	CHECK_EQ(nk_sem_destroy(&kick_sem), 0);
+}
+
+TEST(kick_storm_queues_one_signal)
+{
 	/* Its signal calls must not relax the target. */
 	setenv("FUSION_NO_SUD", "1", 1);
 	live_create(10);
 	unsetenv("FUSION_NO_SUD");
 	kick_phase = 0;
 	kicks_queued = -1;
-	CHECK_EQ(nk_sem_init(nk, &kick_sem, "kick", 0, 0, 0), 0);
 	CHECK_EQ(nk_sem_init(nk, &kick_other, "other", 0, 0, 0), 0);
-	high = spawn("high", 40, NK_THREAD_JOINABLE, kick_high, NULL);
-	plain_start(&storm, kick_storm, NULL);
-	target = spawn("target", 20, NK_THREAD_JOINABLE, kick_target, NULL);
-	CHECK_EQ(nk_thread_join(target), 0);
-	CHECK_EQ(nk_thread_join(high), 0);
-	CHECK_EQ(pthread_join(storm, NULL), 0);
+	run_kick_case(kick_high, kick_storm, kick_target);
 	CHECK_EQ(kicks_queued, 1);
 	CHECK_STR(log_buf, "counted high target");
-	CHECK_EQ(nk_sem_destroy(&kick_sem), 0);
 	CHECK_EQ(nk_sem_destroy(&kick_other), 0);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
@@ -462,22 +473,11 @@ static void kick_spinner(void *arg)
 
 TEST(burst_of_wakes_preempts_each_time)
 {
-	struct nk_thread *high, *spin;
-	pthread_t waker;
-
 	live_create(10);
 	kick_taken = kick_high_saw_target = kick_target_running = 0;
-	CHECK_EQ(nk_sem_init(nk, &kick_sem, "kick", 0, 0, 0), 0);
-	high = spawn("high", 40, NK_THREAD_JOINABLE, kick_high_loop, NULL);
-	/* First: main gets no CPU once the spinner runs. */
-	plain_start(&waker, kick_waker, NULL);
-	spin = spawn("spinner", 20, NK_THREAD_JOINABLE, kick_spinner, NULL);
-	CHECK_EQ(nk_thread_join(high), 0);
-	CHECK_EQ(nk_thread_join(spin), 0);
-	CHECK_EQ(pthread_join(waker, NULL), 0);
+	run_kick_case(kick_high_loop, kick_waker, kick_spinner);
 	CHECK_EQ(kick_taken, BURST);
 	CHECK_EQ(kick_high_saw_target, BURST);
-	CHECK_EQ(nk_sem_destroy(&kick_sem), 0);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
