@@ -13,8 +13,11 @@
 
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Safety nets: far beyond anything a correct run needs. */
 #define SAFETY_NS (10 * 1000000000LL)
@@ -305,6 +308,176 @@ TEST(timer_woken_thread_preempts_busy_loop)
 	CHECK_STR(log_buf, "spinner-start high spinner-end");
 	CHECK_EQ(high_saw_spinner_running, 1);
 	CHECK_EQ(spin_ended_by_flag, 1);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+/* --- kicks: one pending signal at most, none lost --- */
+
+/* The live backend's preemption signal (live.h). */
+#define KICK_SIGNAL (SIGRTMIN + 7)
+#define KICKS 1000
+#define BURST 100
+
+static struct nk_sem kick_sem, kick_other;
+/* Shared with plain threads, outside the nucleus's ordering. */
+static _Atomic int kick_phase, kick_target_running, kick_taken;
+static volatile int kicks_queued, kick_high_saw_target;
+
+/*
+ * A plain thread that is neither SCHED_FIFO nor pinned to the RT CPU, as
+ * main is: it must run beside a spinning real-time thread.
+ */
+static void plain_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	struct sched_param param = {.sched_priority = 0};
+	pthread_attr_t attr;
+	cpu_set_t all;
+
+	CPU_ZERO(&all);
+	for (long i = 0; i < sysconf(_SC_NPROCESSORS_ONLN) && i < CPU_SETSIZE;
+	     i++)
+		CPU_SET(i, &all);
+	CHECK_EQ(pthread_attr_init(&attr), 0);
+	CHECK_EQ(pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED),
+		 0);
+	CHECK_EQ(pthread_attr_setschedpolicy(&attr, SCHED_OTHER), 0);
+	CHECK_EQ(pthread_attr_setschedparam(&attr, &param), 0);
+	CHECK_EQ(pthread_attr_setaffinity_np(&attr, sizeof(all), &all), 0);
+	CHECK_EQ(pthread_create(thread, &attr, fn, arg), 0);
+	pthread_attr_destroy(&attr);
+}
+
+/* Wakes the more urgent "high", then makes the nucleus kick again. */
+static void *kick_storm(void *arg)
+{
+	(void)arg;
+	while (kick_phase != 1)
+		sched_yield();
+	nk_sem_give(&kick_sem);
+	for (int i = 1; i < KICKS; i++)
+		nk_sem_flush(&kick_other);
+	kick_phase = 2;
+	return NULL;
+}
+
+static void kick_high(void *arg)
+{
+	(void)arg;
+	if (nk_sem_take(&kick_sem, SAFETY_NS, NK_RELATIVE) == 0)
+		rec("high");
+}
+
+/*
+ * Current on the CPU with the kick signal blocked through the storm
+ * (asleep in Linux, so that the storm gets a CPU even where there is
+ * one): it counts the signals queued meanwhile, sends itself one again
+ * and lets it through, which preempts it.
+ */
+static void kick_target(void *arg)
+{
+	struct timespec zero = {0}, ms = {.tv_nsec = MS};
+	sigset_t set;
+	int n = 0;
+
+	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, KICK_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	kick_phase = 1;
+	while (kick_phase != 2)
+		nanosleep(&ms, NULL);
+	while (sigtimedwait(&set, NULL, &zero) == KICK_SIGNAL)
+		n++;
+	kicks_queued = n;
+	rec("counted");
+	pthread_kill(pthread_self(), KICK_SIGNAL);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	nk_now(nk); /* ThreadSanitizer delivers it at a call it intercepts */
+	rec("target");
+}
+
+/*
+ * "high" (@high_fn) waits, the plain thread @plain_fn wakes it, the less
+ * urgent @target_fn runs meanwhile.
+ */
+static void run_kick_case(nk_thread_fn high_fn, void *(*plain_fn)(void *),
+			  nk_thread_fn target_fn)
+{
+	struct nk_thread *high, *target;
+	pthread_t plain;
+
+	CHECK_EQ(nk_sem_init(nk, &kick_sem, "kick", 0, 0, 0), 0);
+	high = spawn("high", 40, NK_THREAD_JOINABLE, high_fn, NULL);
+	/* First: main gets no CPU once the target runs. */
+	plain_start(&plain, plain_fn, NULL);
+	target = spawn("target", 20, NK_THREAD_JOINABLE, target_fn, NULL);
+	CHECK_EQ(nk_thread_join(target), 0);
+	CHECK_EQ(nk_thread_join(high), 0);
+	CHECK_EQ(pthread_join(plain, NULL), 0);
+	CHECK_EQ(nk_sem_destroy(&kick_sem), 0);
+}
+
+TEST(kick_storm_queues_one_signal)
+{
+	/* Its signal calls must not relax the target. */
+	setenv("FUSION_NO_SUD", "1", 1);
+	live_create(10);
+	unsetenv("FUSION_NO_SUD");
+	kick_phase = 0;
+	kicks_queued = -1;
+	CHECK_EQ(nk_sem_init(nk, &kick_other, "other", 0, 0, 0), 0);
+	run_kick_case(kick_high, kick_storm, kick_target);
+	CHECK_EQ(kicks_queued, 1);
+	CHECK_STR(log_buf, "counted high target");
+	CHECK_EQ(nk_sem_destroy(&kick_other), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+/*
+ * Once the spinner runs, gives "high" the semaphore BURST times, each
+ * time once it took it.
+ */
+static void *kick_waker(void *arg)
+{
+	(void)arg;
+	while (!kick_target_running)
+		sched_yield();
+	for (int i = 0; i < BURST; i++) {
+		nk_sem_give(&kick_sem);
+		while (kick_taken == i)
+			sched_yield();
+	}
+	return NULL;
+}
+
+/* Counts its wakes that preempted the spinning target. */
+static void kick_high_loop(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < BURST; i++) {
+		if (nk_sem_take(&kick_sem, SAFETY_NS, NK_RELATIVE))
+			return;
+		kick_high_saw_target += kick_target_running;
+		kick_taken++;
+	}
+}
+
+static void kick_spinner(void *arg)
+{
+	(void)arg;
+	kick_target_running = 1;
+	while (kick_taken < BURST)
+		nk_now(nk);
+	kick_target_running = 0;
+}
+
+TEST(burst_of_wakes_preempts_each_time)
+{
+	live_create(10);
+	kick_taken = kick_high_saw_target = kick_target_running = 0;
+	run_kick_case(kick_high_loop, kick_waker, kick_spinner);
+	CHECK_EQ(kick_taken, BURST);
+	CHECK_EQ(kick_high_saw_target, BURST);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
@@ -1000,7 +1173,8 @@ TEST(shadow_return_then_immediate_reap)
 
 TESTS(T(start_preempts_then_descending_order), T(fifo_within_a_level),
       T(yield_rotates_a_level), T(semaphore_ping_pong_alternates),
-      T(timer_woken_thread_preempts_busy_loop),
+      T(timer_woken_thread_preempts_busy_loop), T(kick_storm_queues_one_signal),
+      T(burst_of_wakes_preempts_each_time),
       T(sched_lock_defers_wakeup_to_final_unlock),
       T(priority_inheritance_boosts_owner), T(plain_thread_gives_to_rt_thread),
       T(shadow_plain_thread_blocks_and_exits),

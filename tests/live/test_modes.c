@@ -215,6 +215,58 @@ static void relax_and_harden(bool masked)
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
+#define STRAYS 5
+
+static volatile int sigdebug_pending;
+
+/*
+ * Relaxes STRAYS times by stray calls, warned each time, with SIGDEBUG
+ * blocked: counts the signals queued meanwhile.
+ */
+static void blocked_warnings(void *arg)
+{
+	struct timespec zero = {0};
+	sigset_t set;
+	int n = 0;
+
+	(void)arg;
+	nk_thread_set_mode(nk, 0, NK_MODE_WARNSW, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, NK_SIGDEBUG);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	for (int i = 0; i < STRAYS; i++) {
+		nk_thread_harden(nk);
+		if (write(stray_pipe[1], "x", 1) != 1)
+			return;
+	}
+	while (sigtimedwait(&set, NULL, &zero) == NK_SIGDEBUG)
+		n++;
+	sigdebug_pending = n;
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+TEST(blocked_warnings_queue_one_signal)
+{
+	struct nk_thread_attr attr = {
+	    .name = "warned", .priority = 50, .flags = NK_THREAD_JOINABLE};
+	struct sigaction sa = {.sa_sigaction = on_sigdebug,
+			       .sa_flags = SA_SIGINFO};
+	struct nk_thread *thread;
+
+	sigemptyset(&sa.sa_mask);
+	CHECK_EQ(sigaction(NK_SIGDEBUG, &sa, NULL), 0);
+	CHECK_EQ(pipe(stray_pipe), 0);
+	sigdebug_pending = -1;
+	live_instance();
+	CHECK_EQ(nk_thread_create(nk, &attr, &thread), 0);
+	CHECK_EQ(nk_thread_start(thread, blocked_warnings, NULL), 0);
+	CHECK_EQ(nk_thread_join(thread), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+	CHECK_EQ(sigdebug_pending, sud_expected() ? 1 : 0);
+	close(stray_pipe[0]);
+	close(stray_pipe[1]);
+}
+
 TEST(explicit_relax_and_harden)
 {
 	relax_and_harden(false);
@@ -236,6 +288,6 @@ TEST(relax_refused_outside_threads)
 }
 
 TESTS(T(stray_write_relaxes_once), T(stray_write_warns_when_asked),
-      T(explicit_relax_and_harden),
+      T(blocked_warnings_queue_one_signal), T(explicit_relax_and_harden),
       T(relax_to_thread_started_with_signals_blocked),
       T(relax_refused_outside_threads));

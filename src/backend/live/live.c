@@ -12,7 +12,15 @@
  * code, the kick is a signal; its handler enters the nucleus and
  * reschedules, parking the shadow on its gate.  A shadow inside the
  * nucleus (lock depth > 0) only notes the request; it is honoured when
- * the shadow leaves the nucleus.
+ * the shadow leaves the nucleus.  At most one kick is queued per shadow
+ * (kick_pending), so a storm of wake-ups never fills the user's queue of
+ * pending signals (RLIMIT_SIGPENDING), which other programs share.
+ *
+ * A killed shadow ends at its gate, at its next nucleus entry, or, when
+ * it runs application code in primary mode (a runaway), in the
+ * preemption signal it is sent.  One that reaches none of them (a
+ * relaxed thread spinning or blocked in Linux) is left behind when it is
+ * reaped, after a bounded wait: the process can always exit.
  */
 #include "live.h"
 #include "../common/chan.h"
@@ -21,6 +29,7 @@
 #include "../common/host.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +47,9 @@ static const bool live_under_sanitizer = false;
 
 /* Stack touched at shadow start when mlockall could not lock it. */
 #define LIVE_PREFAULT (32 * 1024)
+/* How long a reaper waits for a killed thread: one that ends at its gate,
+ * its next nucleus entry or its kick needs far less, even when loaded. */
+#define LIVE_REAP_WAIT_NS (2 * 1000000000L)
 
 static __thread struct live_shadow *live_self;
 /* Nucleus lock depth of this OS thread, and a preemption noted inside. */
@@ -45,6 +57,8 @@ static __thread volatile int live_depth;
 static __thread volatile bool live_preempt_pending;
 /* Set while an idle shadow runs the timer handler: interrupt context. */
 static __thread bool live_irq_ctx;
+/* Where a shadow of ours goes to end from its kick (see shadow_main). */
+static __thread sigjmp_buf *live_exit_point;
 /* Set while nk_consume spins: nucleus code, outside the lock. */
 static __thread bool live_busy_spin;
 __thread unsigned int live_signals;
@@ -52,7 +66,7 @@ __thread unsigned int live_signals;
 /* Name of the calling shadow's thread, or NULL: async-signal-safe. */
 const char *live_current_name(void)
 {
-	return live_self ? nk_thread_name(live_self->thread) : NULL;
+	return live_self ? live_self->name : NULL;
 }
 
 /* The calling OS thread's shadow, or NULL: async-signal-safe. */
@@ -69,6 +83,25 @@ nk_time_t live_clock(void)
 	return (nk_time_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The calling OS thread, @s, is a shadow no more: it is about to end. */
+static void shadow_unbind_self(struct live_shadow *s)
+{
+	live_sud_allow();
+	live_self = NULL;
+	/* A kick arriving from here on must find no shadow to reschedule. */
+	atomic_signal_fence(memory_order_seq_cst);
+	live_depth = 0;
+	live_watchdog_forget(s);
+	if (s->adopted)
+		be_gate_open(&s->gone); /* the reaper may free @s from here */
+}
+
+static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
+{
+	shadow_unbind_self(s);
+	be_thread_end();
+}
+
 void live_nucleus_lock(struct live *live)
 {
 	struct live_shadow *s = live_self;
@@ -78,7 +111,11 @@ void live_nucleus_lock(struct live *live)
 	/* The nucleus makes system calls of its own. */
 	live_sud_allow();
 	atomic_signal_fence(memory_order_seq_cst);
-	be_lock_acquire(&live->lock);
+	if (s == NULL || s->live != live)
+		be_lock_acquire(&live->lock);
+	else if (atomic_load(&s->killed) ||
+		 !be_lock_acquire_unless(&live->lock, &s->killed))
+		shadow_exit(s); /* its killer may hold the lock, waiting */
 	if (s && s->live == live)
 		s->entries++;
 	if (s && s->live == live && s->relaxed && !live_irq_ctx) {
@@ -148,29 +185,32 @@ static void preempt_signal(int sig, siginfo_t *info, void *context)
 	(void)info;
 	(void)context;
 	live_signals++;
+	/* First: a kick sent from here on sends a signal of its own. */
+	if (s)
+		atomic_store(&s->kick_pending, false);
 	if (s && !atomic_load(&s->killed)) {
 		if (live_depth > 0)
 			live_preempt_pending = true;
 		else
 			s->live->handlers->preempt(s->live->nk);
+	} else if (s && live_depth == 0 && !s->relaxed) {
+		/*
+		 * Killed in application code, primary mode: a runaway that
+		 * would never reach its gate.  It ends here; relaxed code may
+		 * hold a lock of the C library, so it is never ended this way.
+		 * A thread of ours jumps back to where it started rather than
+		 * unwind (pthread_exit may load the unwinder: no call for a
+		 * signal handler).
+		 */
+		bool adopted = s->adopted;
+
+		shadow_unbind_self(s);
+		if (!adopted)
+			siglongjmp(*live_exit_point, 1);
+		be_thread_end();
 	}
 	live_sud_restore(selector);
 	errno = saved_errno;
-}
-
-static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
-{
-	bool adopted = s->adopted;
-
-	live_sud_allow();
-	live_self = NULL;
-	/* A kick arriving from here on must find no shadow to reschedule. */
-	atomic_signal_fence(memory_order_seq_cst);
-	live_depth = 0;
-	live_watchdog_forget(s);
-	if (adopted)
-		be_gate_open(&s->gone); /* the reaper may free @s from here */
-	be_thread_end();
 }
 
 /*
@@ -320,7 +360,8 @@ static void live_fini(void *priv)
 	live_watchdog_stop(live);
 	if (live->dma_latency_fd >= 0)
 		close(live->dma_latency_fd);
-	free(live);
+	if (!atomic_load(&live->abandoned))
+		free(live);
 }
 
 /* The options the live backend reads. */
@@ -463,7 +504,33 @@ static void live_switch_to(void *priv, void *prev, void *next,
 		park_idle(live, p, idle);
 	else
 		park(p);
-	be_lock_acquire(&live->lock);
+	/* Killed since its gate opened: its killer holds the lock. */
+	if (!be_lock_acquire_unless(&live->lock, &p->killed))
+		shadow_exit(p);
+}
+
+/*
+ * Send @s the preemption signal unless one is on its way already: the
+ * handler clears the flag before it looks at the nucleus, so a kick it
+ * has not seen either finds the flag clear and signals, or is seen.
+ */
+static void shadow_kick(struct live_shadow *s)
+{
+	if (!atomic_exchange(&s->kick_pending, true))
+		pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
+}
+
+/*
+ * The calling OS thread is @s from now on.  A kick that reached it before
+ * found no shadow and left kick_pending set: it is taken as noted, to be
+ * honoured when the thread leaves the nucleus.
+ */
+static void bind_self(struct live_shadow *s)
+{
+	live_self = s;
+	atomic_signal_fence(memory_order_seq_cst);
+	if (atomic_exchange(&s->kick_pending, false))
+		live_preempt_pending = true;
 }
 
 static void live_kick(void *priv, int cpu)
@@ -476,7 +543,7 @@ static void live_kick(void *priv, int cpu)
 		atomic_store(&c->idle_kick, true);
 		live_irq_wake(c);
 	} else {
-		pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
+		shadow_kick(s);
 	}
 }
 
@@ -490,6 +557,7 @@ static struct live_shadow *shadow_new(struct live *live,
 	s->live = live;
 	s->thread = thread;
 	s->cpu = nk_thread_cpu(thread);
+	snprintf(s->name, sizeof(s->name), "%s", nk_thread_name(thread));
 	be_gate_init(&s->gate);
 	be_gate_init(&s->gone);
 	be_gate_init(&s->started);
@@ -500,6 +568,7 @@ static void *shadow_main(void *arg)
 {
 	struct live_shadow *s = arg;
 	struct live *live = s->live;
+	sigjmp_buf exit_point;
 
 	/*
 	 * Until it first passes its gate the thread has never been current,
@@ -515,7 +584,7 @@ static void *shadow_main(void *arg)
 	 */
 	live_depth = 1;
 	atomic_signal_fence(memory_order_seq_cst);
-	live_self = s;
+	bind_self(s);
 	s->tid = gettid();
 	be_gate_open(&s->started);
 	if (!live->locked)
@@ -525,11 +594,12 @@ static void *shadow_main(void *arg)
 		live_sud_enable_self();
 	be_gate_wait(&s->gate);
 	if (atomic_load(&s->killed)) {
-		live_self = NULL;
-		atomic_signal_fence(memory_order_seq_cst);
-		live_watchdog_forget(s);
+		shadow_unbind_self(s);
 		return NULL;
 	}
+	if (sigsetjmp(exit_point, 0))
+		return NULL;
+	live_exit_point = &exit_point;
 	be_lock_acquire(&live->lock);
 	live->handlers->thread_entry(s->thread);
 	return NULL;
@@ -598,7 +668,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 	unblock_backend_signals(live);
 	if (live->sud)
 		live_sud_enable_self();
-	live_self = s;
+	bind_self(s);
 	*shadow = s;
 	return 0;
 }
@@ -613,6 +683,10 @@ static void live_thread_kill(void *priv, void *shadow)
 	 * is out, so that nobody else polls meanwhile (see park_idle). */
 	if (!be_gate_open(&s->gate))
 		leave_idle(&live->cpus[s->cpu], s);
+	/* Current on its CPU, it runs application code: the signal ends it
+	 * there (preempt_signal). */
+	if (atomic_load(&live->cpus[s->cpu].current) == s)
+		shadow_kick(s);
 }
 
 static void live_thread_migrate(void *priv, void *shadow, int cpu)
@@ -620,15 +694,54 @@ static void live_thread_migrate(void *priv, void *shadow, int cpu)
 	shadow_move(priv, shadow, cpu);
 }
 
+/*
+ * Wait for @s's thread to end, LIVE_REAP_WAIT_NS at most: true when it
+ * has.  An adopted thread cannot be joined: it opens @gone as it ends
+ * (see shadow_exit).
+ */
+static bool shadow_wait_end(struct live_shadow *s)
+{
+	struct timespec until;
+
+	if (s->adopted) {
+		int ret;
+
+		do
+			ret = be_gate_wait_for(&s->gone, LIVE_REAP_WAIT_NS);
+		while (ret == EINTR);
+		return ret == 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += LIVE_REAP_WAIT_NS / 1000000000;
+	return pthread_timedjoin_np(s->pthread, NULL, &until) == 0;
+}
+
+/*
+ * @s's thread was killed and has not ended: it runs on outside the
+ * nucleus, a relaxed runaway or stuck in a Linux call.  It would hold the
+ * process alive for ever; it is left to end with the process, its
+ * record and the backend's state kept for its signal handlers.
+ */
+static void shadow_abandon(struct live *live, struct live_shadow *s)
+{
+	fprintf(stderr,
+		"fusion: thread %s (tid %d) did not end when deleted: left "
+		"running outside the nucleus until the process exits\n",
+		nk_thread_name(s->thread), (int)s->tid);
+	if (!s->adopted)
+		pthread_detach(s->pthread);
+	atomic_store(&live->abandoned, true);
+}
+
 static void live_thread_reap(void *priv, void *shadow)
 {
 	struct live_shadow *s = shadow;
 
-	(void)priv;
-	if (!s->adopted) {
-		pthread_join(s->pthread, NULL);
-	} else if (live_self != s) {
-		be_gate_wait(&s->gone); /* it has ended: see shadow_exit */
+	if (live_self != s) {
+		if (!shadow_wait_end(s)) {
+			shadow_abandon(priv, s);
+			return;
+		}
 	} else {
 		/* Unbinding ourselves: hand back the Linux scheduling. */
 		pthread_setschedparam(s->pthread, s->saved_policy,
@@ -721,11 +834,19 @@ static bool live_lock_held(void *priv)
 	return live_depth > 0;
 }
 
+/*
+ * Called by @shadow itself as it relaxes.  A program that blocks
+ * SIGDEBUG and keeps relaxing would queue one per switch: one pending is
+ * enough to tell it.
+ */
 static void live_warn(void *priv, void *shadow, int value)
 {
 	struct live_shadow *s = shadow;
+	sigset_t pending;
 
 	(void)priv;
+	if (sigpending(&pending) == 0 && sigismember(&pending, NK_SIGDEBUG))
+		return;
 	pthread_sigqueue(s->pthread, NK_SIGDEBUG,
 			 (union sigval){.sival_int = value});
 }

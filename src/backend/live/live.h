@@ -41,6 +41,12 @@ struct live_shadow {
 	pid_t tid;
 	bool adopted;
 	_Atomic bool killed;
+	/*
+	 * A preemption signal is on its way: set by the sender, which sends
+	 * only when it was clear, and cleared by the handler before it acts,
+	 * so that at most one is ever queued, whatever the kicks' rate.
+	 */
+	_Atomic bool kick_pending;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
 	/* Opened by an adopted thread's last touch of this record, as it
@@ -52,6 +58,9 @@ struct live_shadow {
 	cpu_set_t saved_affinity;
 	/* Away from the fields a switch touches. */
 	struct be_gate started; /* opened once @tid is known */
+	/* The thread's name for signal handlers, which must not read the
+	 * nucleus thread: a thread left behind outlives it. */
+	char name[NK_NAME_MAX];
 	unsigned long entries;	/* nucleus entries (lock held) */
 };
 
@@ -117,6 +126,9 @@ struct live {
 	struct live_shadow *_Atomic wd_demoted[NK_MAX_CPUS];
 	struct live_shadow *_Atomic wd_busy;
 	_Atomic bool stopping;
+	/* A shadow did not end when reaped: its thread may still read this
+	 * struct (and its own record), so neither is ever freed. */
+	_Atomic bool abandoned;
 	struct be_lock lock;
 	struct live_cpu cpus[NK_MAX_CPUS];
 	/* Root context (source.c). */
