@@ -34,15 +34,11 @@ test: build
 # The reliability campaign (README, Fuzzing): STRESS_SEEDS seeds of
 # fuzz_api per API, each run twice on sim and their logs compared, then
 # each libFuzzer target for STRESS_SECONDS; counts at the end.
-# STRESS_WITH="cond-wait pipe-delete": generator knobs (fuzz_api --help);
-# FUZZ_SCENARIO_HUGE=1: scenario times of any length (fuzz_scenario.c).
 STRESS_SEEDS ?= 10000
 STRESS_SECONDS ?= 300
-STRESS_WITH ?=
 FUZZ := $(BUILD)/tests/fuzz
 stress: build
-	$(FUZZ)/fuzz_api --from 1 --count $(STRESS_SEEDS) --jobs $(JOBS) \
-		$(foreach k,$(STRESS_WITH),--with $(k))
+	$(FUZZ)/fuzz_api --from 1 --count $(STRESS_SEEDS) --jobs $(JOBS)
 	@for t in scenario options; do \
 		if [ ! -x $(FUZZ)/fuzz_$$t ]; then \
 			echo "fuzz_$$t: not built (no clang with libFuzzer)"; \

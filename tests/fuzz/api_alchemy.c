@@ -436,10 +436,9 @@ static long task_set_periodic(struct fuzz_task *t)
 {
 	const char *d;
 	RT_TASK *task = task_target(t, &d);
-	bool extreme = t->w->knobs & FUZZ_EXTREME_PERIOD;
 	RTIME now = rt_timer_read(), idate, period;
 
-	switch (fuzz_below(&t->rng, extreme ? 5 : 4)) {
+	switch (fuzz_below(&t->rng, 5)) {
 	case 0:
 		idate = TM_NOW;
 		break;
@@ -453,7 +452,7 @@ static long task_set_periodic(struct fuzz_task *t)
 		idate = now + fuzz_below(&t->rng, 1000000);
 		break;
 	}
-	switch (fuzz_below(&t->rng, extreme ? 4 : 3)) {
+	switch (fuzz_below(&t->rng, 4)) {
 	case 0:
 		period = TM_INFINITE;
 		break;
@@ -701,10 +700,6 @@ static long cond_wait(struct fuzz_task *t)
 
 	draw_wait(t, &wt, text, sizeof(text));
 	fuzz_args(t, "%s, %s, %s", c, m, text);
-	if (!(t->w->knobs & FUZZ_COND_WAIT)) {
-		fuzz_args(t, "skipped");
-		return 0;
-	}
 	return WAITED(wt, rt_cond_wait(cond, mutex, wt.tmo),
 		      rt_cond_wait_until(cond, mutex, wt.tmo),
 		      rt_cond_wait_timed(cond, mutex, wt.tsp));
@@ -1023,10 +1018,6 @@ static long pipe_delete(struct fuzz_task *t)
 	RT_PIPE *pipe = pick(t, PIPE, true, &d);
 
 	fuzz_args(t, "%s", d);
-	if (!(t->w->knobs & FUZZ_PIPE_DELETE)) {
-		fuzz_args(t, "skipped");
-		return 0;
-	}
 	return rt_pipe_delete(pipe);
 }
 

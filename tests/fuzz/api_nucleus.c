@@ -299,10 +299,6 @@ static long mutex_destroy(struct fuzz_task *t)
 	struct nk_mutex *mutex = pick_mutex(t, &i);
 	long ret;
 
-	if (!(t->w->knobs & FUZZ_DESTROY_OWNED) && nk_mutex_owner(mutex)) {
-		fuzz_args(t, "skipped: owned");
-		return 0;
-	}
 	ret = nk_mutex_destroy(mutex);
 	if (ret == 0 && i >= 0)
 		pool.mutex_live[i] = false;

@@ -24,26 +24,6 @@
 #define FUZZ_MAX_TASKS 8
 #define FUZZ_MAX_IRQ 4
 
-/*
- * Knobs: generator features that are off unless asked for (--with),
- * because they hit bugs known and being fixed; each names its issue.
- */
-enum fuzz_knob {
-	FUZZ_EXTREME_PERIOD = 1u << 0, /* rt_task_set_periodic: huge dates */
-	/* rt_cond_wait: -EDEADLK, undocumented, when its relock closes a
-	 * cycle of owners; and its relock, broken by rt_task_unblock,
-	 * retries on a mutex deleted meanwhile (freed memory). */
-	FUZZ_COND_WAIT = 1u << 1,
-	/* rt_pipe_delete: a reader woken (timeout, data) but not yet run
-	 * when the pipe goes reads it after it was freed. */
-	FUZZ_PIPE_DELETE = 1u << 2,
-	/* nk_mutex_destroy of an owned mutex: when the owner was a waiter
-	 * handed the mutex but not run yet, its nk_mutex_lock returns 0
-	 * and the Debug build's assertion (synch.c, nk_synch_acquire)
-	 * finds another owner. */
-	FUZZ_DESTROY_OWNED = 1u << 3,
-};
-
 /* xorshift64*: small, seeded, the same on every machine. */
 struct fuzz_rng {
 	uint64_t s;
@@ -125,7 +105,6 @@ struct fuzz_api {
 struct fuzz_world {
 	const struct fuzz_api *api;
 	uint64_t seed;
-	unsigned int knobs;
 	int nr_tasks;	     /* workers started by setup */
 	long budget;	     /* worker calls left */
 	long irq_budget;     /* handler calls left */

@@ -8,7 +8,7 @@
  * seed prints the command that replays it.
  *
  *   fuzz_api [--api NAME] [--seed N | --from N --count C] [--tasks N]
- *            [--ops M] [--with KNOB|all]... [--jobs J] [--timeout S]
+ *            [--ops M] [--jobs J] [--timeout S]
  *            [--verbose] [--trace]
  *
  * --verbose prints how many calls of each operation succeeded and
@@ -54,24 +54,11 @@ static const struct fuzz_api *const apis[] = {
 
 #define NR_APIS (sizeof(apis) / sizeof(apis[0]))
 
-static const struct {
-	const char *name;
-	unsigned int bit;
-} knobs[] = {
-    {"extreme-period", FUZZ_EXTREME_PERIOD},
-    {"cond-wait", FUZZ_COND_WAIT},
-    {"pipe-delete", FUZZ_PIPE_DELETE},
-    {"destroy-owned", FUZZ_DESTROY_OWNED},
-};
-
-#define NR_KNOBS (sizeof(knobs) / sizeof(knobs[0]))
-
 struct config {
 	const char *argv0;
 	const struct fuzz_api *api; /* NULL: every API */
 	uint64_t from, count;
 	int tasks, ops, jobs, timeout;
-	unsigned int knobs;
 	bool verbose, trace;
 };
 
@@ -80,14 +67,11 @@ static void usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: fuzz_api [--api NAME] [--seed N | --from N --count C]\n"
-	    "                [--tasks N] [--ops M] [--with KNOB|all]...\n"
+	    "                [--tasks N] [--ops M]\n"
 	    "                [--jobs J] [--timeout S] [--verbose] [--trace]\n"
 	    "APIs:");
 	for (size_t i = 0; i < NR_APIS; i++)
 		fprintf(out, " %s", apis[i]->name);
-	fprintf(out, "\nknobs (off by default: they hit known bugs):");
-	for (size_t i = 0; i < NR_KNOBS; i++)
-		fprintf(out, " %s", knobs[i].name);
 	fprintf(out, "\n");
 }
 
@@ -101,9 +85,6 @@ static void print_replay(const struct config *c, const struct fuzz_api *api,
 		fprintf(stderr, " --tasks %d", c->tasks);
 	if (c->ops != 400)
 		fprintf(stderr, " --ops %d", c->ops);
-	for (size_t i = 0; i < NR_KNOBS; i++)
-		if (c->knobs & knobs[i].bit)
-			fprintf(stderr, " --with %s", knobs[i].name);
 	fprintf(stderr, "\n");
 }
 
@@ -114,7 +95,6 @@ static void run_child(const struct config *c, const struct fuzz_api *api,
 	struct fuzz_world w = {
 	    .api = api,
 	    .seed = seed,
-	    .knobs = c->knobs,
 	    .nr_tasks = c->tasks,
 	    .budget = (long)c->tasks * c->ops,
 	    .irq_budget = c->ops,
@@ -313,18 +293,6 @@ static int parse_int(const char *s, int min, int max, int *out)
 	return 0;
 }
 
-static int parse_knob(const char *name, unsigned int *bits)
-{
-	for (size_t i = 0; i < NR_KNOBS; i++) {
-		if (name && (strcmp(name, knobs[i].name) == 0 ||
-			     strcmp(name, "all") == 0))
-			*bits |= knobs[i].bit;
-		if (name && strcmp(name, knobs[i].name) == 0)
-			return 0;
-	}
-	return name && strcmp(name, "all") == 0 ? 0 : -EINVAL;
-}
-
 static int parse_api(const char *name, const struct fuzz_api **api)
 {
 	for (size_t i = 0; i < NR_APIS; i++)
@@ -363,8 +331,6 @@ static int parse_args(int argc, char **argv, struct config *c)
 			ret = parse_int(val, 1, 256, &c->jobs);
 		} else if (strcmp(opt, "--timeout") == 0) {
 			ret = parse_int(val, 1, 86400, &c->timeout);
-		} else if (strcmp(opt, "--with") == 0) {
-			ret = parse_knob(val, &c->knobs);
 		} else {
 			ret = -EINVAL;
 		}
