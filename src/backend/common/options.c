@@ -230,6 +230,36 @@ static int parse_watchdog(const char *value, struct be_options *o, char *why,
 	return 0;
 }
 
+/* "LO-HI", 1 <= LO <= HI <= BE_FIFO_MAX, nothing else. */
+static int parse_fifo_range(const char *value, struct be_options *o, char *why,
+			    size_t len)
+{
+	const char *p = value;
+	long bound[2];
+
+	for (int i = 0; i < 2; i++) {
+		char *end = NULL;
+
+		errno = 0;
+		bound[i] = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : -1;
+		if (bound[i] < 1 || bound[i] > BE_FIFO_MAX || errno ||
+		    *end != (i == 0 ? '-' : '\0'))
+			goto bad;
+		p = end + 1;
+	}
+	if (bound[0] > bound[1])
+		goto bad;
+	o->fifo_lo = (int)bound[0];
+	o->fifo_hi = (int)bound[1];
+	return 0;
+bad:
+	snprintf(why, len,
+		 "not a range LO-HI of SCHED_FIFO priorities (1 <= LO <= HI "
+		 "<= %d)",
+		 BE_FIFO_MAX);
+	return -EINVAL;
+}
+
 static int parse_bool(const char *value, bool *out, char *why, size_t len)
 {
 	if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
@@ -267,6 +297,11 @@ static const struct be_option options[BE_OPT_NR] = {
 			    parse_watchdog,
 			    "live: demote a thread that holds its CPU this "
 			    "long (default 4000, 0: none)"},
+    [BE_OPT_FIFO_RANGE] = {"FUSION_FIFO_RANGE", "--fifo-range=", "LO-HI",
+			   "1-98", parse_fifo_range,
+			   "live: SCHED_FIFO priorities of RT threads: nucleus "
+			   "priority p runs at LO+p-1, at most HI (Alchemy N "
+			   "at N); interrupt threads at HI+1"},
     [BE_OPT_NO_RT] = {"FUSION_NO_RT", "--no-rt", "0|1", "0", parse_no_rt,
 		      "live: no SCHED_FIFO"},
     [BE_OPT_NO_SUD] = {"FUSION_NO_SUD", NULL, "0|1", "0", parse_no_sud,

@@ -20,6 +20,7 @@ enum be_option_id {
 	BE_OPT_SIM_LOG,
 	BE_OPT_SIM_SCENARIO,
 	BE_OPT_WATCHDOG_MS,
+	BE_OPT_FIFO_RANGE,
 	BE_OPT_NO_RT,
 	BE_OPT_NO_SUD,
 	BE_OPT_NR
@@ -33,11 +34,14 @@ struct be_options {
 	const char *sim_log;	  /* NULL: no event log */
 	const char *sim_scenario; /* NULL: no scenario */
 	long watchdog_ms;	  /* 0: no watchdog */
+	int fifo_lo, fifo_hi;	  /* SCHED_FIFO priorities of RT threads */
 	bool no_rt;
 	bool no_sud;
 };
 
 #define BE_WATCHDOG_MAX_MS 3600000
+/* Interrupt threads run one above the range: 99 at most. */
+#define BE_FIFO_MAX 98
 
 /*
  * Parse option @id from the environment into @opts (which the caller

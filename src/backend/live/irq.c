@@ -265,7 +265,7 @@ int live_irq_start(struct live *live, struct live_cpu *cpu)
 		return ret;
 	}
 	ret = live_thread_start(&cpu->irq_thread, irq_main, cpu, cpu->linux_cpu,
-				live->rt ? LIVE_FIFO_IRQ : 0, 0);
+				live->rt ? live_fifo_irq(live) : 0, 0);
 	if (ret) {
 		events_close(cpu);
 		return ret;

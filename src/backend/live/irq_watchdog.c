@@ -46,9 +46,10 @@ void live_irq_watchdog_start(struct live *live, struct live_cpu *cpu)
 }
 
 /* Policy changes of our own thread: no lock of glibc's can be held. */
-static void set_fifo(bool fifo)
+static void set_fifo(const struct live *live, bool fifo)
 {
-	struct sched_param param = {.sched_priority = fifo ? LIVE_FIFO_IRQ : 0};
+	struct sched_param param = {.sched_priority =
+					fifo ? live_fifo_irq(live) : 0};
 
 	pthread_setschedparam(pthread_self(), fifo ? SCHED_FIFO : SCHED_OTHER,
 			      &param);
@@ -77,14 +78,14 @@ void live_irq_watchdog_check(struct live_cpu *cpu, nk_time_t slept_from)
 			cpu->index, (int)gettid(),
 			(long long)(used * 100 / span),
 			(long long)(span / 1000000));
-		set_fifo(false);
+		set_fifo(cpu->live, false);
 	} else if (demoted && wd->slept > span / 4 * 3) {
 		/* Asleep, not merely starved at SCHED_OTHER: calm. */
-		set_fifo(true);
+		set_fifo(cpu->live, true);
 		fprintf(stderr,
 			"fusion: watchdog: interrupt thread fusion-irq/%d back "
 			"to SCHED_FIFO %d\n",
-			cpu->index, LIVE_FIFO_IRQ);
+			cpu->index, live_fifo_irq(cpu->live));
 	}
 	wd->start = now;
 	wd->cpu_start += used;

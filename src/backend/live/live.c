@@ -366,7 +366,8 @@ static void live_fini(void *priv)
 
 /* The options the live backend reads. */
 static const enum be_option_id live_options[] = {
-    BE_OPT_CPUS, BE_OPT_WATCHDOG_MS, BE_OPT_NO_RT, BE_OPT_NO_SUD};
+    BE_OPT_CPUS, BE_OPT_WATCHDOG_MS, BE_OPT_FIFO_RANGE, BE_OPT_NO_RT,
+    BE_OPT_NO_SUD};
 
 static int live_init(struct nk_instance *nk, int nr_cpus,
 		     const struct nk_backend_handlers *handlers, void **priv)
@@ -397,6 +398,8 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	live->nr_cpus = nr_cpus;
 	be_lock_init(&live->lock);
 	live->rt = live_rt_allowed(opts.no_rt);
+	live->fifo_lo = opts.fifo_lo;
+	live->fifo_hi = opts.fifo_hi;
 	if (!live->rt && !opts.no_rt)
 		fprintf(stderr,
 			"fusion: SCHED_FIFO is not permitted (needs "
@@ -620,7 +623,7 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 	*shadow = s;
 	ret = live_thread_start(
 	    &s->pthread, shadow_main, s, live->cpus[s->cpu].linux_cpu,
-	    live->rt ? live_fifo_prio(nk_thread_priority(thread)) : 0,
+	    live->rt ? live_fifo_prio(live, nk_thread_priority(thread)) : 0,
 	    stack_size);
 	if (ret) {
 		*shadow = NULL;
@@ -653,7 +656,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 	ret = live_pin_self(live->cpus[s->cpu].linux_cpu);
 	if (ret == 0 && live->rt) {
 		param.sched_priority =
-		    live_fifo_prio(nk_thread_priority(thread));
+		    live_fifo_prio(live, nk_thread_priority(thread));
 		ret = -pthread_setschedparam(s->pthread, SCHED_FIFO, &param);
 	}
 	if (ret) {

@@ -24,10 +24,6 @@
 
 /* The signal that preempts a shadow running application code. */
 #define LIVE_SIG_PREEMPT (SIGRTMIN + 7)
-/* SCHED_FIFO priorities: shadows map onto 1..98, interrupt threads 99. */
-#define LIVE_FIFO_MIN 1
-#define LIVE_FIFO_MAX_SHADOW 98
-#define LIVE_FIFO_IRQ 99
 
 struct live;
 
@@ -107,7 +103,9 @@ struct live {
 	struct nk_instance *nk;
 	const struct nk_backend_handlers *handlers;
 	int nr_cpus;
-	bool rt;	    /* SCHED_FIFO in use */
+	bool rt; /* SCHED_FIFO in use */
+	int fifo_lo,
+	    fifo_hi;	    /* shadows' SCHED_FIFO range (FUSION_FIFO_RANGE) */
 	bool locked;	    /* mlockall succeeded */
 	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
 	bool watchdog;
@@ -141,7 +139,9 @@ struct live {
 
 /* setup.c */
 bool live_rt_allowed(bool no_rt);
-int live_fifo_prio(int nucleus_prio);
+int live_fifo_prio(const struct live *live, int nucleus_prio);
+/* Interrupt and watchdog threads: above every shadow. */
+int live_fifo_irq(const struct live *live);
 int live_pin_self(int linux_cpu);
 void live_prefault_stack(size_t size);
 int live_hold_dma_latency(void);

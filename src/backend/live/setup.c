@@ -11,7 +11,7 @@
 
 bool live_rt_allowed(bool no_rt)
 {
-	struct sched_param param = {.sched_priority = LIVE_FIFO_MIN};
+	struct sched_param param = {.sched_priority = 1};
 	int policy;
 	struct sched_param saved;
 
@@ -26,11 +26,24 @@ bool live_rt_allowed(bool no_rt)
 	return true;
 }
 
-int live_fifo_prio(int nucleus_prio)
+/*
+ * One nucleus level per SCHED_FIFO level from the bottom of the range,
+ * as Xenomai's Mercury maps Alchemy priority N to SCHED_FIFO N (Alchemy
+ * N is nucleus N + 1; nucleus 0, main, shares the bottom): the user's
+ * urgent threads stand where they expect against the rest of the
+ * machine.  Levels above the range share its top, where the nucleus
+ * still orders them; Linux only sees one priority for them.
+ */
+int live_fifo_prio(const struct live *live, int nucleus_prio)
 {
-	return LIVE_FIFO_MIN + nucleus_prio *
-				   (LIVE_FIFO_MAX_SHADOW - LIVE_FIFO_MIN) /
-				   NK_PRIO_MAX;
+	int prio = live->fifo_lo + (nucleus_prio > 0 ? nucleus_prio - 1 : 0);
+
+	return prio < live->fifo_hi ? prio : live->fifo_hi;
+}
+
+int live_fifo_irq(const struct live *live)
+{
+	return live->fifo_hi + 1;
 }
 
 int live_pin_self(int linux_cpu)

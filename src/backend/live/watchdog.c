@@ -100,7 +100,7 @@ static int watchdog_thread_start(struct live *live)
 
 	be_gate_init(&live->wd_gate);
 	ret = live_thread_start(&live->wd_thread, watchdog_main, live, -1,
-				LIVE_FIFO_IRQ, 0);
+				live_fifo_irq(live), 0);
 	if (ret)
 		return ret;
 	live->wd_started = true;
