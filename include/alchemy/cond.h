@@ -58,7 +58,8 @@ int rt_cond_broadcast(RT_COND *cond);
  * (signal, timeout, rt_task_unblock), @mutex is re-acquired to the same
  * depth before returning, as pthread_cond_wait() does: if its owner
  * waits meanwhile for a mutex the caller holds, this is no -EDEADLK,
- * the caller waits until the owner lets go (its own wait may time out).
+ * the caller waits until the owner lets go (its own wait may time out),
+ * and rt_task_unblock does not break that relock either.
  * Errors: -EINVAL (bad descriptor or timespec), -EWOULDBLOCK,
  * -ETIMEDOUT, -EINTR (rt_task_unblock), -EIDRM (@mutex deleted
  * meanwhile: the one return without it), -EPERM (the caller does not

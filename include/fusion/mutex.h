@@ -65,7 +65,8 @@ nk_export int nk_mutex_giveup_locked(struct nk_mutex *mutex,
 /*
  * Take the mutex back at nesting @depth (from nk_mutex_giveup_locked),
  * waiting as long as it takes, as pthread_cond_wait() does: neither
- * nk_thread_unblock() nor an owner cycle (the owner waits for a mutex
+ * nk_thread_unblock() (which leaves the caller queued and returns 0)
+ * nor an owner cycle (the owner waits for a mutex
  * the caller holds) breaks this wait, which lasts until the owner lets
  * go (its own wait may time out); priority inheritance applies as to
  * any wait.  A mutex inherited from a deleted owner is taken too.

@@ -82,6 +82,9 @@ void nk_check_fail(const char *fn, const char *what) __attribute__((noreturn));
 /* Given an owned synch by its previous owner, not yet back from the wait:
  * a deletion in between fails the wait (NK_WAKE_DELETED). */
 #define NK_INFO_HANDED 0x40
+/* In a wait nothing breaks but its end or the object's deletion: a
+ * relock (nk_synch_reacquire), which must come back owning. */
+#define NK_INFO_NOBREAK 0x80
 
 struct nk_sched {
 	struct nk_instance *nk;

@@ -447,17 +447,23 @@ int nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout,
 
 int nk_synch_reacquire(struct nk_synch *synch)
 {
+	struct nk_thread *self;
 	int ret;
 
 	nk_check_locked(synch_instance(synch));
 	/*
 	 * The caller must come back owning @synch, as a condition wait
 	 * does: a cycle of owners may be broken by another waiter's
-	 * timeout, and an unblock is no reason to give up either.
+	 * timeout, and an unblock is no reason to give up either.  The
+	 * wait stays queued through unblocks: a waiter taken off the queue
+	 * could not know whether @synch was deleted before it ran again.
 	 */
-	do
-		ret = synch_acquire(synch, NK_INFINITE, NK_RELATIVE, false);
-	while (ret == NK_WAKE_UNBLOCKED);
+	self = nk_current(synch->nk);
+	if (self)
+		self->info |= NK_INFO_NOBREAK;
+	ret = synch_acquire(synch, NK_INFINITE, NK_RELATIVE, false);
+	if (self)
+		self->info &= ~NK_INFO_NOBREAK;
 	return ret;
 }
 

@@ -719,6 +719,8 @@ int nk_thread_unblock(struct nk_thread *thread)
 		ret = -ESRCH;
 	} else if (!(thread->state & (NK_THREAD_PENDING | NK_THREAD_DELAYED))) {
 		ret = -EAGAIN;
+	} else if (thread->info & NK_INFO_NOBREAK) {
+		/* A relock: it goes on waiting, as it would after a break. */
 	} else {
 		thread->info |= NK_INFO_UNBLOCKED;
 		if (thread->state & NK_THREAD_PENDING)

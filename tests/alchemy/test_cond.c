@@ -562,6 +562,58 @@ struct stranger {
 	int create, wait, signal, broadcast, inquire, del;
 };
 
+/*
+ * An unblock does not break a relock: the waiter stays queued on the
+ * mutex (taken off it, it could not know whether the mutex was deleted
+ * before it ran again).  B, more urgent, unblocks A in its relock, then
+ * releases the mutex, which passes to A, and tries to delete it.
+ */
+struct relock {
+	RT_COND c;
+	RT_MUTEX m;
+	RT_TASK a, b;
+	int a_ret;
+	bool a_owned;
+};
+
+static void relock_a(void *arg)
+{
+	struct relock *r = arg;
+
+	CHECK_EQ(rt_mutex_acquire(&r->m, TM_INFINITE), 0);
+	r->a_ret = rt_cond_wait(&r->c, &r->m, TM_INFINITE);
+	note("A:%d", r->a_ret);
+	r->a_owned = rt_mutex_release(&r->m) == 0;
+}
+
+static void relock_b(void *arg)
+{
+	struct relock *r = arg;
+
+	CHECK_EQ(rt_mutex_acquire(&r->m, TM_INFINITE), 0);
+	CHECK_EQ(rt_cond_signal(&r->c), 0);
+	/* A runs and waits to relock the mutex B holds. */
+	CHECK_EQ(rt_task_sleep(MS), 0);
+	note("unblock:%d", rt_task_unblock(&r->a));
+	CHECK_EQ(rt_mutex_release(&r->m), 0);
+	note("delete:%d", rt_mutex_delete(&r->m));
+}
+
+TEST(unblock_does_not_break_a_relock)
+{
+	struct relock r = {.a_ret = 1};
+
+	pair_create(&r.c, &r.m);
+	log_start();
+	spawn(&r.a, 10, relock_a, &r);
+	spawn(&r.b, 20, relock_b, &r);
+	CHECK_EQ(rt_task_join(&r.b), 0);
+	CHECK_EQ(rt_task_join(&r.a), 0);
+	check_log("unblock:0@1000000 delete:-16@1000000 A:0@1000000");
+	CHECK(r.a_owned);
+	pair_delete(&r.c, &r.m);
+}
+
 static void *stranger_body(void *arg)
 {
 	struct stranger *s = arg;
@@ -598,8 +650,8 @@ TEST(plain_thread)
 	CHECK_EQ(rt_mutex_delete(&m), 0);
 }
 
-TESTS(T(create_errors), T(bad_descriptors), T(mutex_rules),
-      T(wait_releases_then_reacquires), T(priority_order),
+TESTS(T(unblock_does_not_break_a_relock), T(create_errors), T(bad_descriptors),
+      T(mutex_rules), T(wait_releases_then_reacquires), T(priority_order),
       T(signal_preempts_and_tlock_defers), T(timeouts),
       T(timeouts_past_the_clock), T(unblock_interrupts),
       T(delete_refused_while_waited), T(relock_waits_out_an_owner_cycle),

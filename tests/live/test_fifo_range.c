@@ -133,8 +133,8 @@ TEST(range_is_configurable)
 
 TEST(bad_ranges_are_refused)
 {
-	static const char *const bad[] = {"0-98", "1-99", "20-10", "5",
-					  "5-",	  "-5",	  "a-b",   "1-98x",
+	static const char *const bad[] = {"0-98",  "1-99", "20-10", "5",
+					  "5-",	   "-5",   "a-b",   "1-98x",
 					  "1 -98", ""};
 
 	/* An empty value is the default; the rest are refused. */
