@@ -16,7 +16,7 @@ endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all build test stress demo demo-sim bench install clean format
+.PHONY: all build test stress demo demo-sim bench install clean format doc
 
 all: build
 
@@ -76,10 +76,17 @@ demo-sim: build
 bench: build
 	bench/run-callgrind.sh $(BUILD)
 
-# Libraries, headers, the fusion tool, fusion-config and
-# the fusion-API.pc files (nucleus and every skin) under $(PREFIX).
+# Libraries, headers, the fusion tool, fusion-config, their man pages
+# and the fusion-API.pc files (nucleus and every skin) under $(PREFIX).
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The API reference, from the headers (docs/Doxyfile.in): $(BUILD)/doc/html.
+# Configure again first: a build tree made before docs/ existed has no
+# doc target.
+doc: $(BUILD)/CMakeCache.txt
+	cmake -S . -B $(BUILD) >/dev/null
+	cmake --build $(BUILD) --target doc
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

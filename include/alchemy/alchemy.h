@@ -1,4 +1,4 @@
-/*
+/** @file
  * Definitions shared by every Alchemy header: time types, timeout
  * constants, and the link names.
  *
@@ -23,14 +23,14 @@
 extern "C" {
 #endif
 
-typedef unsigned long long RTIME;
-typedef long long SRTIME;
+typedef unsigned long long RTIME; /**< a date or a delay, in ticks (ns) */
+typedef long long SRTIME;	  /**< a signed delay, in ticks (ns) */
 
-#define TM_INFINITE 0
-#define TM_NOW 0
-#define TM_NONBLOCK ((RTIME)-1ULL)
+#define TM_INFINITE 0		   /**< timeout: wait for ever */
+#define TM_NOW 0		   /**< date: now (rt_alarm_start...) */
+#define TM_NONBLOCK ((RTIME)-1ULL) /**< timeout: do not wait */
 
-/* Longest object name, with its terminating NUL. */
+/** Longest object name, with its terminating NUL. */
 #define XNOBJECT_NAME_LEN 32
 
 #ifdef __cplusplus
