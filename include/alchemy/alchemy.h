@@ -10,6 +10,11 @@
  * The Alchemy clock counts nanoseconds (one tick = 1 ns) on the nucleus
  * clock: CLOCK_MONOTONIC on live, virtual time on sim.  The
  * struct timespec of the _timed services is a date on that clock.
+ *
+ * Calling context, where a call does not name its own: any (a task,
+ * main, a plain pthread, an alarm handler), except that a call that
+ * would wait returns -EPERM where waiting is not allowed: outside a
+ * task, in an alarm handler, with the scheduler locked (T_LOCK).
  */
 #ifndef FUSION_ALCHEMY_ALCHEMY_H
 #define FUSION_ALCHEMY_ALCHEMY_H
