@@ -82,9 +82,15 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # The API reference, from the headers (docs/Doxyfile.in): $(BUILD)/doc/html.
-# Configure again first: a build tree made before docs/ existed has no
-# doc target.
+# Doxygen is installed when missing if we may (root with apt-get).
+# Configure again then: CMake looks for it again, and a build tree made
+# before docs/ existed has no doc target.
 doc: $(BUILD)/CMakeCache.txt
+	@command -v doxygen >/dev/null || \
+	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq doxygen; } || \
+	{ echo "make doc needs doxygen: apt-get install doxygen (as root)"; \
+	  exit 1; }
 	cmake -S . -B $(BUILD) >/dev/null
 	cmake --build $(BUILD) --target doc
 
