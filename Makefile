@@ -16,7 +16,7 @@ endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all build test stress demo demo-sim bench install clean format
+.PHONY: all build test stress demo demo-sim bench install clean format doc
 
 all: build
 
@@ -72,10 +72,23 @@ demo-sim: build
 bench: build
 	bench/run-callgrind.sh $(BUILD)
 
-# Libraries, headers, the fusion tool, fusion-config and
-# the fusion-API.pc files (nucleus and every skin) under $(PREFIX).
+# Libraries, headers, the fusion tool, fusion-config, their man pages
+# and the fusion-API.pc files (nucleus and every skin) under $(PREFIX).
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The API reference, from the headers (docs/Doxyfile.in): $(BUILD)/doc/html.
+# Doxygen is installed when missing if we may (root with apt-get).
+# Configure again then: CMake looks for it again, and a build tree made
+# before docs/ existed has no doc target.
+doc: $(BUILD)/CMakeCache.txt
+	@command -v doxygen >/dev/null || \
+	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq doxygen; } || \
+	{ echo "make doc needs doxygen: apt-get install doxygen (as root)"; \
+	  exit 1; }
+	cmake -S . -B $(BUILD) >/dev/null
+	cmake --build $(BUILD) --target doc
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

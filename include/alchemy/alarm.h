@@ -1,4 +1,4 @@
-/*
+/** @file
  * Alchemy alarms (Xenomai 3 API): watchdog timers running a user
  * handler once or periodically.
  *
@@ -18,14 +18,16 @@
 extern "C" {
 #endif
 
+/** A descriptor; a zeroed, stale or forged one is refused. */
 typedef struct RT_ALARM {
-	uintptr_t handle;
+	uintptr_t handle; /**< class tag and registry handle, never a pointer */
 } RT_ALARM;
 
+/** What rt_alarm_inquire() reports. */
 typedef struct RT_ALARM_INFO {
-	unsigned long expiries; /* handler runs so far */
-	char name[XNOBJECT_NAME_LEN];
-	int active; /* armed */
+	unsigned long expiries;	      /**< handler runs so far */
+	char name[XNOBJECT_NAME_LEN]; /**< its name */
+	int active;		      /**< armed */
 } RT_ALARM_INFO;
 
 #define rt_alarm_create alchemy_rt_alarm_create
@@ -34,26 +36,26 @@ typedef struct RT_ALARM_INFO {
 #define rt_alarm_stop alchemy_rt_alarm_stop
 #define rt_alarm_inquire alchemy_rt_alarm_inquire
 
-/*
- * Create a stopped alarm calling @handler(@arg) at each expiry.
+/**
+ * Create a stopped alarm calling @p handler(@p arg) at each expiry.
  * Errors: -EINVAL (NULL alarm or handler, name too long), -EEXIST
  * (name in use), -ENOMEM, -EPERM (called from an alarm handler).
  */
 int rt_alarm_create(RT_ALARM *alarm, const char *name,
 		    void (*handler)(void *arg), void *arg);
-/* Stop and delete.  -EINVAL (bad descriptor), -EPERM (from a handler). */
+/** Stop and delete.  -EINVAL (bad descriptor), -EPERM (from a handler). */
 int rt_alarm_delete(RT_ALARM *alarm);
-/*
- * Fire first @value ns from now (0: at once), then every @interval ns
+/**
+ * Fire first @p value ns from now (0: at once), then every @p interval ns
  * (TM_INFINITE: once).  Re-arms an armed alarm.  An expiry past the
  * clock's range (INT64_MAX ns) never comes: the alarm is inactive from
- * then on.  Errors: -EINVAL (bad descriptor, @value or @interval beyond
+ * then on.  Errors: -EINVAL (bad descriptor, @p value or @p interval beyond
  * INT64_MAX - 1).  Any context.
  */
 int rt_alarm_start(RT_ALARM *alarm, RTIME value, RTIME interval);
-/* Disarm (no error when not armed).  -EINVAL.  Any context. */
+/** Disarm (no error when not armed).  -EINVAL.  Any context. */
 int rt_alarm_stop(RT_ALARM *alarm);
-/* Status of @alarm into @info.  -EINVAL (bad descriptor, NULL info). */
+/** Status of @p alarm into @p info.  -EINVAL (bad descriptor, NULL info). */
 int rt_alarm_inquire(RT_ALARM *alarm, RT_ALARM_INFO *info);
 
 #ifdef __cplusplus

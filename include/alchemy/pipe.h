@@ -1,4 +1,4 @@
-/*
+/** @file
  * Alchemy message pipes (Xenomai 3 API): a two-way channel between
  * tasks and plain Linux threads or processes.
  *
@@ -39,19 +39,21 @@
 extern "C" {
 #endif
 
-/* Creation: let rt_pipe_create() choose the first free minor. */
+/** Creation: let rt_pipe_create() choose the first free minor. */
 #define P_MINOR_AUTO (-1)
-/* Minors range over 0 .. P_MINOR_COUNT - 1 (Xenomai's default). */
+/** Minors range over 0 .. P_MINOR_COUNT - 1 (Xenomai's default). */
 #define P_MINOR_COUNT 32
 
 /* Write modes. */
-#define P_NORMAL 0x0 /* behind the messages already queued (FIFO) */
-#define P_URGENT 0x1 /* ahead of the messages already queued (LIFO) */
+#define P_NORMAL 0x0 /**< behind the messages already queued (FIFO) */
+#define P_URGENT 0x1 /**< ahead of the messages already queued (LIFO) */
 
+/** A descriptor; a zeroed, stale or forged one is refused. */
 struct RT_PIPE {
-	uintptr_t handle;
+	uintptr_t handle; /**< class tag and registry handle, never a pointer */
 };
 
+/** Xenomai's name of struct RT_PIPE. */
 typedef struct RT_PIPE RT_PIPE;
 
 #define rt_pipe_create alchemy_rt_pipe_create
@@ -64,27 +66,27 @@ typedef struct RT_PIPE RT_PIPE;
 #define rt_pipe_bind alchemy_rt_pipe_bind
 #define rt_pipe_unbind alchemy_rt_pipe_unbind
 
-/*
- * Create a pipe on @minor (P_MINOR_AUTO: the first free one) whose
- * queued messages share a pool of @poolsize bytes (0: 16 KiB).  @name
+/**
+ * Create a pipe on @p minor (P_MINOR_AUTO: the first free one) whose
+ * queued messages share a pool of @p poolsize bytes (0: 16 KiB).  @p name
  * NULL or "": anonymous.  Returns the minor.  Errors: -EINVAL (NULL
- * pipe, name too long), -ENODEV (@minor neither P_MINOR_AUTO nor in
- * 0..P_MINOR_COUNT-1), -EBUSY (@minor in use; with P_MINOR_AUTO: every
+ * pipe, name too long), -ENODEV (@p minor neither P_MINOR_AUTO nor in
+ * 0..P_MINOR_COUNT-1), -EBUSY (@p minor in use; with P_MINOR_AUTO: every
  * minor in use), -EEXIST (name in use), -ENOMEM (no memory, or no
  * file descriptor left).  Context: any thread, task or not.
  */
 int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize);
-/*
- * Delete @pipe: tasks waiting in rt_pipe_read() return -EIDRM, queued
+/**
+ * Delete @p pipe: tasks waiting in rt_pipe_read() return -EIDRM, queued
  * messages are dropped, the Linux side reads end of file, and the minor
  * and name are free again.  Errors: -EINVAL (bad descriptor).
  */
 int rt_pipe_delete(RT_PIPE *pipe);
-/*
- * Take the next message written by the Linux side into @buf, waiting
- * until @abs_timeout (NULL: forever; {0, 0}: do not wait).  Returns its
- * size.  @size 0 returns 0 at once.  Errors: -EINVAL (bad descriptor or
- * timespec, NULL buf), -ENOBUFS (the message is larger than @size: it
+/**
+ * Take the next message written by the Linux side into @p buf, waiting
+ * until @p abs_timeout (NULL: forever; {0, 0}: do not wait).  Returns its
+ * size.  @p size 0 returns 0 at once.  Errors: -EINVAL (bad descriptor or
+ * timespec, NULL buf), -ENOBUFS (the message is larger than @p size: it
  * stays queued), -EWOULDBLOCK (none, non-blocking), -ETIMEDOUT, -EINTR
  * (rt_task_unblock), -EIDRM (deleted meanwhile), -EPERM (would block
  * outside a task, or with the scheduler locked).
@@ -96,39 +98,39 @@ int rt_pipe_delete(RT_PIPE *pipe);
  */
 ssize_t rt_pipe_read_timed(RT_PIPE *pipe, void *buf, size_t size,
 			   const struct timespec *abs_timeout);
-/* As rt_pipe_read_timed, until the date @abs_timeout (TM_INFINITE...). */
+/** As rt_pipe_read_timed, until the date @p abs_timeout (TM_INFINITE...). */
 ssize_t rt_pipe_read_until(RT_PIPE *pipe, void *buf, size_t size,
 			   RTIME abs_timeout);
-/* As rt_pipe_read_timed, for @timeout ns (TM_INFINITE, TM_NONBLOCK). */
+/** As rt_pipe_read_timed, for @p timeout ns (TM_INFINITE, TM_NONBLOCK). */
 ssize_t rt_pipe_read(RT_PIPE *pipe, void *buf, size_t size, RTIME timeout);
-/*
- * Queue @size bytes as one message for the Linux side (P_URGENT: ahead
- * of those queued).  Never blocks.  Returns @size; @size 0 sends nothing
+/**
+ * Queue @p size bytes as one message for the Linux side (P_URGENT: ahead
+ * of those queued).  Never blocks.  Returns @p size; @p size 0 sends nothing
  * and returns 0.  Errors: -EINVAL (bad descriptor, unknown mode, NULL
  * buf), -ENOMEM (no room in the pool).  Any context.
  */
 ssize_t rt_pipe_write(RT_PIPE *pipe, const void *buf, size_t size, int mode);
-/*
- * Queue @size bytes for the Linux side without a message boundary of
+/**
+ * Queue @p size bytes for the Linux side without a message boundary of
  * their own: they extend the message of the previous rt_pipe_stream()
  * while it is still queued (and its pool block has room), else start
- * one; a message of rt_pipe_write() is never extended.  Returns @size;
- * 0 for @size 0.  Errors: -EINVAL, -ENOMEM.  Any context.
+ * one; a message of rt_pipe_write() is never extended.  Returns @p size;
+ * 0 for @p size 0.  Errors: -EINVAL, -ENOMEM.  Any context.
  */
 ssize_t rt_pipe_stream(RT_PIPE *pipe, const void *buf, size_t size);
-/*
- * Find the pipe named @name, waiting up to @timeout ns for its creation.
+/**
+ * Find the pipe named @p name, waiting up to @p timeout ns for its creation.
  * Errors: -EINVAL (NULL pipe or name), -EWOULDBLOCK (TM_NONBLOCK and
  * absent), -ETIMEDOUT, -EINTR, -EPERM (would block outside a task).
  */
 int rt_pipe_bind(RT_PIPE *pipe, const char *name, RTIME timeout);
-/* Forget the binding (the pipe lives on).  -EINVAL (NULL pipe). */
+/** Forget the binding (the pipe lives on).  -EINVAL (NULL pipe). */
 int rt_pipe_unbind(RT_PIPE *pipe);
 
-/*
+/**
  * Fusion's replacement for open("/dev/rtpN"): a new descriptor (a dup)
- * on the Linux side of the pipe created on @minor, that the caller
- * closes.  Errors: -ENOENT (no pipe on @minor), -EMFILE/-ENFILE.  Any
+ * on the Linux side of the pipe created on @p minor, that the caller
+ * closes.  Errors: -ENOENT (no pipe on @p minor), -EMFILE/-ENFILE.  Any
  * thread; meant for plain Linux threads (a task relaxes for the call).
  */
 int fusion_pipe_open(int minor);

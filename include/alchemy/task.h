@@ -1,4 +1,4 @@
-/*
+/** @file
  * Alchemy tasks (Xenomai 3 API): creation, deletion and join, scheduling
  * control, periodic release, and synchronous message passing between
  * tasks (send/receive/reply).
@@ -33,65 +33,71 @@
 extern "C" {
 #endif
 
-#define T_LOPRIO 0
-#define T_HIPRIO 99
+#define T_LOPRIO 0  /**< least urgent task priority */
+#define T_HIPRIO 99 /**< most urgent task priority */
 
 /* Mode bits (rt_task_create, rt_task_shadow, rt_task_set_mode). */
-#define T_LOCK 0x1	   /* scheduler locked (set_mode, create) */
-#define T_WARNSW 0x2	   /* signal on spurious mode switches */
-#define T_CONFORMING 0x4   /* set_mode: back to primary mode now */
-#define T_JOINABLE 0x10000 /* rt_task_join() reaps it */
-#define T_FPU 0x0	   /* compatibility only */
-/*
+#define T_LOCK 0x1	   /**< scheduler locked (set_mode, create) */
+#define T_WARNSW 0x2	   /**< signal on spurious mode switches */
+#define T_CONFORMING 0x4   /**< set_mode: back to primary mode now */
+#define T_JOINABLE 0x10000 /**< rt_task_join() reaps it */
+#define T_FPU 0x0	   /**< compatibility only */
+/**
  * CPU affinity at creation: T_CPU(n) for Linux CPU n (0..7), ORed into a
  * set.  The task goes to the RT CPU running on one of them (see
  * rt_task_set_affinity; FUSION_CPUS lists the RT CPUs' Linux CPUs).
  */
 #define T_CPU(cpu) ((int)(1u << (24 + ((cpu)&7))))
-#define T_CPUMASK 0xff000000
+#define T_CPUMASK 0xff000000 /**< the T_CPU bits of a mode */
 
+/** A descriptor; a zeroed, stale or forged one is refused. */
 struct RT_TASK {
-	uintptr_t handle;
-	pthread_t thread; /* the task's thread (0 in a zeroed descriptor) */
+	uintptr_t handle; /**< class tag and registry handle, never a pointer */
+	pthread_t thread; /**< the task's thread (0 in a zeroed descriptor) */
 };
 
+/** Xenomai's name of struct RT_TASK. */
 typedef struct RT_TASK RT_TASK;
 
-/* Message control block of rt_task_send/receive/reply. */
+/** Message control block of rt_task_send/receive/reply. */
 struct RT_TASK_MCB {
-	int flowid;
-	int opcode;
-	void *data;
-	ssize_t size;
+	int flowid;   /**< rt_task_receive: the flow to reply to */
+	int opcode;   /**< the user's; a reply's status code */
+	void *data;   /**< the message bytes */
+	ssize_t size; /**< bytes of data (receive: capacity in, size out) */
 };
 
+/** Xenomai's name of struct RT_TASK_MCB. */
 typedef struct RT_TASK_MCB RT_TASK_MCB;
 
-/* Run-time statistics of a task, as rt_task_inquire() reports them. */
+/** Run-time statistics of a task, as rt_task_inquire() reports them. */
 struct threadobj_stat {
-	RTIME xtime;	     /* ns spent running */
-	RTIME timeout;	     /* ns left before the current wait times out */
-	uint64_t msw;	     /* primary -> secondary mode switches */
-	uint64_t csw;	     /* context switches (times switched in) */
-	uint64_t xsc;	     /* real-time services called (nucleus entries) */
-	int cpu;	     /* RT CPU */
-	int schedlock;	     /* scheduler lock depth */
-	unsigned int status; /* nucleus state bits (NK_THREAD_*) */
-	uint32_t pf;	     /* page faults of its thread (minor + major) */
+	RTIME xtime;	     /**< ns spent running */
+	RTIME timeout;	     /**< ns left before the current wait times out */
+	uint64_t msw;	     /**< primary -> secondary mode switches */
+	uint64_t csw;	     /**< context switches (times switched in) */
+	uint64_t xsc;	     /**< real-time services called (nucleus entries) */
+	int cpu;	     /**< RT CPU */
+	int schedlock;	     /**< scheduler lock depth */
+	unsigned int status; /**< nucleus state bits (NK_THREAD_*) */
+	uint32_t pf;	     /**< page faults of its thread (minor + major) */
 };
 
+/** What rt_task_inquire() reports. */
 struct RT_TASK_INFO {
-	int prio; /* base priority */
-	struct threadobj_stat stat;
-	char name[XNOBJECT_NAME_LEN];
-	pid_t pid; /* Linux thread id of the task (tgkill, /proc) */
+	int prio;		      /**< base priority */
+	struct threadobj_stat stat;   /**< run-time statistics */
+	char name[XNOBJECT_NAME_LEN]; /**< its name */
+	pid_t pid; /**< Linux thread id of the task (tgkill, /proc) */
 };
 
+/** Xenomai's name of struct RT_TASK_INFO. */
 typedef struct RT_TASK_INFO RT_TASK_INFO;
 
+/** An initialiser for a descriptor naming no task. */
 #define NO_ALCHEMY_TASK ((RT_TASK){0, 0})
 
-/*
+/**
  * T_WARNSW notifications, as Xenomai's: a task with T_WARNSW that
  * leaves primary mode by itself (a system call outside the real-time
  * services) receives SIGDEBUG; sigdebug_reason(siginfo) tells why.
@@ -100,9 +106,14 @@ typedef struct RT_TASK_INFO RT_TASK_INFO;
  * nucleus's NK_SIGDEBUG), so handle it by name.
  */
 #define SIGDEBUG (SIGRTMIN + 8)
+/** @{ */
+/** A reason of sigdebug_reason(), as Xenomai numbers them. */
 #define SIGDEBUG_UNDEFINED 0
 #define SIGDEBUG_MIGRATE_SIGNAL 1
-#define SIGDEBUG_MIGRATE_SYSCALL 2 /* the only one Fusion raises */
+/** @} */
+#define SIGDEBUG_MIGRATE_SYSCALL 2 /**< the only one Fusion raises */
+/** @{ */
+/** A reason of sigdebug_reason(), as Xenomai numbers them. */
 #define SIGDEBUG_MIGRATE_FAULT 3
 #define SIGDEBUG_MIGRATE_PRIOINV 4
 #define SIGDEBUG_NOMLOCK 5
@@ -110,9 +121,11 @@ typedef struct RT_TASK_INFO RT_TASK_INFO;
 #define SIGDEBUG_RESCNT_IMBALANCE 7
 #define SIGDEBUG_LOCK_BREAK 8
 #define SIGDEBUG_MUTEX_SLEEP 9
-/* The value the signal carries: the reason in bits 16-23, then (for
+/** @} */
+/** The value the signal carries: the reason in bits 16-23, then (for
  * SIGDEBUG_MIGRATE_SYSCALL) the low 16 bits of the system call number. */
 #define sigdebug_code(si) ((si)->si_value.sival_int)
+/** The reason (SIGDEBUG_*) of the siginfo @p si. */
 #define sigdebug_reason(si) ((sigdebug_code(si) >> 16) & 0xff)
 
 #define rt_task_create alchemy_rt_task_create
@@ -146,8 +159,8 @@ typedef struct RT_TASK_INFO RT_TASK_INFO;
 #define rt_task_bind alchemy_rt_task_bind
 #define rt_task_unbind alchemy_rt_task_unbind
 
-/*
- * Create a dormant task.  @stksize 0: default stack.  @mode: T_JOINABLE,
+/**
+ * Create a dormant task.  @p stksize 0: default stack.  @p mode: T_JOINABLE,
  * T_LOCK (the task starts with the scheduler locked), T_WARNSW, T_CPU(n)
  * (placed as by rt_task_set_affinity; -EINVAL when no CPU of the set
  * runs an RT CPU).
@@ -158,12 +171,12 @@ typedef struct RT_TASK_INFO RT_TASK_INFO;
  */
 int rt_task_create(RT_TASK *task, const char *name, int stksize, int prio,
 		   int mode);
-/*
+/**
  * Start a task made by rt_task_create: a more urgent task runs before
  * this returns.  Starting a started task is a no-op.  -EINVAL.
  */
 int rt_task_start(RT_TASK *task, void (*entry)(void *arg), void *arg);
-/* rt_task_create + rt_task_start; errors of both. */
+/** rt_task_create + rt_task_start; errors of both. */
 int rt_task_spawn(RT_TASK *task, const char *name, int stksize, int prio,
 		  int mode, void (*entry)(void *arg), void *arg);
 /*
@@ -181,8 +194,8 @@ int rt_task_spawn(RT_TASK *task, const char *name, int stksize, int prio,
  * the run has reached when it lands.
  */
 
-/*
- * Make the caller an Alchemy task named @name at @prio (@task may be
+/**
+ * Make the caller an Alchemy task named @p name at @p prio (@p task may be
  * NULL).  Main or a thread of another skin (already a nucleus thread)
  * is renamed in the registry and reprioritised, once; a plain pthread
  * becomes a nucleus thread first (and stays one if the name is taken,
@@ -191,15 +204,15 @@ int rt_task_spawn(RT_TASK *task, const char *name, int stksize, int prio,
  * created by rt_task_create or shadowed before).
  */
 int rt_task_shadow(RT_TASK *task, const char *name, int prio, int mode);
-/*
- * Delete @task (NULL: the caller, which does not return).  Senders
+/**
+ * Delete @p task (NULL: the caller, which does not return).  Senders
  * waiting on it wake with -EIDRM, its name is free.  A joinable task
  * stays until joined.  A task running on another RT CPU or in secondary
  * mode ends at its next nucleus call or preemption point.
  * Errors: -EINVAL (bad descriptor), -EPERM (NULL outside a task).
  */
 int rt_task_delete(RT_TASK *task);
-/*
+/**
  * Wait for a T_JOINABLE task to end and reclaim it (its name was freed
  * when it ended).  Errors: -EINVAL (bad or reaped descriptor, not
  * joinable, another task joins it already), -EDEADLK (self), -EPERM
@@ -208,71 +221,73 @@ int rt_task_delete(RT_TASK *task);
  * (rt_task_unblock).
  */
 int rt_task_join(RT_TASK *task);
-/*
- * Make @task (NULL: caller) affine to the Linux CPUs of @cpus: it stays
+/**
+ * Make @p task (NULL: caller) affine to the Linux CPUs of @p cpus: it stays
  * on its RT CPU if that CPU's Linux CPU is in the set, else it moves, in
  * whatever state it is, to the RT CPU of the lowest Linux CPU of the set
  * that runs one (CPUs running no RT CPU are ignored, as Linux ignores
  * offline ones).  Moving the caller, it goes on running on the new CPU.
- * Errors: -EINVAL (@cpus NULL or naming no RT CPU's Linux CPU, bad
- * descriptor, @task NULL outside a task).  Context: any.
+ * Errors: -EINVAL (@p cpus NULL or naming no RT CPU's Linux CPU, bad
+ * descriptor, @p task NULL outside a task).  Context: any.
  */
 int rt_task_set_affinity(RT_TASK *task, const cpu_set_t *cpus);
 
-/*
- * Make @task (NULL: the caller) periodic from @idate (TM_NOW: one
- * @period from now) every @period ns (TM_INFINITE: stop).  Any task,
+/**
+ * Make @p task (NULL: the caller) periodic from @p idate (TM_NOW: one
+ * @p period from now) every @p period ns (TM_INFINITE: stop).  Any task,
  * dormant ones included; it awaits its release points itself with
  * rt_task_wait_period() (a wait in progress for the old grid ends as
- * planned, the next release is @idate).  A release date past the
+ * planned, the next release is @p idate).  A release date past the
  * clock's range (INT64_MAX ns) never comes: the wait for it lasts until
  * rt_task_unblock().  Errors: -EINVAL (bad descriptor, NULL outside a
- * task, @idate beyond INT64_MAX - 1, @period beyond INT64_MAX),
- * -ETIMEDOUT (@idate in the past).  Any context.
+ * task, @p idate beyond INT64_MAX - 1, @p period beyond INT64_MAX),
+ * -ETIMEDOUT (@p idate in the past).  Any context.
  */
 int rt_task_set_periodic(RT_TASK *task, RTIME idate, RTIME period);
-/*
- * Wait for the next release point.  *@overruns_r (may be NULL): release
+/**
+ * Wait for the next release point.  *@p overruns_r (may be NULL): release
  * points missed.  Errors: -EWOULDBLOCK (not periodic), -ETIMEDOUT
  * (overrun: returns at once), -EINTR (rt_task_unblock), -EPERM.
  */
 int rt_task_wait_period(unsigned long *overruns_r);
-/* Sleep @delay ns (0: return at once).  -EINTR, -EPERM. */
+/** Sleep @p delay ns (0: return at once).  -EINTR, -EPERM. */
 int rt_task_sleep(RTIME delay);
-/* Sleep until @date (TM_INFINITE: forever).  -ETIMEDOUT (date past),
+/** Sleep until @p date (TM_INFINITE: forever).  -ETIMEDOUT (date past),
  * -EINTR, -EPERM. */
 int rt_task_sleep_until(RTIME date);
-/* Non-zero if both descriptors name the same task. */
+/** Non-zero if both descriptors name the same task. */
 int rt_task_same(RT_TASK *task1, RT_TASK *task2);
-/* Suspend (nesting) / resume @task (NULL: caller).  -EINVAL, -EPERM. */
+/** @{ */
+/** Suspend (nesting) / resume @p task (NULL: caller).  -EINVAL, -EPERM. */
 int rt_task_suspend(RT_TASK *task);
 int rt_task_resume(RT_TASK *task);
-/* The caller's descriptor, or NULL outside a task. */
+/** @} */
+/** The caller's descriptor, or NULL outside a task. */
 RT_TASK *rt_task_self(void);
-/* Set the base priority; returns 0 or -EINVAL, -EPERM. */
+/** Set the base priority; returns 0 or -EINVAL, -EPERM. */
 int rt_task_set_priority(RT_TASK *task, int prio);
-/*
+/**
  * Clear then set mode bits of the caller: T_LOCK (scheduler lock,
  * nesting), T_WARNSW (SIGDEBUG on spurious mode switches).  T_CONFORMING
- * in @setmask brings a task that runs in secondary mode back to primary
+ * in @p setmask brings a task that runs in secondary mode back to primary
  * mode now (a request, never reported as a mode bit).  Previous bits
- * in *@mode_r.  Errors: -EINVAL (other bits), -EPERM (not a task).
+ * in *@p mode_r.  Errors: -EINVAL (other bits), -EPERM (not a task).
  */
 int rt_task_set_mode(int clrmask, int setmask, int *mode_r);
-/* Move to the tail of the caller's priority level.  -EPERM. */
+/** Move to the tail of the caller's priority level.  -EPERM. */
 int rt_task_yield(void);
-/* Break @task out of any wait with -EINTR.  -EINVAL. */
+/** Break @p task out of any wait with -EINTR.  -EINVAL. */
 int rt_task_unblock(RT_TASK *task);
-/*
- * Round-robin among the tasks of @task's priority (NULL: the caller),
- * @quantum ns each (one tick = 1 ns); 0 turns it off (FIFO).  Takes
+/**
+ * Round-robin among the tasks of @p task's priority (NULL: the caller),
+ * @p quantum ns each (one tick = 1 ns); 0 turns it off (FIFO).  Takes
  * effect at once: a running task starts a fresh slice.  Errors:
  * -EINVAL (bad descriptor, quantum beyond INT64_MAX), -EPERM (NULL
  * outside a task).
  */
 int rt_task_slice(RT_TASK *task, RTIME quantum);
-/*
- * Status of @task (NULL: caller) into @info (NULL: just probe that it
+/**
+ * Status of @p task (NULL: caller) into @p info (NULL: just probe that it
  * exists): priority, name, Linux thread id, statistics.  The page
  * faults of another task are read from /proc, a few system calls made
  * with the nucleus lock held: keep it off time-critical paths.
@@ -280,13 +295,14 @@ int rt_task_slice(RT_TASK *task, RTIME quantum);
  */
 int rt_task_inquire(RT_TASK *task, RT_TASK_INFO *info);
 
-/*
- * Send @mcb_s to @task and wait for its reply, collected into @mcb_r
- * (NULL when no reply data is expected; @mcb_r->opcode receives the
+/** @{ */
+/**
+ * Send @p mcb_s to @p task and wait for its reply, collected into @p mcb_r
+ * (NULL when no reply data is expected; @p mcb_r->opcode receives the
  * replier's status code).  The timeout covers the whole transaction.
  * Returns the reply's size.  Errors: -EINVAL (bad task or mcb),
- * -ENOBUFS (reply larger than @mcb_r->size, or data with a NULL
- * @mcb_r), -EWOULDBLOCK (non-blocking and the task is not receiving;
+ * -ENOBUFS (reply larger than @p mcb_r->size, or data with a NULL
+ * @p mcb_r), -EWOULDBLOCK (non-blocking and the task is not receiving;
  * if it is, the reply is awaited), -ETIMEDOUT, -EIDRM (task deleted),
  * -EINTR, -EPERM (not a task, or scheduler locked).
  */
@@ -297,10 +313,12 @@ ssize_t rt_task_send_until(RT_TASK *task, RT_TASK_MCB *mcb_s,
 			   RT_TASK_MCB *mcb_r, RTIME timeout);
 ssize_t rt_task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
 		     RTIME timeout);
-/*
+/** @} */
+/** @{ */
+/**
  * Wait for a message; returns its flow id (> 0) for rt_task_reply().
- * @mcb_r->size: capacity of @mcb_r->data in, message size out.
- * Errors: -EINVAL, -ENOBUFS (message larger than @mcb_r->size, which
+ * @p mcb_r->size: capacity of @p mcb_r->data in, message size out.
+ * Errors: -EINVAL, -ENOBUFS (message larger than @p mcb_r->size, which
  * is set to the message size: it stays queued, receive it again with
  * a larger buffer), -EWOULDBLOCK, -ETIMEDOUT, -EINTR, -EPERM.
  */
@@ -308,16 +326,18 @@ int rt_task_receive_timed(RT_TASK_MCB *mcb_r,
 			  const struct timespec *abs_timeout);
 int rt_task_receive_until(RT_TASK_MCB *mcb_r, RTIME timeout);
 int rt_task_receive(RT_TASK_MCB *mcb_r, RTIME timeout);
-/*
- * Reply to the sender of flow @flowid, releasing it.  @mcb_s may be NULL
+/** @} */
+/**
+ * Reply to the sender of flow @p flowid, releasing it.  @p mcb_s may be NULL
  * (empty reply, opcode 0).  Errors: -EINVAL (bad flowid or mcb),
  * -ENXIO (no such sender waiting), -ENOBUFS (sender's buffer too small:
  * both sides get it), -EPERM (not a task).
  */
 int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s);
 
-/* Find a task by name, waiting up to @timeout.  As every rt_*_bind. */
+/** Find a task by name, waiting up to @p timeout.  As every rt_*_bind. */
 int rt_task_bind(RT_TASK *task, const char *name, RTIME timeout);
+/** Forget the binding (the object lives on).  -EINVAL (NULL descriptor). */
 int rt_task_unbind(RT_TASK *task);
 
 #ifdef __cplusplus

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Alchemy timer services (Xenomai 3 API).  The Alchemy clock is the
  * nucleus clock, one tick per nanosecond: CLOCK_MONOTONIC on live,
  * virtual time on sim.  The "TSC" is that same clock, so every
@@ -26,10 +26,11 @@
 extern "C" {
 #endif
 
+/** What rt_timer_inquire() reports. */
 typedef struct rt_timer_info {
-	RTIME period; /* clock resolution in ns: 1 (tickless) */
-	RTIME tsc;    /* time stamp counter (= date) */
-	RTIME date;   /* monotonic date in ticks */
+	RTIME period; /**< clock resolution in ns: 1 (tickless) */
+	RTIME tsc;    /**< time stamp counter (= date) */
+	RTIME date;   /**< monotonic date in ticks */
 } RT_TIMER_INFO;
 
 #define rt_timer_read alchemy_rt_timer_read
@@ -41,22 +42,25 @@ typedef struct rt_timer_info {
 #define rt_timer_inquire alchemy_rt_timer_inquire
 #define rt_timer_spin alchemy_rt_timer_spin
 
-/* Current date in ticks (ns).  0 if the runtime cannot start. */
+/** Current date in ticks (ns).  0 if the runtime cannot start. */
 RTIME rt_timer_read(void);
-/* Time stamp counter: the same clock as rt_timer_read(). */
+/** Time stamp counter: the same clock as rt_timer_read(). */
 RTIME rt_timer_tsc(void);
+/** @{ */
+/** Conversions between ns, TSC units and ticks: all ns, so the identity. */
 SRTIME rt_timer_ns2tsc(SRTIME ns);
 SRTIME rt_timer_tsc2ns(SRTIME tsc);
 SRTIME rt_timer_ns2ticks(SRTIME ns);
 SRTIME rt_timer_ticks2ns(SRTIME ticks);
-/*
- * Fill @info with the clock's resolution and date (Xenomai 3 returns
- * nothing: there is no error to report).  A NULL @info, or a runtime
+/** @} */
+/**
+ * Fill @p info with the clock's resolution and date (Xenomai 3 returns
+ * nothing: there is no error to report).  A NULL @p info, or a runtime
  * that cannot start, leaves nothing written.  Any context.
  */
 void rt_timer_inquire(RT_TIMER_INFO *info);
-/*
- * Burn @ns of CPU in the calling task (preemptible; on sim, virtual time
+/**
+ * Burn @p ns of CPU in the calling task (preemptible; on sim, virtual time
  * runs meanwhile).  Outside a task, or on error, returns at once.
  */
 void rt_timer_spin(RTIME ns);

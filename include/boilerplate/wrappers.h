@@ -1,4 +1,4 @@
-/*
+/** @file
  * __STD(call) and __RT(call), as Xenomai's user-space headers define
  * them: a program names the real-time or the plain Linux version of a
  * POSIX service explicitly.  Fusion does not wrap the C library (its
@@ -8,7 +8,7 @@
 #ifndef FUSION_BOILERPLATE_WRAPPERS_H
 #define FUSION_BOILERPLATE_WRAPPERS_H
 
-#define __RT(call) call
-#define __STD(call) call
+#define __RT(call) call	 /**< the real-time version of @p call */
+#define __STD(call) call /**< the plain Linux version of @p call */
 
 #endif

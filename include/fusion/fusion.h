@@ -1,4 +1,6 @@
-/* Everything a program or a skin needs from the Fusion nucleus. */
+/** @file
+ * Everything a program or a skin needs from the Fusion nucleus.
+ */
 #ifndef FUSION_FUSION_H
 #define FUSION_FUSION_H
 

@@ -1,4 +1,4 @@
-/*
+/** @file
  * A nucleus instance: one RTOS, with its schedulers, threads, timers and
  * registry, running on one backend.  Instances share nothing, so a
  * process (a test) may run several.
@@ -15,27 +15,28 @@
 #include <fusion/registry.h>
 #include <fusion/trace.h>
 
-#define NK_MAX_CPUS 64
+#define NK_MAX_CPUS 64 /**< RT CPUs per instance, at most */
 
+/** What nk_instance_create() is given. */
 struct nk_instance_attr {
-	/* "sim" ...; NULL: $FUSION_BACKEND, else the default backend. */
+	/** "sim" ...; NULL: $FUSION_BACKEND, else the default backend. */
 	const char *backend;
-	/* RT CPUs (schedulers); 0 means 1. */
+	/** RT CPUs (schedulers); 0 means 1. */
 	int nr_cpus;
-	/* The caller becomes a nucleus thread: its name (NULL: "main"),
+	/** The caller becomes a nucleus thread: its name (NULL: "main"),
 	 * priority and RT CPU. */
 	const char *main_name;
-	int main_priority;
-	int main_cpu;
-	/* Registry entries (0: 4096). */
+	int main_priority; /**< its nucleus priority */
+	int main_cpu;	   /**< its RT CPU */
+	/** Registry entries (0: 4096). */
 	uint32_t registry_capacity;
-	/* Stack of threads created with stack_size 0 (0: 256 KiB). */
+	/** Stack of threads created with stack_size 0 (0: 256 KiB). */
 	size_t default_stack_size;
 };
 
-/*
+/**
  * Create an instance and adopt the calling OS thread as its first
- * thread (named attr->main_name), current on its CPU.  @attr may be NULL
+ * thread (named attr->main_name), current on its CPU.  @p attr may be NULL
  * for the defaults.
  * Errors: -EINVAL (NULL out, nr_cpus or main_cpu out of range, bad
  * priority), -ENODEV (unknown backend), -EBUSY (the caller is already a
@@ -44,39 +45,39 @@ struct nk_instance_attr {
 nk_export int nk_instance_create(const struct nk_instance_attr *attr,
 				 struct nk_instance **out);
 
-/*
- * End every other thread of @nk (wherever it waits), release all its
+/**
+ * End every other thread of @p nk (wherever it waits), release all its
  * resources and unbind the caller.  Context: the thread that created the
  * instance, lock not held.  Errors: -EINVAL (bad instance), -EPERM
  * (other caller).
  */
 nk_export int nk_instance_destroy(struct nk_instance *nk);
 
-/* Name of the backend @nk runs on ("sim"), or NULL for a bad instance. */
+/** Name of the backend @p nk runs on ("sim"), or NULL for a bad instance. */
 nk_export const char *nk_instance_backend(struct nk_instance *nk);
-/* Number of RT CPUs, or -EINVAL. */
+/** Number of RT CPUs, or -EINVAL. */
 nk_export int nk_instance_nr_cpus(struct nk_instance *nk);
-/* The instance's registry (for skins), or NULL for a bad instance. */
+/** The instance's registry (for skins), or NULL for a bad instance. */
 nk_export struct nk_registry *nk_instance_registry(struct nk_instance *nk);
 
-/*
- * Install @fn as the trace sink (NULL removes it).  Replaces the
+/**
+ * Install @p fn as the trace sink (NULL removes it).  Replaces the
  * backend's default sink.  Errors: -EINVAL.  Context: any.
  */
 nk_export int nk_instance_set_trace(struct nk_instance *nk, nk_trace_fn fn,
 				    void *ctx);
 
-/*
+/**
  * Write a description of every thread (state, priority, what it waits
- * for and who owns it), one line per @emit call.  Context: any.
+ * for and who owns it), one line per @p emit call.  Context: any.
  * Errors: -EINVAL (bad instance, NULL emit).
  */
 nk_export int nk_instance_describe(struct nk_instance *nk,
 				   void (*emit)(void *ctx, const char *line),
 				   void *ctx);
 
-/*
- * Does the caller run in interrupt context of @nk: a timer handler
+/**
+ * Does the caller run in interrupt context of @p nk: a timer handler
  * (an Alchemy alarm's included) or a head-side pipeline handler, on
  * whatever OS thread the backend runs it?  False in a nucleus thread's
  * own code, in root-side handlers and in plain OS threads; false on a
@@ -85,7 +86,8 @@ nk_export int nk_instance_describe(struct nk_instance *nk,
  */
 nk_export bool nk_in_interrupt(struct nk_instance *nk);
 
-/*
+/** @{ */
+/**
  * The nucleus lock.  Skins take it to make several nucleus calls atomic
  * (the *_locked services in synch.h require it).  Recursive for the OS
  * thread holding it: a holder may call any nucleus service, which takes
@@ -94,5 +96,6 @@ nk_export bool nk_in_interrupt(struct nk_instance *nk);
  */
 nk_export void nk_lock(struct nk_instance *nk);
 nk_export void nk_unlock(struct nk_instance *nk);
+/** @} */
 
 #endif

@@ -1,4 +1,4 @@
-/*
+/** @file
  * Personalities: how a skin plugs into the nucleus.
  *
  * A skin describes itself once, in a constant struct nk_personality, and
@@ -26,77 +26,79 @@
 
 #include <stddef.h>
 
-/* Personalities one instance can hold. */
+/** Personalities one instance can hold. */
 #define NK_MAX_PERSONALITIES 8
 
 struct nk_instance;
 struct nk_thread;
 
+/** A skin's description of itself, one constant per skin. */
 struct nk_personality {
-	const char *name; /* non-empty; one registration per name */
-	/* Bytes of per-instance state and per-thread extension, zeroed
-	 * when allocated; 0 allocates nothing (the pointer is NULL). */
+	const char *name; /**< non-empty; one registration per name */
+	/** Bytes of per-instance state and per-thread extension, zeroed
+	 * when allocated; 0 allocates nothing (the pointer is NULL). @{ */
 	size_t state_size;
 	size_t thread_size;
-	/*
-	 * Set up @state once, at registration.  An error fails the
+	/** @} */
+	/**
+	 * Set up @p state once, at registration.  An error fails the
 	 * registration (the state is freed, fini is not called).
 	 */
 	int (*init)(struct nk_instance *nk, void *state);
-	/*
-	 * @thread starts using the skin; @ext is its zeroed extension.
+	/**
+	 * @p thread starts using the skin; @p ext is its zeroed extension.
 	 * An error refuses the attachment (the extension is freed, no
 	 * other hook runs for it).  Also run for a thread attached while
 	 * dormant or while it is the caller.
 	 */
 	int (*attach)(struct nk_thread *thread, void *ext);
-	/*
-	 * @thread ends.  Runs once per attached thread, in the reverse
+	/**
+	 * @p thread ends.  Runs once per attached thread, in the reverse
 	 * order of attachment among its personalities, after the nucleus
 	 * released what the thread held (its waits, timers and mutexes)
 	 * and before its joiners wake.  The extension stays readable
 	 * until finalize.
 	 */
 	void (*exit)(struct nk_thread *thread, void *ext);
-	/* @thread's storage is being freed (reaped, joined or destroyed). */
+	/** @p thread's storage is being freed (reaped, joined or destroyed). */
 	void (*finalize)(struct nk_thread *thread, void *ext);
-	/* The instance is destroyed, after every thread was finalized. */
+	/** The instance is destroyed, after every thread was finalized. */
 	void (*fini)(struct nk_instance *nk, void *state);
 };
 
-/*
- * Register @pers with @nk, or find it registered, and return its
- * per-instance state in *@state (may be NULL).  Idempotent: a skin may
+/**
+ * Register @p pers with @p nk, or find it registered, and return its
+ * per-instance state in *@p state (may be NULL).  Idempotent: a skin may
  * call it on every entry.
- * Errors: -EINVAL (bad instance, NULL or unnamed @pers, another
+ * Errors: -EINVAL (bad instance, NULL or unnamed @p pers, another
  * personality registered under the same name), -ENOSPC (the instance
- * holds NK_MAX_PERSONALITIES already), -ENOMEM, those of @pers->init.
- * Context: any; calls @pers->init with the lock held.
+ * holds NK_MAX_PERSONALITIES already), -ENOMEM, those of @p pers->init.
+ * Context: any; calls @p pers->init with the lock held.
  */
 nk_export int nk_personality_register(struct nk_instance *nk,
 				      const struct nk_personality *pers,
 				      void **state);
 
-/*
- * The state of @pers in @nk, NULL if it is not registered there (or
+/**
+ * The state of @p pers in @p nk, NULL if it is not registered there (or
  * for bad arguments).  Context: any.
  */
 nk_export void *nk_personality_state(struct nk_instance *nk,
 				     const struct nk_personality *pers);
 
-/*
- * Attach @thread to @pers (registered in its instance) if it is not
- * yet, and return its extension in *@ext (may be NULL).
- * Errors: -EINVAL (bad thread, NULL @pers, @pers not registered),
- * -ESRCH (terminated), -ENOMEM, those of @pers->attach.  Context: any.
+/**
+ * Attach @p thread to @p pers (registered in its instance) if it is not
+ * yet, and return its extension in *@p ext (may be NULL).
+ * Errors: -EINVAL (bad thread, NULL @p pers, @p pers not registered),
+ * -ESRCH (terminated), -ENOMEM, those of @p pers->attach.  Context: any.
  */
 nk_export int nk_thread_attach(struct nk_thread *thread,
 			       const struct nk_personality *pers, void **ext);
 
-/*
- * @thread's extension for @pers, NULL when it is not attached (or for
+/**
+ * @p thread's extension for @p pers, NULL when it is not attached (or for
  * bad arguments).  Stays valid until the thread is freed.  Context:
- * any; the caller keeps @thread from being freed meanwhile (lock held,
+ * any; the caller keeps @p thread from being freed meanwhile (lock held,
  * or it is the caller).
  */
 nk_export void *nk_thread_personality(struct nk_thread *thread,

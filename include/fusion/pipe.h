@@ -1,4 +1,4 @@
-/*
+/** @file
  * Message pipes between real-time threads and the Linux side.
  *
  * The real-time side never waits for Linux: nk_pipe_send() copies the
@@ -24,37 +24,37 @@
 struct nk_pipe;
 
 /* nk_pipe_send() flags */
-#define NK_PIPE_URGENT 0x1 /* ahead of the messages already queued */
-#define NK_PIPE_STREAM 0x2 /* append to the last queued message if any */
+#define NK_PIPE_URGENT 0x1 /**< ahead of the messages already queued */
+#define NK_PIPE_STREAM 0x2 /**< append to the last queued message if any */
 
-/*
+/**
  * Create a pipe whose queued messages (both directions) share a pool of
- * @poolsize bytes (0: 16 KiB).  Errors: -EINVAL (bad instance, NULL out,
+ * @p poolsize bytes (0: 16 KiB).  Errors: -EINVAL (bad instance, NULL out,
  * name too long), -ENOMEM, errors of socketpair(), -EAGAIN (no virtual
  * IRQ left).  Context: any.
  */
 nk_export int nk_pipe_create(struct nk_instance *nk, const char *name,
 			     size_t poolsize, struct nk_pipe **out);
-/*
- * Delete @pipe: readers wake with NK_WAKE_DELETED (so do readers whose
+/**
+ * Delete @p pipe: readers wake with NK_WAKE_DELETED (so do readers whose
  * wait had ended but who had not returned yet), queued messages are
  * dropped, and the Linux side reads end-of-file once the last of them
- * and root context are done with it (its memory goes then).  @pipe is
+ * and root context are done with it (its memory goes then).  @p pipe is
  * invalid on return.  Errors: -EINVAL.  Context: any.
  */
 nk_export int nk_pipe_delete(struct nk_pipe *pipe);
 
-/*
- * Queue @size bytes for the Linux side.  Never blocks.  Returns @size.
+/**
+ * Queue @p size bytes for the Linux side.  Never blocks.  Returns @p size.
  * Errors: -EINVAL (bad pipe, NULL buf with size, unknown flags),
  * -ENOMEM (no room in the pool: the Linux side does not keep up).
  * Context: any.
  */
 nk_export ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf,
 			       size_t size, unsigned int flags);
-/*
- * Take the next message from the Linux side into @buf, waiting up to
- * @timeout.  Returns its size.  Errors: -EINVAL, -ENOBUFS (@size is
+/**
+ * Take the next message from the Linux side into @p buf, waiting up to
+ * @p timeout.  Returns its size.  Errors: -EINVAL, -ENOBUFS (@p size is
  * smaller than the message, which stays queued), -EWOULDBLOCK (none and
  * relative timeout 0), -ETIMEDOUT, -EIDRM (deleted while the caller
  * waited, or after its wait ended and before it resumed, whatever ended
@@ -65,7 +65,7 @@ nk_export ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf,
 nk_export nk_must_check ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf,
 					     size_t size, nk_time_t timeout,
 					     enum nk_tmode mode);
-/* The Linux side's fd (owned by the pipe: dup() it to keep it). */
+/** The Linux side's fd (owned by the pipe: dup() it to keep it). */
 nk_export int nk_pipe_linux_fd(struct nk_pipe *pipe);
 
 #endif

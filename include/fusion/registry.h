@@ -1,4 +1,4 @@
-/*
+/** @file
  * Registry: names and handles for nucleus objects.
  *
  * A handle is a 32-bit value: a slot index in the low bits and that
@@ -23,102 +23,107 @@
 
 #include <fusion/types.h>
 
+/** A registry handle: slot index and generation, never a pointer. */
 typedef uint32_t nk_handle_t;
 
+/** No handle: never given to an entry. */
 #define NK_HANDLE_INVALID 0u
 
-/* The namespace every registry has; interned ones are 1 .. MAX_NS. */
+/** The namespace every registry has; interned ones are 1 .. MAX_NS. */
 #define NK_NS_DEFAULT 0u
-#define NK_REGISTRY_MAX_NS 64
+#define NK_REGISTRY_MAX_NS 64 /**< interned namespaces per registry */
 
 struct nk_registry_slot;
 
+/** A registry, embedded by its user; set up by nk_registry_init(). */
 struct nk_registry {
-	unsigned int magic;
-	struct nk_registry_slot *slots;
-	uint32_t capacity;   /* power of two */
-	uint32_t index_bits; /* log2(capacity) */
-	uint32_t nr_used;
-	uint32_t free_head;  /* free-slot list, by index */
-	uint32_t *buckets;   /* name hash -> slot index chains */
-	uint32_t nr_buckets; /* power of two */
-	uint32_t nr_ns;	     /* interned namespaces */
-	char (*ns_names)[NK_NAME_MAX];
+	unsigned int magic; /**< tells a live one from a stale one */
+	struct nk_registry_slot *slots; /**< @p capacity slots */
+	uint32_t capacity;		/**< power of two */
+	uint32_t index_bits;		/**< log2(capacity) */
+	uint32_t nr_used;		/**< slots in use */
+	uint32_t free_head;		/**< free-slot list, by index */
+	uint32_t *buckets;		/**< name hash -> slot index chains */
+	uint32_t nr_buckets;		/**< power of two */
+	uint32_t nr_ns;			/**< interned namespaces */
+	char (*ns_names)[NK_NAME_MAX];	/**< interned namespace names */
 };
 
-/* One entry, as nk_registry_next() lists it. */
+/** One entry, as nk_registry_next() lists it. */
 struct nk_registry_entry {
-	nk_handle_t handle;
-	unsigned int type;
-	void *object;
-	char name[NK_NAME_MAX]; /* "" for anonymous entries */
+	nk_handle_t handle;	/**< its handle */
+	unsigned int type;	/**< as given to nk_registry_enter() */
+	void *object;		/**< as given to nk_registry_enter() */
+	char name[NK_NAME_MAX]; /**< "" for anonymous entries */
 };
 
-/*
- * Prepare @reg for @capacity entries (rounded up to a power of two,
+/**
+ * Prepare @p reg for @p capacity entries (rounded up to a power of two,
  * 2 .. 2^20), allocating its tables with malloc once, here.
  * Errors: -EINVAL (NULL reg, capacity out of range), -ENOMEM.
  */
 nk_export int nk_registry_init(struct nk_registry *reg, uint32_t capacity);
+/** Free @p reg's tables; its handles are refused from then on.  -EINVAL. */
 nk_export int nk_registry_destroy(struct nk_registry *reg);
 
-/*
- * The namespace called @name into *@ns, interning it on first use (the
+/**
+ * The namespace called @p name into *@p ns, interning it on first use (the
  * same name gives the same namespace for the registry's lifetime).
- * Errors: -EINVAL (bad reg, NULL @ns, NULL, empty or too long a name),
+ * Errors: -EINVAL (bad reg, NULL @p ns, NULL, empty or too long a name),
  * -ENOSPC (NK_REGISTRY_MAX_NS namespaces interned already).
  */
 nk_export int nk_registry_namespace(struct nk_registry *reg, const char *name,
 				    uint32_t *ns);
 
-/*
- * Enter @object under @name (may be NULL or "": anonymous) in namespace
- * @ns, with a caller type tag @type (non-zero; lets a skin refuse a
+/**
+ * Enter @p object under @p name (may be NULL or "": anonymous) in namespace
+ * @p ns, with a caller type tag @p type (non-zero; lets a skin refuse a
  * handle of the wrong kind).
- * Errors: -EINVAL (bad reg, unknown @ns, NULL object, type 0, name
- * longer than NK_NAME_MAX - 1), -EEXIST (name in use in @ns), -ENOSPC
+ * Errors: -EINVAL (bad reg, unknown @p ns, NULL object, type 0, name
+ * longer than NK_NAME_MAX - 1), -EEXIST (name in use in @p ns), -ENOSPC
  * (full).
  */
 nk_export int nk_registry_enter(struct nk_registry *reg, uint32_t ns,
 				const char *name, unsigned int type,
 				void *object, nk_handle_t *handle);
 
-/* Remove the entry @handle.  Errors: -EINVAL (bad reg), -ESRCH (stale). */
+/** Remove the entry @p handle.  Errors: -EINVAL (bad reg), -ESRCH (stale). */
 nk_export int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle);
 
-/*
- * Make the entry @handle anonymous (Cobalt's xnregistry_unlink): its
+/**
+ * Make the entry @p handle anonymous (Cobalt's xnregistry_unlink): its
  * name is free for another entry and nk_registry_find() no longer finds
- * it, while @handle stays valid until the entry is removed.  A no-op on
+ * it, while @p handle stays valid until the entry is removed.  A no-op on
  * an anonymous entry.  Errors: -EINVAL (bad reg), -ESRCH (stale).
  */
 nk_export int nk_registry_unlink(struct nk_registry *reg, nk_handle_t handle);
 
-/*
- * The object behind @handle, if its type is @type (0: any) into *@object.
+/**
+ * The object behind @p handle, if its type is @p type (0: any) into *@p object.
  * Errors: -EINVAL (bad reg, NULL object), -ESRCH (stale, forged or wrong
  * type: all look the same to the caller, deliberately).
  */
 nk_export int nk_registry_lookup(struct nk_registry *reg, nk_handle_t handle,
 				 unsigned int type, void **object);
 
-/*
- * The handle registered under @name in @ns.  Errors: -EINVAL (bad reg,
- * unknown @ns, NULL name or handle, name too long), -ESRCH (absent).
+/**
+ * The handle registered under @p name in @p ns.  Errors: -EINVAL (bad reg,
+ * unknown @p ns, NULL name or handle, name too long), -ESRCH (absent).
  */
 nk_export int nk_registry_find(struct nk_registry *reg, uint32_t ns,
 			       const char *name, nk_handle_t *handle);
 
-/* Name of @handle (empty string for anonymous) into @buf.  -EINVAL/-ESRCH. */
+/** Name of @p handle (empty string for anonymous) into @p buf.  -EINVAL/-ESRCH.
+ */
 nk_export int nk_registry_name(struct nk_registry *reg, nk_handle_t handle,
 			       char *buf, size_t len);
 
-/*
- * List namespace @ns: set *@cursor to 0, then each call stores the next
- * entry (in slot order) into *@entry and advances *@cursor.  Entries
+/**
+ * List namespace @p ns: set *@p cursor to 0, then each call stores the next
+ * entry (in slot order) into *@p entry and advances *@p cursor.  Entries
  * entered or removed between calls may or may not be listed; no other
- * is skipped or repeated.  Errors: -EINVAL (bad reg, unknown @ns, NULL
- * @cursor or @entry), -ENOENT (no more entries).
+ * is skipped or repeated.  Errors: -EINVAL (bad reg, unknown @p ns, NULL
+ * @p cursor or @p entry), -ENOENT (no more entries).
  */
 nk_export int nk_registry_next(struct nk_registry *reg, uint32_t ns,
 			       uint32_t *cursor,

@@ -1,4 +1,4 @@
-/*
+/** @file
  * The process-wide runtime that API skins share.
  *
  * Skin APIs (Alchemy, VxWorks, ...) take no instance argument: every
@@ -30,10 +30,10 @@
 
 #include <stdio.h>
 
-/* Exit status of a program stopped for a bad framework option. */
+/** Exit status of a program stopped for a bad framework option. */
 #define FUSION_EXIT_USAGE 2
 
-/*
+/**
  * The runtime instance, created on the first call (the caller becomes
  * its first thread, "main"), with one RT CPU per CPU of FUSION_CPUS (one
  * by default).  The first call checks every option first: a bad one
@@ -42,31 +42,31 @@
  */
 nk_export int fusion_runtime(struct nk_instance **out);
 
-/*
- * The RT CPU of the runtime instance that runs on Linux CPU @linux_cpu
+/**
+ * The RT CPU of the runtime instance that runs on Linux CPU @p linux_cpu
  * (starting the runtime if needed).  Errors: -EINVAL (not one of the RT
  * CPUs' Linux CPUs), as fusion_runtime.  Context: any.
  */
 nk_export int fusion_runtime_cpu(int linux_cpu);
 
-/*
+/**
  * Check every option in the environment without starting anything:
  * 0, or -EINVAL once the first bad one's line is printed.  Context: any.
  */
 nk_export int fusion_runtime_check(void);
 
-/* Print one line per option (forms, variable, meaning) to @out. */
+/** Print one line per option (forms, variable, meaning) to @p out. */
 nk_export void fusion_runtime_usage(FILE *out);
 
-/*
+/**
  * The runtime instance if it was created and is not destroyed yet, else
  * NULL; never creates it (for a Linux thread that must not become
  * "main" by asking).  Context: any.
  */
 nk_export struct nk_instance *fusion_runtime_peek(void);
 
-/*
- * Remove the framework options above from @argv (updating *@argc) and
+/**
+ * Remove the framework options above from @p argv (updating *@p argc) and
  * apply them (set their variables).  Must precede the first
  * fusion_runtime() call to matter.  Errors: -EINVAL (a bad value, e.g.
  * --backend=foo, after its line on stderr; NULL arguments), -ENOMEM.

@@ -1,4 +1,4 @@
-/*
+/** @file
  * The one wait-queue primitive under every synchronisation object of
  * every skin.  A synch orders its waiters FIFO or by priority; with
  * NK_SYNCH_OWNER it tracks an owner (a mutex) and can apply priority
@@ -20,44 +20,45 @@
 #include <fusion/list.h>
 
 /* nk_synch flags */
-#define NK_SYNCH_FIFO 0x0  /* waiters in arrival order */
-#define NK_SYNCH_PRIO 0x1  /* waiters by effective priority, FIFO within */
-#define NK_SYNCH_OWNER 0x2 /* tracks an owner */
-#define NK_SYNCH_PI 0x4	   /* priority inheritance (implies OWNER|PRIO) */
-#define NK_SYNCH_PP 0x8	   /* priority ceiling (implies OWNER) */
+#define NK_SYNCH_FIFO 0x0  /**< waiters in arrival order */
+#define NK_SYNCH_PRIO 0x1  /**< waiters by effective priority, FIFO within */
+#define NK_SYNCH_OWNER 0x2 /**< tracks an owner */
+#define NK_SYNCH_PI 0x4	   /**< priority inheritance (implies OWNER|PRIO) */
+#define NK_SYNCH_PP 0x8	   /**< priority ceiling (implies OWNER) */
 
+/** A wait queue, embedded by its user; set up by nk_synch_init(). */
 struct nk_synch {
-	unsigned int magic;
-	unsigned int flags;
-	struct nk_instance *nk;
-	struct nk_list waiters;
-	unsigned int nr_waiters;
-	struct nk_thread *owner;
-	struct nk_list owner_link; /* in owner's list of owned synchs */
-	int ceiling;
-	char name[NK_NAME_MAX];
+	unsigned int magic;	   /**< tells a live synch from a stale one */
+	unsigned int flags;	   /**< NK_SYNCH_* */
+	struct nk_instance *nk;	   /**< its instance */
+	struct nk_list waiters;	   /**< in FIFO or priority order */
+	unsigned int nr_waiters;   /**< threads waiting */
+	struct nk_thread *owner;   /**< NK_SYNCH_OWNER: the owner, or NULL */
+	struct nk_list owner_link; /**< in owner's list of owned synchs */
+	int ceiling;		   /**< NK_SYNCH_PP: the ceiling priority */
+	char name[NK_NAME_MAX];	   /**< what the sim log and reports show */
 };
 
-/*
- * Prepare @synch.  @ceiling is used with NK_SYNCH_PP only.
+/**
+ * Prepare @p synch.  @p ceiling is used with NK_SYNCH_PP only.
  * Errors: -EINVAL (bad instance, NULL synch, unknown flags, PI with PP,
  * ceiling out of range, name too long).  Context: any.
  */
 nk_export int nk_synch_init(struct nk_instance *nk, struct nk_synch *synch,
 			    const char *name, unsigned int flags, int ceiling);
 
-/*
- * Invalidate @synch, waking every waiter with NK_WAKE_DELETED (and
+/**
+ * Invalidate @p synch, waking every waiter with NK_WAKE_DELETED (and
  * dropping its owner).  Takes the lock and reschedules itself.
  * Errors: -EINVAL.  Context: any.
  */
 nk_export int nk_synch_destroy(struct nk_synch *synch);
 
-/* As nk_synch_destroy, lock held; returns the number of waiters woken. */
+/** As nk_synch_destroy, lock held; returns the number of waiters woken. */
 nk_export int nk_synch_destroy_locked(struct nk_synch *synch);
 
-/*
- * Block the calling thread on @synch until woken or @timeout (per @mode;
+/**
+ * Block the calling thread on @p synch until woken or @p timeout (per @p mode;
  * NK_INFINITE: never) passes.  Returns the wake reason.
  * Errors: -EINVAL (bad synch), -EPERM (not a thread of the instance,
  * interrupt context, scheduler locked), -EDEADLK (owner cycle).
@@ -66,37 +67,37 @@ nk_export int nk_synch_destroy_locked(struct nk_synch *synch);
 nk_export nk_must_check int
 nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout, enum nk_tmode mode);
 
-/*
- * As nk_synch_sleep, with a wait context: @ctx (typically on the
+/**
+ * As nk_synch_sleep, with a wait context: @p ctx (typically on the
  * caller's stack) describes what the caller waits for (a size, a mask,
  * a buffer), and wakers read and fill it through nk_synch_waiter_ctx()
  * while it waits, serving waiters one by one in queue order (Xenomai's
  * wait context).  A waiter that leaves the queue (woken, timed out,
- * unblocked, deleted) is never seen again, so @ctx needs to live only as
+ * unblocked, deleted) is never seen again, so @p ctx needs to live only as
  * long as the call.  Errors and context: as nk_synch_sleep.
  */
 nk_export nk_must_check int nk_synch_sleep_ctx(struct nk_synch *synch,
 					       void *ctx, nk_time_t timeout,
 					       enum nk_tmode mode);
-/*
- * Waiters in queue order: the first with @after NULL, else the one
- * after @after (NULL at the end, or when @after does not wait on
- * @synch).  Take the next one before waking @after.  Lock held.
+/**
+ * Waiters in queue order: the first with @p after NULL, else the one
+ * after @p after (NULL at the end, or when @p after does not wait on
+ * @p synch).  Take the next one before waking @p after.  Lock held.
  */
 nk_export struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,
 						 struct nk_thread *after);
-/* The wait context of a waiting @thread (NULL if none).  Lock held. */
+/** The wait context of a waiting @p thread (NULL if none).  Lock held. */
 nk_export void *nk_synch_waiter_ctx(struct nk_thread *thread);
 
-/* Wake the first waiter with NK_WAKE_OK; returns it, or NULL if none. */
+/** Wake the first waiter with NK_WAKE_OK; returns it, or NULL if none. */
 nk_export struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch);
-/* Wake @thread, which waits on @synch.  Errors: -EINVAL, -ESRCH. */
+/** Wake @p thread, which waits on @p synch.  Errors: -EINVAL, -ESRCH. */
 nk_export int nk_synch_wakeup_this(struct nk_synch *synch,
 				   struct nk_thread *thread);
-/* Wake every waiter with @reason; returns how many woke. */
+/** Wake every waiter with @p reason; returns how many woke. */
 nk_export int nk_synch_flush(struct nk_synch *synch, enum nk_wake reason);
 
-/*
+/**
  * Ownership (NK_SYNCH_OWNER synchs).  Acquire takes a free synch at
  * once; otherwise the caller waits (boosting the owner chain under PI)
  * and, when woken, owns it.  Returns the wake reason, NK_WAKE_OWNER_DEAD
@@ -108,7 +109,7 @@ nk_export int nk_synch_flush(struct nk_synch *synch, enum nk_wake reason);
  */
 nk_export nk_must_check int
 nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout, enum nk_tmode mode);
-/*
+/**
  * Release a synch the caller owns: ownership passes to the first waiter
  * (readied), or the synch becomes free.  The caller's priority drops
  * back to what its remaining ownerships justify.
@@ -116,20 +117,22 @@ nk_synch_acquire(struct nk_synch *synch, nk_time_t timeout, enum nk_tmode mode);
  */
 nk_export int nk_synch_release(struct nk_synch *synch);
 
-/*
- * Take ownership for @thread without waiting (trylock; @thread may be
+/**
+ * Take ownership for @p thread without waiting (trylock; @p thread may be
  * any live thread, for skins that assign ownership).  Errors: -EINVAL,
  * -EBUSY (owned), -EPERM (ceiling below its priority).  Lock held.
  */
 nk_export int nk_synch_try_acquire(struct nk_synch *synch,
 				   struct nk_thread *thread);
 
-/*
+/** @{ */
+/**
  * Owner (NULL if none, or a bad synch) and waiter count (0).  They take
  * the lock themselves: any context, lock held or not (held, the answer
  * stays true until the caller releases it).
  */
 nk_export struct nk_thread *nk_synch_owner(struct nk_synch *synch);
 nk_export unsigned int nk_synch_nr_waiters(struct nk_synch *synch);
+/** @} */
 
 #endif

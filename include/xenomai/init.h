@@ -1,4 +1,4 @@
-/*
+/** @file
  * Explicit initialisation, for Xenomai 3 programs that call it
  * themselves (those built without the automatic main() wrapper, or
  * that call it anyway: it is harmless then).
@@ -12,16 +12,16 @@
 extern "C" {
 #endif
 
-/*
+/**
  * Consume the framework options (--backend=..., see fusion/runtime.h)
- * from *@argcp / *@argvp and start the runtime: the caller becomes its
- * "main" thread.  *@argvp then points to a copy of the arguments left
+ * from *@p argcp / *@p argvp and start the runtime: the caller becomes its
+ * "main" thread.  *@p argvp then points to a copy of the arguments left
  * (it lives as long as the program, or until a call with it replaces
  * it); the caller's array is not modified.  Called again, or after the main()
  * wrapper started the runtime, it only consumes the options (they no longer
  * matter).  On failure it prints why and exits with status 1, as Xenomai's
  * does.
- * @argcp and @argvp may be NULL (no options).  Context: a plain thread
+ * @p argcp and @p argvp may be NULL (no options).  Context: a plain thread
  * or main.
  */
 void xenomai_init(int *argcp, char *const **argvp);
