@@ -61,7 +61,7 @@ struct live_shadow {
 	/* The thread's name for signal handlers, which must not read the
 	 * nucleus thread: a thread left behind outlives it. */
 	char name[NK_NAME_MAX];
-	unsigned long entries;	/* nucleus entries (lock held) */
+	unsigned long entries; /* nucleus entries (lock held) */
 };
 
 /* An interrupt thread's account of its own CPU time (irq_watchdog.c). */
