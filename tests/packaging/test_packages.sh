@@ -123,6 +123,7 @@ pc()
 	PKG_CONFIG_LIBDIR=$root/$libdir/pkgconfig pkg-config \
 		--define-variable=prefix="$root/usr" "$@"
 }
+# shellcheck disable=SC2046 # flags: words, split on purpose
 if cc $(pc --cflags fusion-alchemy) "$example" $(pc --libs fusion-alchemy) \
 	-o "$tmp/by-pkg-config" 2>"$tmp/cc.log"; then
 	check_program pkg-config "$tmp/by-pkg-config"
@@ -163,6 +164,7 @@ if [ "$libs" = "$root/$libdir" ]; then
 else
 	result FAIL "fusion-config --libdir: $libs"
 fi
+# shellcheck disable=SC2046 # as above
 if cc $(fc --cflags) "$example" $(fc --ldflags) -o "$tmp/by-fusion-config" \
 	2>"$tmp/cc.log"; then
 	check_program fusion-config "$tmp/by-fusion-config"
