@@ -16,7 +16,7 @@ endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all build test stress demo demo-sim bench install clean format doc
+.PHONY: all build test stress demo demo-sim bench install deb test-packages clean format doc
 
 all: build
 
@@ -89,6 +89,39 @@ doc: $(BUILD)/CMakeCache.txt
 	  exit 1; }
 	cmake -S . -B $(BUILD) >/dev/null
 	cmake --build $(BUILD) --target doc
+
+# Debian packages (README, Install from packages) in $(DEB_DIR): the
+# tree is copied there first, since dpkg-buildpackage writes next to the
+# source.  DEB_BUILD_OPTIONS=nocheck by default (make test is the test
+# run).  Missing tools are installed when root; lintian must find no
+# error.
+DEB_DIR ?= build-deb
+DEB_BUILD_OPTIONS ?= nocheck
+DEB_NEEDS := dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian \
+	fakeroot:fakeroot cmake:cmake pkg-config:pkgconf
+deb:
+	@missing=; for need in $(DEB_NEEDS); do \
+		command -v $${need%%:*} >/dev/null || missing="$$missing $${need#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "make deb: missing:$$missing (apt-get install$$missing, as root)" >&2; \
+			exit 1; \
+		fi; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq $$missing; \
+	fi
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/fusion
+	tar -c --exclude=./.git --exclude=./build --exclude='./build-*' . \
+		| tar -x -C $(DEB_DIR)/fusion
+	cd $(DEB_DIR)/fusion && DEB_BUILD_OPTIONS="$(DEB_BUILD_OPTIONS)" \
+		dpkg-buildpackage -b -us -uc -j$(JOBS)
+	lintian --fail-on error $(DEB_DIR)/*.changes
+
+# The packages installed into a temporary root, and programs built
+# against them with pkg-config, CMake and fusion-config, run on sim.
+test-packages: deb
+	tests/packaging/test_packages.sh $(DEB_DIR)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

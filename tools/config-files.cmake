@@ -4,8 +4,8 @@
 # (tools/CMakeLists.txt), so it reads only variables:
 #   FC_TREE            "build" or "install", named in the files
 #   FC_PREFIX          the tree's prefix
-#   FC_INCLUDEDIR      its headers
-#   FC_LIBDIR          its libraries
+#   FC_INCLUDEDIR      its headers (an absolute path)
+#   FC_LIBDIR          its libraries (an absolute path)
 #   FUSION_VERSION, CMAKE_C_COMPILER, FC_EXTRA_CFLAGS, FC_EXTRA_LDFLAGS
 # Writes CONFIG_DIR/fusion-config and PC_DIR/fusion-API.pc.
 include_guard(GLOBAL)
@@ -27,6 +27,16 @@ function(fusion_pc_file pc_dir api description include wrapped)
     set(PC_WRAP "-Wl,--wrap=main ")
     set(PC_BOOTSTRAP " -lfusion-bootstrap")
   endif()
+  # Directories under the prefix are named from ${prefix}, so that
+  # pkg-config --define-variable=prefix=DIR finds a moved tree.
+  foreach(dir INCLUDEDIR LIBDIR)
+    file(RELATIVE_PATH rel "${FC_PREFIX}" "${FC_${dir}}")
+    if(rel MATCHES "^\\.\\./")
+      set(PC_${dir} "${FC_${dir}}")
+    else()
+      set(PC_${dir} "\${prefix}/${rel}")
+    endif()
+  endforeach()
   configure_file(${FC_TEMPLATES}/fusion.pc.in ${pc_dir}/fusion-${api}.pc @ONLY)
 endfunction()
 
