@@ -151,13 +151,17 @@ int nk_instance_destroy(struct nk_instance *nk)
 		return -EPERM;
 	}
 	/* Skins see every thread end, the caller's included, while all
-	 * are still whole; then everybody else, waiting in the backend,
-	 * is ended where it is. */
+	 * are still whole, each after it let go of what it waited for and
+	 * held, as any end of a thread does: the objects the skins free
+	 * at fini keep no pointer to a freed thread.  Then everybody
+	 * else, waiting in the backend, is ended where it is. */
 	nk_list_for_each(pos, &nk->threads)
 	{
 		thread = nk_list_entry(pos, struct nk_thread, instance_link);
-		if (!(thread->state & NK_THREAD_ZOMBIE))
+		if (!(thread->state & NK_THREAD_ZOMBIE)) {
+			nk_thread_unlink(thread);
 			nk_personality_exit(thread);
+		}
 	}
 	while (!nk_list_empty(&nk->threads)) {
 		thread = nk_list_first_entry(&nk->threads, struct nk_thread,
@@ -168,7 +172,14 @@ int nk_instance_destroy(struct nk_instance *nk)
 		nk_thread_free(thread);
 	}
 	nk_thread_reap_all(nk);
+	/* Nobody is left to run: a reschedule asked by the unlinking, or
+	 * by a fini hook, finds nothing to do. */
+	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+		nk->scheds[cpu].curr = nk->scheds[cpu].root;
+		nk->scheds[cpu].resched = false;
+	}
 	nk_personality_fini_all(nk);
+	nk_pipe_fini_all(nk);
 	nk_lock_release(nk);
 	priv = nk->be_priv;
 	nk->be->fini(priv);

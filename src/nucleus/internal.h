@@ -174,9 +174,10 @@ struct nk_instance {
 	size_t default_stack_size;
 	struct nk_registry registry;
 	struct ipipe *pipeline;
-	/* pipe.c: the pipes not deleted yet, which their flush finds by its
-	 * virtual IRQ (a NULL-terminated list: the zeroed instance holds
-	 * none). */
+	/* pipe.c: the pipes not freed yet, which their flush finds by its
+	 * virtual IRQ among those not deleted, and deleted ones waiting for
+	 * their last user (a NULL-terminated list: the zeroed instance
+	 * holds none). */
 	struct nk_pipe *pipes;
 	struct nk_personality_slot personalities[NK_MAX_PERSONALITIES];
 	int nr_personalities; /* appended under the lock, read without */
@@ -277,6 +278,12 @@ void nk_thread_handle_interrupted(struct nk_instance *nk,
 				  struct nk_thread *thread);
 int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
 		    struct nk_thread **out);
+/*
+ * Undo everything that ties @thread to other objects: its wait, its
+ * timer, its place in the ready queue, its join, the mutexes it owns
+ * (passed to their next waiters).  Lock held.
+ */
+void nk_thread_unlink(struct nk_thread *thread);
 void nk_thread_free(struct nk_thread *thread);
 void nk_thread_reap_all(struct nk_instance *nk);
 const char *nk_thread_wait_name(struct nk_thread *thread);
@@ -286,6 +293,14 @@ void nk_personality_exit(struct nk_thread *thread);
 void nk_personality_finalize(struct nk_thread *thread);
 /* Personalities' fini hooks and state, at instance destruction. */
 void nk_personality_fini_all(struct nk_instance *nk);
+
+/*
+ * pipe.c: free the pipes left at instance destruction, after the
+ * personalities' fini (threads ended: their readers never return); one
+ * root context still sends on is freed by it when it returns.  Lock
+ * held.
+ */
+void nk_pipe_fini_all(struct nk_instance *nk);
 
 /* synch.c */
 void nk_synch_forget_waiter(struct nk_thread *thread);

@@ -16,7 +16,9 @@
  * its messages, or while readers that waited on it (woken by the
  * deletion, or woken before and not run yet) have not left
  * nk_pipe_recv(): the last of the deleter, the flusher and those readers
- * frees it, so exactly one does.
+ * frees it, so exactly one does.  Until then it stays on the instance's
+ * list, whose end frees what is left: readers ended where they waited
+ * never leave.
  */
 #include "internal.h"
 
@@ -96,25 +98,25 @@ static struct nk_pipe *pipe_find(struct nk_instance *nk, unsigned int virq)
 {
 	struct nk_pipe *pipe = nk->pipes;
 
-	while (pipe && pipe->virq != virq)
+	while (pipe && (pipe->dead || pipe->virq != virq))
 		pipe = pipe->next;
 	return pipe;
 }
 
-/* Lock held. */
-static void pipe_unlist(struct nk_pipe *pipe)
+/*
+ * Deleted and left by everyone: unlisted, the caller frees it.  Lock
+ * held.
+ */
+static bool pipe_unused(struct nk_pipe *pipe)
 {
 	struct nk_pipe **link = &pipe->nk->pipes;
 
+	if (!pipe->dead || pipe->flushing || pipe->nr_readers)
+		return false;
 	while (*link != pipe)
 		link = &(*link)->next;
 	*link = pipe->next;
-}
-
-/* Deleted and left by everyone: the caller frees it.  Lock held. */
-static bool pipe_unused(const struct nk_pipe *pipe)
-{
-	return pipe->dead && !pipe->flushing && pipe->nr_readers == 0;
+	return true;
 }
 
 /* Root context: hand queued messages to Linux, one system call each. */
@@ -311,7 +313,6 @@ int nk_pipe_delete(struct nk_pipe *pipe)
 	nk_lock_acquire(nk);
 	pipe->magic = 0;
 	pipe->dead = true;
-	pipe_unlist(pipe);
 	/* Dead first: a flusher back from Linux no longer arms it. */
 	nk_timer_destroy(&pipe->retry);
 	pipe_unwire(pipe);
@@ -449,6 +450,25 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 	if (unused)
 		pipe_free(pipe);
 	return ret;
+}
+
+void nk_pipe_fini_all(struct nk_instance *nk)
+{
+	struct nk_pipe *pipe, *next;
+
+	for (pipe = nk->pipes; pipe; pipe = next) {
+		next = pipe->next;
+		if (!pipe->dead) {
+			pipe->magic = 0;
+			pipe->dead = true;
+			nk_timer_destroy(&pipe->retry);
+			pipe_unwire(pipe);
+		}
+		/* Its readers never come back to leave it. */
+		pipe->nr_readers = 0;
+		if (pipe_unused(pipe))
+			pipe_free(pipe);
+	}
 }
 
 int nk_pipe_linux_fd(struct nk_pipe *pipe)

@@ -281,8 +281,7 @@ int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
 
 /* --- termination --- */
 
-/* Undo everything that ties @thread to other objects.  Lock held. */
-static void thread_detach_all(struct nk_thread *thread)
+void nk_thread_unlink(struct nk_thread *thread)
 {
 	if (thread->state & NK_THREAD_PENDING)
 		nk_synch_forget_waiter(thread);
@@ -299,6 +298,12 @@ static void thread_detach_all(struct nk_thread *thread)
 	thread->lock_count = 0;
 	thread->period = 0;
 	nk_synch_release_all(thread);
+}
+
+/* @thread ends: unlinked, then its skins and joiners told.  Lock held. */
+static void thread_detach_all(struct nk_thread *thread)
+{
+	nk_thread_unlink(thread);
 	thread->state |= NK_THREAD_ZOMBIE;
 	nk_trace(thread->nk, thread->sched->cpu, NK_TRACE_EXIT, thread->name,
 		 NULL, 0);

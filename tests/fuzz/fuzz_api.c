@@ -29,15 +29,13 @@
 /*
  * Under the sanitizers, an allocation too big to satisfy returns NULL
  * as malloc does, rather than ending the run: an extreme size is the
- * callee's to refuse with -ENOMEM.  No leak check at exit: a run ends
- * with objects it never deleted (created over a live slot, into a
- * scratch descriptor), and Alchemy's classes have no reclaim hook that
- * would free them when the instance goes.
+ * callee's to refuse with -ENOMEM.  The leak check stays on: objects a
+ * run never deleted go with the instance.
  */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
 {
-	return "allocator_may_return_null=1:detect_leaks=0";
+	return "allocator_may_return_null=1";
 }
 
 const char *__tsan_default_options(void);

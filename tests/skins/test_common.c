@@ -30,9 +30,11 @@ static int shared_error(int err)
 	return err == -ETIMEDOUT ? SHARED_TIMEOUT : err;
 }
 
+static void obj_reclaim(struct nk_instance *nk, void *object);
+
 static const struct skin_class shared_classes[] = {
-    [CLS_A] = {"a", 0},
-    [CLS_B] = {"b", SHARED_BAD_B},
+    [CLS_A] = {"a", 0, obj_reclaim},
+    [CLS_B] = {"b", SHARED_BAD_B, obj_reclaim},
 };
 
 static const struct skin_desc shared_skin = {
@@ -46,8 +48,8 @@ static const struct skin_desc shared_skin = {
 };
 
 static const struct skin_class perclass_classes[] = {
-    [CLS_A] = {"a", 0},
-    [CLS_B] = {"b", 0},
+    [CLS_A] = {"a", 0, obj_reclaim},
+    [CLS_B] = {"b", 0, obj_reclaim},
 };
 
 static const struct skin_desc perclass_skin = {
@@ -82,15 +84,21 @@ static struct obj *obj_new(struct nk_instance *nk)
 	return o;
 }
 
-static int obj_destroy(struct nk_instance *nk, void *object)
+/* Deletion frees it; these skins have no fini, which would too. */
+static void obj_reclaim(struct nk_instance *nk, void *object)
 {
 	struct obj *o = object;
 
-	if (o->refuse)
-		return -EBUSY;
 	skin_wait_destroy(nk, &o->waiters);
 	free(o);
-	return 0;
+}
+
+static int obj_busy(struct nk_instance *nk, void *object)
+{
+	struct obj *o = object;
+
+	(void)nk;
+	return o->refuse ? -EBUSY : 0;
 }
 
 TEST(handles_refused)
@@ -122,10 +130,10 @@ TEST(handles_refused)
 	CHECK_EQ(skin_get(&perclass_skin, CLS_A, &h, &nk, &found), -EINVAL);
 	/* Deleted: stale from then on. */
 	stale = h;
-	CHECK_EQ(skin_delete(&shared_skin, CLS_A, &h, obj_destroy), 0);
+	CHECK_EQ(skin_delete(&shared_skin, CLS_A, &h, obj_busy), 0);
 	CHECK_EQ(skin_get(&shared_skin, CLS_A, &stale, &nk, &found),
 		 SHARED_BAD);
-	CHECK_EQ(skin_delete(&shared_skin, CLS_A, &stale, obj_destroy),
+	CHECK_EQ(skin_delete(&shared_skin, CLS_A, &stale, obj_busy),
 		 SHARED_BAD);
 }
 
@@ -326,11 +334,11 @@ TEST(delete_with_waiters)
 	CHECK_EQ(nk_thread_create(nk, &attr, &t), 0);
 	CHECK_EQ(nk_thread_start(t, sleeper_body, &s), 0);
 	o->refuse = true;
-	CHECK_EQ(skin_delete(&perclass_skin, CLS_B, &s.handle, obj_destroy),
+	CHECK_EQ(skin_delete(&perclass_skin, CLS_B, &s.handle, obj_busy),
 		 -EBUSY);
 	CHECK_EQ(s.ret, 1);
 	o->refuse = false;
-	CHECK_EQ(skin_delete(&perclass_skin, CLS_B, &s.handle, obj_destroy), 0);
+	CHECK_EQ(skin_delete(&perclass_skin, CLS_B, &s.handle, obj_busy), 0);
 	CHECK_EQ(nk_thread_join(t), 0);
 	CHECK_EQ(s.ret, -EIDRM);
 
@@ -347,7 +355,7 @@ TEST(delete_with_waiters)
 	nk_unlock(nk);
 	CHECK_EQ(nk_thread_join(t), 0);
 	CHECK_EQ(s.ret, 0);
-	CHECK_EQ(skin_delete(&perclass_skin, CLS_B, &s.handle, obj_destroy), 0);
+	CHECK_EQ(skin_delete(&perclass_skin, CLS_B, &s.handle, obj_busy), 0);
 }
 
 TEST(timeouts)

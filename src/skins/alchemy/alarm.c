@@ -55,29 +55,32 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	}
 	ret = alchemy_publish(ALCHEMY_ALARM, name, a, &a->handle);
 	if (ret) {
-		nk_timer_destroy(&a->timer);
-		free(a);
+		alchemy_alarm_reclaim(nk, a);
 		return ret;
 	}
 	alarm->handle = a->handle;
 	return 0;
 }
 
-static int alarm_destroy(struct nk_instance *nk, void *object)
+static int alarm_in_handler(struct nk_instance *nk, void *object)
+{
+	(void)object;
+	return nk_in_interrupt(nk) ? -EPERM : 0;
+}
+
+void alchemy_alarm_reclaim(struct nk_instance *nk, void *object)
 {
 	struct alchemy_alarm *a = object;
 
-	if (nk_in_interrupt(nk))
-		return -EPERM;
+	(void)nk;
 	nk_timer_destroy(&a->timer);
 	free(a);
-	return 0;
 }
 
 int rt_alarm_delete(RT_ALARM *alarm)
 {
 	return alchemy_delete(ALCHEMY_ALARM, alchemy_handle(alarm),
-			      alarm_destroy);
+			      alarm_in_handler);
 }
 
 int rt_alarm_start(RT_ALARM *alarm, RTIME value, RTIME interval)

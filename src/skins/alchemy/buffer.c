@@ -31,8 +31,8 @@ struct alchemy_buffer {
 	int mode;
 };
 
-/* Lock held or not. */
-static void buffer_release(struct nk_instance *nk, void *object)
+/* Also what a failed creation releases.  Lock held or not. */
+void alchemy_buffer_reclaim(struct nk_instance *nk, void *object)
 {
 	struct alchemy_buffer *b = object;
 
@@ -40,12 +40,6 @@ static void buffer_release(struct nk_instance *nk, void *object)
 	skin_wait_destroy(nk, &b->writers);
 	free(b->data);
 	free(b);
-}
-
-static int buffer_destroy(struct nk_instance *nk, void *object)
-{
-	buffer_release(nk, object);
-	return 0;
 }
 
 /* The two sides and the ring. */
@@ -77,13 +71,12 @@ int rt_buffer_create(RT_BUFFER *bf, const char *name, size_t bufsz, int mode)
 	b->bufsz = bufsz;
 	b->mode = mode;
 	return skin_create(alchemy(), ALCHEMY_BUFFER, name, b, buffer_prepare,
-			   buffer_release, &bf->handle);
+			   alchemy_buffer_reclaim, &bf->handle);
 }
 
 int rt_buffer_delete(RT_BUFFER *bf)
 {
-	return alchemy_delete(ALCHEMY_BUFFER, alchemy_handle(bf),
-			      buffer_destroy);
+	return alchemy_delete(ALCHEMY_BUFFER, alchemy_handle(bf), NULL);
 }
 
 /* The request of the first waiter of a side, or NULL. */

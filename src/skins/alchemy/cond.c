@@ -42,21 +42,26 @@ int rt_cond_create(RT_COND *cond, const char *name)
 	return ret;
 }
 
-static int cond_destroy(struct nk_instance *nk, void *object)
+static int cond_busy(struct nk_instance *nk, void *object)
 {
 	struct alchemy_cond *ccb = object;
 
 	(void)nk;
-	if (nk_synch_nr_waiters(&ccb->synch))
-		return -EBUSY;
+	return nk_synch_nr_waiters(&ccb->synch) ? -EBUSY : 0;
+}
+
+void alchemy_cond_reclaim(struct nk_instance *nk, void *object)
+{
+	struct alchemy_cond *ccb = object;
+
+	(void)nk;
 	nk_synch_destroy_locked(&ccb->synch);
 	free(ccb);
-	return 0;
 }
 
 int rt_cond_delete(RT_COND *cond)
 {
-	return alchemy_delete(ALCHEMY_COND, alchemy_handle(cond), cond_destroy);
+	return alchemy_delete(ALCHEMY_COND, alchemy_handle(cond), cond_busy);
 }
 
 /* Wake one waiter (@all false) or all of them. */

@@ -44,19 +44,13 @@ static int event_setup(struct nk_instance *nk, void *object, const char *wname)
 	return skin_wait_init(nk, &evcb->synch, wname, evcb->mode & EV_PRIO);
 }
 
-/* Lock held or not (it is recursive). */
-static void event_release(struct nk_instance *nk, void *object)
+/* Also what a failed creation releases.  Lock held or not. */
+void alchemy_event_reclaim(struct nk_instance *nk, void *object)
 {
 	struct alchemy_event *evcb = object;
 
 	skin_wait_destroy(nk, &evcb->synch);
 	free(evcb);
-}
-
-static int event_destroy(struct nk_instance *nk, void *object)
-{
-	event_release(nk, object);
-	return 0;
 }
 
 int rt_event_create(RT_EVENT *event, const char *name, unsigned int ivalue,
@@ -74,13 +68,12 @@ int rt_event_create(RT_EVENT *event, const char *name, unsigned int ivalue,
 	evcb->value = ivalue;
 	evcb->mode = mode;
 	return skin_create(alchemy(), ALCHEMY_EVENT, name, evcb, event_setup,
-			   event_release, &event->handle);
+			   alchemy_event_reclaim, &event->handle);
 }
 
 int rt_event_delete(RT_EVENT *event)
 {
-	return alchemy_delete(ALCHEMY_EVENT, alchemy_handle(event),
-			      event_destroy);
+	return alchemy_delete(ALCHEMY_EVENT, alchemy_handle(event), NULL);
 }
 
 static int event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,

@@ -63,11 +63,15 @@ static size_t pool_bytes(size_t heapsize)
 	       (heapsize / HEAP_UNIT + 2) * heap_header() + NK_HEAP_ALIGN;
 }
 
-/* Free what creation allocated.  Lock held or not. */
-static void heap_release(struct nk_instance *nk, void *object)
+/*
+ * Also what a failed creation releases: a heap never set up is zeroed,
+ * which nk_heap_destroy() refuses harmlessly.  Lock held or not.
+ */
+void alchemy_heap_reclaim(struct nk_instance *nk, void *object)
 {
 	struct alchemy_heap *h = object;
 
+	nk_heap_destroy(&h->heap);
 	skin_wait_destroy(nk, &h->synch);
 	free(h->pool);
 	free(h);
@@ -103,21 +107,12 @@ int rt_heap_create(RT_HEAP *heap, const char *name, size_t heapsize, int mode)
 	h->heapsize = heapsize;
 	h->mode = mode;
 	return skin_create(alchemy(), ALCHEMY_HEAP, name, h, heap_prepare,
-			   heap_release, &heap->handle);
-}
-
-static int heap_destroy(struct nk_instance *nk, void *object)
-{
-	struct alchemy_heap *h = object;
-
-	nk_heap_destroy(&h->heap);
-	heap_release(nk, h);
-	return 0;
+			   alchemy_heap_reclaim, &heap->handle);
 }
 
 int rt_heap_delete(RT_HEAP *heap)
 {
-	return alchemy_delete(ALCHEMY_HEAP, alchemy_handle(heap), heap_destroy);
+	return alchemy_delete(ALCHEMY_HEAP, alchemy_handle(heap), NULL);
 }
 
 /*

@@ -69,6 +69,21 @@ void alchemy_task_exit(struct nk_thread *thread, void *ext);
 void alchemy_task_finalize(struct nk_thread *thread, void *ext);
 
 /*
+ * Each class's reclaim hook (skin_class.reclaim), in the class's file:
+ * free an object, deleted (rt_*_delete) or left when the instance goes.
+ * Lock held.
+ */
+void alchemy_sem_reclaim(struct nk_instance *nk, void *object);
+void alchemy_mutex_reclaim(struct nk_instance *nk, void *object);
+void alchemy_cond_reclaim(struct nk_instance *nk, void *object);
+void alchemy_event_reclaim(struct nk_instance *nk, void *object);
+void alchemy_queue_reclaim(struct nk_instance *nk, void *object);
+void alchemy_buffer_reclaim(struct nk_instance *nk, void *object);
+void alchemy_heap_reclaim(struct nk_instance *nk, void *object);
+void alchemy_alarm_reclaim(struct nk_instance *nk, void *object);
+void alchemy_pipe_reclaim(struct nk_instance *nk, void *object);
+
+/*
  * The skin's instance (the process runtime), initialising the skin on
  * first use (registering its personality there): the caller may
  * become the "main" thread.  Errors: those of fusion_runtime() and
@@ -168,9 +183,9 @@ static inline int alchemy_get(enum alchemy_class_id id, const uintptr_t *handle,
 /* skin_delete().  Lock NOT held. */
 static inline int
 alchemy_delete(enum alchemy_class_id id, const uintptr_t *handle,
-	       int (*destroy)(struct nk_instance *nk, void *object))
+	       int (*refuse)(struct nk_instance *nk, void *object))
 {
-	return skin_delete(&alchemy_skin, id, handle, destroy);
+	return skin_delete(&alchemy_skin, id, handle, refuse);
 }
 
 /* Name of a registered object into @buf (XNOBJECT_NAME_LEN).  Lock held. */

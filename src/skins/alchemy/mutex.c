@@ -36,22 +36,27 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 	return ret;
 }
 
-static int mutex_destroy(struct nk_instance *nk, void *object)
+static int mutex_busy(struct nk_instance *nk, void *object)
 {
 	struct nk_mutex *mcb = object;
 
 	(void)nk;
-	if (nk_mutex_owner(mcb) || nk_synch_nr_waiters(&mcb->synch))
-		return -EBUSY;
+	return nk_mutex_owner(mcb) || nk_synch_nr_waiters(&mcb->synch) ? -EBUSY
+								       : 0;
+}
+
+void alchemy_mutex_reclaim(struct nk_instance *nk, void *object)
+{
+	struct nk_mutex *mcb = object;
+
+	(void)nk;
 	nk_mutex_destroy(mcb);
 	free(mcb);
-	return 0;
 }
 
 int rt_mutex_delete(RT_MUTEX *mutex)
 {
-	return alchemy_delete(ALCHEMY_MUTEX, alchemy_handle(mutex),
-			      mutex_destroy);
+	return alchemy_delete(ALCHEMY_MUTEX, alchemy_handle(mutex), mutex_busy);
 }
 
 static int mutex_acquire(RT_MUTEX *mutex, struct skin_timeout to)

@@ -19,12 +19,18 @@ static int alchemy_error(int err)
 	return err == -EOVERFLOW ? -EAGAIN : err;
 }
 
+/* Tasks are threads: the nucleus frees them, their TCB with them. */
 static const struct skin_class alchemy_classes[ALCHEMY_NR_CLASSES] = {
-    [ALCHEMY_TASK] = {"task"},	   [ALCHEMY_SEM] = {"sem"},
-    [ALCHEMY_MUTEX] = {"mutex"},   [ALCHEMY_COND] = {"cond"},
-    [ALCHEMY_EVENT] = {"event"},   [ALCHEMY_QUEUE] = {"queue"},
-    [ALCHEMY_BUFFER] = {"buffer"}, [ALCHEMY_HEAP] = {"heap"},
-    [ALCHEMY_ALARM] = {"alarm"},   [ALCHEMY_PIPE] = {"pipe"},
+    [ALCHEMY_TASK] = {"task"},
+    [ALCHEMY_SEM] = {"sem", .reclaim = alchemy_sem_reclaim},
+    [ALCHEMY_MUTEX] = {"mutex", .reclaim = alchemy_mutex_reclaim},
+    [ALCHEMY_COND] = {"cond", .reclaim = alchemy_cond_reclaim},
+    [ALCHEMY_EVENT] = {"event", .reclaim = alchemy_event_reclaim},
+    [ALCHEMY_QUEUE] = {"queue", .reclaim = alchemy_queue_reclaim},
+    [ALCHEMY_BUFFER] = {"buffer", .reclaim = alchemy_buffer_reclaim},
+    [ALCHEMY_HEAP] = {"heap", .reclaim = alchemy_heap_reclaim},
+    [ALCHEMY_ALARM] = {"alarm", .reclaim = alchemy_alarm_reclaim},
+    [ALCHEMY_PIPE] = {"pipe", .reclaim = alchemy_pipe_reclaim},
 };
 
 const struct skin_desc alchemy_skin = {

@@ -103,6 +103,25 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 	return ret;
 }
 
+/*
+ * Free @p, unregistered, and its minor; its nucleus pipe, returned, is
+ * the caller's to delete.  Lock held.
+ */
+static struct nk_pipe *pipe_release(struct alchemy_pipe *p)
+{
+	struct nk_pipe *np = p->np;
+
+	alchemy_state()->minors[p->minor] = NULL;
+	free(p);
+	return np;
+}
+
+void alchemy_pipe_reclaim(struct nk_instance *nk, void *object)
+{
+	(void)nk;
+	nk_pipe_delete(pipe_release(object));
+}
+
 int rt_pipe_delete(RT_PIPE *pipe)
 {
 	struct nk_instance *nk;
@@ -114,9 +133,7 @@ int rt_pipe_delete(RT_PIPE *pipe)
 	if (ret)
 		return ret;
 	alchemy_unregister(pipe->handle);
-	alchemy_state()->minors[p->minor] = NULL;
-	np = p->np;
-	free(p);
+	np = pipe_release(p);
 	nk_unlock(nk);
 	/* Unreachable now: readers wake (-EIDRM), Linux reads end of file. */
 	return nk_pipe_delete(np);

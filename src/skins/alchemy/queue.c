@@ -89,11 +89,16 @@ static size_t pool_bytes(size_t poolsize, size_t qlimit)
 	return qlimit * per_msg + QUEUE_BLOCK_OVERHEAD;
 }
 
-/* Free what creation allocated.  Lock held or not. */
-static void queue_release(struct nk_instance *nk, void *object)
+/*
+ * Also what a failed creation releases: a pool never set up is zeroed,
+ * which nk_heap_destroy() refuses harmlessly.  The messages are pool
+ * blocks: they go with it.  Lock held or not.
+ */
+void alchemy_queue_reclaim(struct nk_instance *nk, void *object)
 {
 	struct alchemy_queue *q = object;
 
+	nk_heap_destroy(&q->heap);
 	skin_wait_destroy(nk, &q->synch);
 	free(q->pool);
 	free(q);
@@ -133,22 +138,12 @@ int rt_queue_create(RT_QUEUE *queue, const char *name, size_t poolsize,
 	q->poolsize = poolsize;
 	q->mode = mode;
 	return skin_create(alchemy(), ALCHEMY_QUEUE, name, q, queue_prepare,
-			   queue_release, &queue->handle);
-}
-
-static int queue_destroy(struct nk_instance *nk, void *object)
-{
-	struct alchemy_queue *q = object;
-
-	nk_heap_destroy(&q->heap);
-	queue_release(nk, q);
-	return 0;
+			   alchemy_queue_reclaim, &queue->handle);
 }
 
 int rt_queue_delete(RT_QUEUE *queue)
 {
-	return alchemy_delete(ALCHEMY_QUEUE, alchemy_handle(queue),
-			      queue_destroy);
+	return alchemy_delete(ALCHEMY_QUEUE, alchemy_handle(queue), NULL);
 }
 
 static struct queue_msg *msg_alloc(struct alchemy_queue *q, size_t size)

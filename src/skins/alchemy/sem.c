@@ -37,7 +37,7 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	return ret;
 }
 
-static int sem_destroy(struct nk_instance *nk, void *object)
+void alchemy_sem_reclaim(struct nk_instance *nk, void *object)
 {
 	struct nk_sem *scb = object;
 
@@ -47,12 +47,11 @@ static int sem_destroy(struct nk_instance *nk, void *object)
 	 * could delete it again and it would be freed twice. */
 	nk_synch_destroy_locked(&scb->synch);
 	free(scb);
-	return 0;
 }
 
 int rt_sem_delete(RT_SEM *sem)
 {
-	return alchemy_delete(ALCHEMY_SEM, alchemy_handle(sem), sem_destroy);
+	return alchemy_delete(ALCHEMY_SEM, alchemy_handle(sem), NULL);
 }
 
 static int sem_p(RT_SEM *sem, struct skin_timeout to)

@@ -112,7 +112,6 @@ void skin_fini(struct nk_instance *nk, void *state)
 	struct skin *sk = state;
 	struct skin_entry e;
 
-	(void)nk;
 	/* Never set up: nothing was registered. */
 	if (sk->desc == NULL)
 		return;
@@ -123,7 +122,7 @@ void skin_fini(struct nk_instance *nk, void *state)
 			continue;
 		while (skin_list_locked(sk, i, &cursor, &e) == 0) {
 			skin_unregister_locked(sk, e.handle);
-			sk->desc->classes[i].reclaim(e.object);
+			sk->desc->classes[i].reclaim(nk, e.object);
 		}
 	}
 }
@@ -174,7 +173,7 @@ void skin_unlink_locked(struct skin *sk, uintptr_t handle)
 
 int skin_delete(const struct skin_desc *desc, unsigned int cls,
 		const uintptr_t *handle,
-		int (*destroy)(struct nk_instance *nk, void *object))
+		int (*refuse)(struct nk_instance *nk, void *object))
 {
 	struct nk_instance *nk;
 	void *object;
@@ -183,11 +182,12 @@ int skin_delete(const struct skin_desc *desc, unsigned int cls,
 	ret = skin_get(desc, cls, handle, &nk, &object);
 	if (ret)
 		return ret;
-	/* Nobody runs before the unlock: the order does not matter. */
-	ret = destroy(nk, object);
+	ret = refuse ? refuse(nk, object) : 0;
 	if (ret == 0) {
+		/* Nobody runs before the unlock: the order does not matter. */
 		nk_registry_remove(nk_instance_registry(nk),
 				   (nk_handle_t)*handle);
+		desc->classes[cls].reclaim(nk, object);
 		nk_sched_run(nk);
 	}
 	nk_unlock(nk);

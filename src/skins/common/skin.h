@@ -46,11 +46,16 @@ struct skin_class {
 	/* Code for a bad handle of this class; 0: the skin's. */
 	int bad_handle;
 	/*
-	 * Free an object still registered when the instance is destroyed
-	 * (skin_fini), after every thread ended; NULL: nothing to free.
-	 * Lock held.
+	 * Free @object, unregistered, and all it owns (its nucleus
+	 * structures, its memory): at its deletion (skin_delete(), its
+	 * waiters waking with -EIDRM) and when instance @nk is destroyed
+	 * with the object still registered (skin_fini).  Also fit for
+	 * skin_create()'s release.  Lock held.  At the instance's end it
+	 * runs in the thread destroying it, once every thread let go of
+	 * what it waited for and held and was freed: nobody waits on
+	 * @object or owns it, and a reschedule finds nobody to run.
 	 */
-	void (*reclaim)(void *object);
+	void (*reclaim)(struct nk_instance *nk, void *object);
 };
 
 struct skin_desc {
@@ -103,8 +108,9 @@ struct skin {
 int skin_enter(const struct skin_desc *desc, struct nk_instance **nk,
 	       struct skin **sk);
 /*
- * The personality's fini hook: reclaim the objects of every class that
- * has a reclaim hook, still registered as the instance goes.  Lock held.
+ * The personality's fini hook: unregister and reclaim the objects of
+ * every class that has a reclaim hook, still registered as the
+ * instance goes (after every thread was freed).  Lock held.
  */
 void skin_fini(struct nk_instance *nk, void *state);
 /* @desc's state in the process runtime, NULL before skin_enter().
@@ -225,15 +231,15 @@ static inline int skin_get(const struct skin_desc *desc, unsigned int cls,
 }
 
 /*
- * Delete the object behind *@handle: find it, let @destroy tear it down
- * under the lock (waking its waiters with -EIDRM, freeing it), then
- * unregister it and let the woken waiters run.  @destroy may refuse
- * (its error is returned, the object stays).  Errors: those of
- * skin_get() and @destroy.  Lock NOT held.
+ * Delete the object behind *@handle: find it, let @refuse (NULL:
+ * nothing refuses) return an error to keep it, else free it with the
+ * class's reclaim hook under the lock (its waiters wake with -EIDRM),
+ * unregister it and let the woken waiters run.  Errors: those of
+ * skin_get() and @refuse.  Lock NOT held.
  */
 int skin_delete(const struct skin_desc *desc, unsigned int cls,
 		const uintptr_t *handle,
-		int (*destroy)(struct nk_instance *nk, void *object));
+		int (*refuse)(struct nk_instance *nk, void *object));
 /* Name of a registered object into @buf (NK_NAME_MAX bytes, "" when
  * gone or anonymous).  Lock held. */
 void skin_name_locked(struct skin *sk, uintptr_t handle, char *buf);
