@@ -7,6 +7,8 @@
 
 #include <fusion/fusion.h>
 
+#include "backend/live/live.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -20,12 +22,15 @@ static const bool sanitized = true; /* the backend leaves SUD off */
 static const bool sanitized = false;
 #endif
 
-/* Is Syscall User Dispatch catching stray calls in this run? */
+/*
+ * Is Syscall User Dispatch catching stray calls in this run?  Not where
+ * the kernel lacks it or Fusion has no port for the architecture.
+ */
 static bool sud_expected(void)
 {
 	const char *off = getenv("FUSION_NO_SUD");
 
-	return !sanitized && !(off && off[0]);
+	return !sanitized && !(off && off[0]) && live_sud_probe();
 }
 
 static struct nk_instance *nk;

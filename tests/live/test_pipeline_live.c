@@ -32,6 +32,15 @@
 #include <unistd.h>
 
 #define SAFETY_NS (10 * 1000000000LL)
+/*
+ * The call in which epoll_wait() sleeps: glibc issues epoll_pwait on
+ * architectures without the older call (aarch64, riscv64).
+ */
+#ifdef SYS_epoll_wait
+#define EPOLL_WAIT_NR SYS_epoll_wait
+#else
+#define EPOLL_WAIT_NR SYS_epoll_pwait
+#endif
 #define MS (1000000LL)
 #define ROUNDS 300
 
@@ -353,13 +362,13 @@ static void *direct_writer(void *arg)
 	uint64_t one = 1;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, SYS_epoll_wait))
+	if (!wait_in_syscall(main_tid, EPOLL_WAIT_NR))
 		return NULL;
 	nk_sem_give(&go);
 	for (unsigned long i = 0; i < DIRECT_ROUNDS; i++) {
 		if (tid < 0)
 			tid = task_named("rtpoll");
-		if (tid < 0 || !wait_in_syscall(tid, SYS_epoll_wait) ||
+		if (tid < 0 || !wait_in_syscall(tid, EPOLL_WAIT_NR) ||
 		    write(efd, &one, sizeof(one)) != sizeof(one) ||
 		    !wait_count(&wakes, i + 1))
 			return NULL;
@@ -443,7 +452,7 @@ static void *wake_busy_then_fire(void *arg)
 	uint64_t one = 1;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, SYS_epoll_wait))
+	if (!wait_in_syscall(main_tid, EPOLL_WAIT_NR))
 		return NULL;
 	nk_sem_give(&go);
 	while (!atomic_load(&spinning))
@@ -529,11 +538,11 @@ static void *delete_polling_waiter(void *arg)
 	pid_t tid;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, SYS_epoll_wait))
+	if (!wait_in_syscall(main_tid, EPOLL_WAIT_NR))
 		return NULL;
 	nk_sem_give(&go);
 	tid = task_named("victim");
-	if (tid < 0 || !wait_in_syscall(tid, SYS_epoll_wait))
+	if (tid < 0 || !wait_in_syscall(tid, EPOLL_WAIT_NR))
 		return NULL;
 	victim_delete_ret = nk_thread_delete(victim);
 	atomic_store(&deleted_at, nk_now(nk));

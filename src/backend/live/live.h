@@ -200,7 +200,11 @@ void live_sources_stop(struct live *live);
 /* Lock held: raise in the pipeline what source @irq of @cpu reported. */
 void live_source_deliver(struct live *live, int cpu, unsigned int irq);
 
-/* sud.c */
+/*
+ * sud_x86_64.c, the one port of Syscall User Dispatch; sud_none.c on
+ * other architectures, where live_sud_probe() is false and the rest
+ * does nothing.
+ */
 bool live_sud_probe(void);
 int live_sud_install(void);
 int live_sud_enable_self(void);
@@ -211,6 +215,8 @@ char live_sud_save_allow(void);
 void live_sud_restore(char old);
 int live_sud_sigaction(int sig, void (*handler)(int, siginfo_t *, void *),
 		       int also);
+/* In a SIGSYS handler: issue system call @nr again on return. */
+void live_sud_retry(void *context, int nr);
 
 /* watchdog.c */
 int live_watchdog_start(struct live *live, long ms);

@@ -1,5 +1,6 @@
 /*
- * Automatic relax with Syscall User Dispatch (Linux >= 5.11).
+ * Automatic relax with Syscall User Dispatch (Linux >= 5.11): the x86-64
+ * port.  CMake builds it on x86-64 and sud_none.c elsewhere.
  *
  * In primary mode a shadow's selector byte is BLOCK: any system call made
  * outside the nucleus raises SIGSYS.  The handler switches the thread to
@@ -11,8 +12,7 @@
  *
  * Our signal handlers return through a restorer of our own that lies in
  * the one code range SUD always allows, so that rt_sigreturn passes
- * whatever the selector says.  x86-64 only; elsewhere live_sud_setup
- * reports the feature as missing.
+ * whatever the selector says.
  */
 #include "live.h"
 
@@ -90,17 +90,23 @@ void live_sud_restore(char old)
 	live_selector = old;
 }
 
-static void sigsys_handler(int sig, siginfo_t *info, void *context)
+void live_sud_retry(void *context, int nr)
 {
 	ucontext_t *uc = context;
+
+	uc->uc_mcontext.gregs[REG_RIP] -= 2; /* the 2-byte syscall opcode */
+	uc->uc_mcontext.gregs[REG_RAX] = nr;
+}
+
+static void sigsys_handler(int sig, siginfo_t *info, void *context)
+{
 	int saved_errno = errno;
 
 	(void)sig;
 	live_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
 	live_relax_from_syscall(info->si_syscall);
 	/* Issue the call again, as a secondary-mode thread. */
-	uc->uc_mcontext.gregs[REG_RIP] -= 2; /* the 2-byte syscall opcode */
-	uc->uc_mcontext.gregs[REG_RAX] = info->si_syscall;
+	live_sud_retry(context, info->si_syscall);
 	errno = saved_errno;
 }
 
