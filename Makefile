@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Front door: `make demo` runs the main job, `make test` runs every test.
 # SANITIZE=address,undefined (or thread) and DEBUG=1 (a Debug build: the
 # nucleus asserts its callers' contracts and its own invariants) build

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The skins Fusion builds, one fusion_skin() entry each (see
 # cmake/FusionSkins.cmake).  Everything else is generated from this list:
 # the library sources (src/skins/NAME/*.c), fusion-config --skin=NAME,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy skin cost per operation on the sim backend, the skin's share
  * on top of bench_nucleus (same conventions: bench_op_<mode> is what

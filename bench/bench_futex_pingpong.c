@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The floor for a context switch on one CPU: two threads pinned to the
  * same CPU hand a token back and forth through two futex words, one

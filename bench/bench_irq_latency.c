@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Device-interrupt latency: eventfd write -> RT thread running, two ways,
  * in alternating rounds of one run.

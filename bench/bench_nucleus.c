@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Nucleus cost per operation on the sim backend.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scale of one sim instance: 10,000 threads and 100,000 timers.
  *

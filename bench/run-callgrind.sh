@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Nucleus cost per operation on sim, in instructions counted by callgrind
 # (stable on a noisy machine), then the 10,000-thread / 100,000-timer
 # scale run.  usage: bench/run-callgrind.sh BUILD_DIR   (make bench)

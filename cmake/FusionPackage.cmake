@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The CMake package of an installed Fusion: FusionConfig.cmake (from
 # FusionConfig.cmake.in), its version file and FusionTargets.cmake (the
 # libraries, as Fusion::shared, Fusion::static and Fusion::bootstrap),

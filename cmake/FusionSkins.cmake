@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fusion_skin(): one entry of the list of skins (skins.cmake).  Build
 # rules, fusion-config, the pkg-config files and the test registrations
 # read the list through the variables it sets in the caller's scope:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What every cross toolchain file shares (toolchain-ARCH.cmake sets
 # CMAKE_SYSTEM_PROCESSOR first): Debian's ARCH-linux-gnu compiler, its
 # sysroot, and qemu-ARCH as the emulator through which CTest runs each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross build for aarch64 with Debian's cross compiler (gcc-aarch64-linux-gnu);
 # CTest runs the tests through qemu-user (`make cross ARCH=aarch64`).
 set(CMAKE_SYSTEM_NAME Linux)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The live demo: a real-time control loop beside ordinary Linux code.
  *

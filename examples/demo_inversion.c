@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Bounded priority inversion, the classic three-thread case, on the sim
  * backend:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A device interrupt handled in the head domain and forwarded to the
  * Linux side with a virtual IRQ.

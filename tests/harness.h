@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Minimal test harness.  A test file defines test functions with TEST(),
  * lists them in a TESTS() table and gets main() from harness.c.  Checks

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fusion_config_files(): fusion-config and one fusion-API.pc per API (the
 # nucleus and every skin of skins.cmake), for one tree.  Run at configure
 # time for the build tree and at install time for the installed one

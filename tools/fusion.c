@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `fusion COMMAND [OPTIONS]`: the tools real-time users run first. */
 #include "tool.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fusion info: what the live backend can count on here, with a verdict,
  * so that a user whose latency looks wrong knows why.

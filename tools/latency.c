@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fusion latency: a periodic thread at the top priority measures how
  * late it wakes (actual - expected release date) every period.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fusion switch: context-switch cost on one RT CPU.
  *   sem    - two threads ping-pong through two semaphores (2 switches

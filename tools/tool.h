@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The `fusion` command: one subcommand per file. */
 #ifndef FUSION_TOOL_H
 #define FUSION_TOOL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A periodic Alchemy task samples every millisecond for two seconds and
  * feeds the samples through an RT_QUEUE to a lower-priority worker

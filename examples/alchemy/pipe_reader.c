@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * An RT task reports its status through an RT_PIPE every 10 ms; a plain
  * Linux thread reads the reports with poll() + read() and prints them.

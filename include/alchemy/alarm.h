@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy alarms (Xenomai 3 API): watchdog timers running a user
  * handler once or periodically.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Definitions shared by every Alchemy header: time types, timeout
  * constants, and the link names.

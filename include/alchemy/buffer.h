@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy IPC buffers (Xenomai 3 API): a one-way byte stream through a
  * ring of @p bufsz bytes, with blocking on both sides.

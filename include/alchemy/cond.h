@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy condition variables (Xenomai 3 API), paired with Alchemy
  * mutexes.  Waiters queue by priority.

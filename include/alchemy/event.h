@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy event flag groups (Xenomai 3 API).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy memory heaps (Xenomai 3 API): blocks of any size from a pool
  * of @p heapsize bytes fixed at creation, in bounded time (the nucleus

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy mutexes (Xenomai 3 API): recursive, with priority inheritance
  * always on.  The owner may acquire again and must release as many

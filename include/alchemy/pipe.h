@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy message pipes (Xenomai 3 API): a two-way channel between
  * tasks and plain Linux threads or processes.

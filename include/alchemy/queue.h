@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy message queues (Xenomai 3 API): variable-sized messages
  * carried in buffers of a pool fixed at creation.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy tasks (Xenomai 3 API): creation, deletion and join, scheduling
  * control, periodic release, and synchronous message passing between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Alchemy timer services (Xenomai 3 API).  The Alchemy clock is the
  * nucleus clock, one tick per nanosecond: CLOCK_MONOTONIC on live,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * __STD(call) and __RT(call), as Xenomai's user-space headers define
  * them: a program names the real-time or the plain Linux version of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The backend operations table: everything the nucleus needs from the
  * machine, and nothing more.  The nucleus never reads a clock, creates an

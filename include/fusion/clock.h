@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * The nucleus clock (monotonic ns from the backend, plus a settable wall
  * offset) and time bases that give tick-based skins their ticks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Everything a program or a skin needs from the Fusion nucleus.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Deterministic memory heap: a two-level segregated-fit allocator (TLSF)
  * over a block the caller supplies.  Allocation and release are O(1) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * A nucleus instance: one RTOS, with its schedulers, threads, timers and
  * registry, running on one backend.  Instances share nothing, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Intrusive circular doubly-linked list, as every RTOS kernel has one.
  */

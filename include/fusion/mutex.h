@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Mutex over an owned synch: ownership, optional recursion, priority
  * inheritance or ceiling, deadlock detection.

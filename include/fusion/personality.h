@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Personalities: how a skin plugs into the nucleus.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Message pipes between real-time threads and the Linux side.
  *

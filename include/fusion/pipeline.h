@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * The interrupt pipeline, after Adeos/I-pipe, in user space.
  *

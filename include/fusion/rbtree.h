@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Intrusive red-black tree: worst-case O(log n) insert and erase with no
  * allocation, so timer queues stay deterministic.  The leftmost node is

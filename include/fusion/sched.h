@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Scheduler services: scheduler lock and explicit rescheduling.
  */

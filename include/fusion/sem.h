@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Counting semaphore over a synch: the shape every skin's semaphore
  * takes (VxWorks semC/semB, pSOS sm_, Alchemy rt_sem, RTAI sems).

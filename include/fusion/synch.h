@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * The one wait-queue primitive under every synchronisation object of
  * every skin.  A synch orders its waiters FIFO or by priority; with

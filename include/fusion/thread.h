@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Nucleus threads.  Each is backed by one OS thread (its shadow), which
  * runs only while the nucleus makes it current on its RT CPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Nucleus timers: absolute expiry dates in ns, optional period, a handler
  * run in interrupt context with the nucleus lock held.  Each RT CPU keeps

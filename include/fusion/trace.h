@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Nucleus tracepoints.  Every scheduling event the nucleus makes is
  * described by one record handed to a sink (the sim backend's event log,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Basic nucleus types: time, timeouts and the wake reasons every blocking
  * service reports.

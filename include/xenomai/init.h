@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /** @file
  * Explicit initialisation, for Xenomai 3 programs that call it
  * themselves (those built without the automatic main() wrapper, or

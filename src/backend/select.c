@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Backend lookup by name, $FUSION_BACKEND, or the default. */
 #include <fusion/backend.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The nucleus clock, CPU-time consumption, and tick time bases.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Calling contexts: where the caller runs (thread, interrupt, plain OS
  * thread), and the debug checks of what each entry point requires.

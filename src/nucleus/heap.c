@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Two-level segregated-fit (TLSF) heap.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Nucleus instances: creation on a backend, teardown, the lock, the
  * trace sink and the description of every thread used in deadlock

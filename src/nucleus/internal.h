@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Nucleus internals shared by src/nucleus/ files.  All nucleus state
  * hangs off struct nk_instance; there is no mutable file-scope state.

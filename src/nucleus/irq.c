@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The instance's side of its interrupt pipeline: the handlers the
  * nucleus registers with the pipeline (the only calls up from it) and

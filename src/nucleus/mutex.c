@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mutex: an owned synch plus a recursion depth. */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Personalities: per-instance skin state and per-thread extensions,
  * with the hooks that keep them in step with thread lifetimes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Message pipes to the Linux side (see fusion/pipe.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Registry: fixed-capacity table of slots addressed by generation-checked
  * handles, with an optional name per entry.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Per-CPU scheduler: a 256-level ready queue with a two-level bitmap
  * (O(1) pick), FIFO within a level, round robin at quantum boundaries,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counting semaphore: a count in front of a synch, nothing more. */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The wait queue under every synchronisation object, with ownership,
  * priority inheritance (transitive), priority ceiling and owner-cycle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Nucleus threads: creation, the block/release core every wait goes
  * through, suspension, priorities, periodic release, deletion and join.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Timers: one red-black tree of armed timers per RT CPU, ordered by
  * date (equal dates in arming order).  The backend is told only the

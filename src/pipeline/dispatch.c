@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * IRQ delivery: an arrival walks the domains in priority order; each
  * domain that handles it logs it, and the log is replayed (synced) when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Pipeline domains: creation, ordering, per-IRQ handlers and modes, and
  * the per-CPU stall bit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Interrupt pipeline internals.  All pipeline state is under the nucleus
  * lock (the backend's); handlers of head-side domains run with it held.

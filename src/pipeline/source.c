@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * IRQ numbers: virtual IRQs and interrupt sources.  The backend owns
  * what raises a source (an fd, a device, a signal, a script); the

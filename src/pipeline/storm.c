@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The storm guard: a budget per timer and source IRQ, as a kernel
  * protects itself from an interrupt that never stops.  Head-side

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main() wrapper, linked in with -Wl,--wrap=main (fusion-config
  * --ldflags), as Xenomai's automatic initialisation: framework options

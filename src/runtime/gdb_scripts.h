@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The .debug_gdb_scripts entry that names Fusion's gdb script
  * (tools/gdb/fusion-gdb.py, installed as share/gdb/auto-load/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The process-wide nucleus instance shared by the skins.  Created once;
  * destroyed at exit when the creating thread is the one exiting, so that

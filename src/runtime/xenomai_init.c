@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xenomai_init(): the runtime started explicitly (xenomai/init.h). */
 #include <fusion/runtime.h>
 #include <xenomai/init.h>

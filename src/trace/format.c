@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Trace records in their one-line text form (the sim event log). */
 #include <fusion/trace.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scaffolding shared by the Alchemy tests.  Each tests/alchemy/test_*.c
  * is a binary of its own, so everything here is static: the trail of

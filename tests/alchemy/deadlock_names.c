@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Deliberately deadlocks on sim: one task blocked for ever on each kind
  * of object whose wait carries a request (queue, buffer, event, heap),

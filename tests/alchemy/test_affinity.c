@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tasks on several RT CPUs: with FUSION_CPUS naming two Linux CPUs (the
  * first two this process may use, set before the runtime starts),

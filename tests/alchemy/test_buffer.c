@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy IPC buffers: argument checking, byte-exact transfers through
  * the ring (wrap-around included), readers waiting for enough data and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy condition variables: argument checking, the mutex released
  * during the wait and re-acquired (to its nesting depth) whatever ends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy event flag groups: argument checking, EV_ALL against EV_ANY,
  * the flags handed to each satisfied waiter (kept even if cleared

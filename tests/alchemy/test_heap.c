@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy heaps: argument checking, allocation and release with exact
  * accounting, the whole heap as one request, H_SINGLE, allocations

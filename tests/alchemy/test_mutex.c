@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy mutexes: argument checking, recursion and ownership rules,
  * deletion refused while in use, timeouts at exact virtual dates (sim),

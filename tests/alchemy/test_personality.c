@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy as a personality.  A thread of another skin (a minimal test
  * skin: one nk_personality, threads made with nk_thread_create) or a

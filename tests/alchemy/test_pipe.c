@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy message pipes: minors, argument checking, messages to a plain
  * Linux thread (poll + read, byte-exact, in order, P_URGENT first),

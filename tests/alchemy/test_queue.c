@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy message queues: argument checking, zero-copy and copying
  * transfers with byte-exact payloads, Q_URGENT ordering, Q_BROADCAST to

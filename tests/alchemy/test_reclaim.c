@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Objects a program never deletes go with the instance: a child process
  * creates objects of every class, named and anonymous, holding what

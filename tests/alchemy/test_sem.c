@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy semaphores: argument checking, counting, FIFO/priority
  * queueing, pulse mode, broadcast, timeouts at exact virtual dates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy tasks: life cycle (create, start, spawn, delete, join,
  * shadow), scheduling control (priorities, T_LOCK, yield, round-robin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tasks as Xenomai 3 programs see them beyond scheduling: their Linux
  * thread (RT_TASK.thread, RT_TASK_INFO.pid), signals sent to them,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy synchronous messages: send/receive/reply round trips,
  * priority order of senders, preemption by the reply (deferred by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy timer services and alarms: the clock and its conversions,
  * rt_timer_spin on the virtual clock, one-shot and periodic alarms at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every wait names its object in the nucleus trace (the sim log) and so
  * in the deadlock report, which reads the same name: the object's own,

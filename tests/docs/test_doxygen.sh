@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The API reference builds without a warning: every public declaration
 # of the nucleus's and the skins' headers is documented, and every
 # comment block reads as Doxygen reads it.  Skipped (77) without doxygen.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The man pages render without a warning, and say what the tools
 # answer: a section per command of `fusion --help`, each option of
 # `fusion COMMAND --help` and of `fusion-config --help`.  Skipped (77)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Alchemy skin's table for the API-sequence fuzzer: every service of
  * include/alchemy/ on a pool of a few objects per class, each call with

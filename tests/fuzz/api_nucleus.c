@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The nucleus API's table for the API-sequence fuzzer: threads,
  * semaphores and mutexes of include/fusion/, with the codes their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The API-sequence fuzzer (fuzz_api): a few tasks make random calls of
  * one API on a shared pool of objects, in virtual time (sim), and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_api: the API-sequence fuzzer's runner.  For each seed and API it
  * runs the seed twice, each in a child process on the sim backend with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: every framework option's parser (options.c), with
  * random values.  The table and its parsers are static, so this file

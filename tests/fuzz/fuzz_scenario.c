@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the sim backend's scenario files (scenario.c).  The
  * input is a file's bytes, loaded through the loader itself (from a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One seed of the API-sequence fuzzer, in this process: the workers'
  * loops, the check of every return code against the documented ones,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Where nucleus threads stand against the rest of the machine: nucleus
  * priority p runs at SCHED_FIFO LO + p - 1 (main, at 0, at LO), at most

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The nucleus on the live backend: real OS threads, real time.  Every
  * test checks the order of events and error codes, never durations (the

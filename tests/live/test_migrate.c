@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Thread migration on the live backend: after nk_thread_set_cpu, the
  * thread's OS thread runs on the Linux CPU of its new RT CPU

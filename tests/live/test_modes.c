@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Primary / secondary mode on live: a stray system call in primary mode
  * succeeds, switches the thread to secondary mode exactly once, and

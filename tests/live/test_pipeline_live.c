@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The interrupt pipeline on the live backend: an eventfd source and a
  * signal source raise head-domain handlers that wake RT threads; an idle

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Every way a program ends leaves nothing behind: return from main,
  * exit() from a real-time thread, SIGINT and SIGTERM, with threads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Syscall User Dispatch's allowed range: a signal handler installed by
  * the backend returns through its restorer (rt_sigreturn) while the

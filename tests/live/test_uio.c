@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * UIO sources on the live backend, end to end, against a fake UIO device
  * (support/fake_uio.h: a FUSE file that speaks the /dev/uioN protocol).

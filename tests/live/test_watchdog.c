@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The watchdog demotes a runaway real-time thread and the process
  * survives; a runaway, demoted or not, never keeps the process from

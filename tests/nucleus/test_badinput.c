@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Bad input for every public function of the headers in include/fusion/,
  * grouped by header: NULL pointers, forged objects (zeroed, filled with 0xA5,

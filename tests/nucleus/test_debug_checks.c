@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Debug builds check each nucleus entry's documented lock state and
  * calling context: a misuse aborts at once with a message naming the

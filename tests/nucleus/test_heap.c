@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * TLSF heap: argument checking, alignment, splitting and coalescing, exact
  * statistics, and a long random run against a reference model.

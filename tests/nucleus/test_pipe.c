@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Nucleus pipes on sim: bad input for every function, message order
  * (urgent, stream), the pool limit, the reader's errors and the exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Registry tests: handles, names, stale and forged handles, capacity
  * limits, generation wrap and unlinked names.

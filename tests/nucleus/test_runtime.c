@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The process runtime: option parsing (what is consumed, what is kept,
  * what is refused) and the shared instance it creates.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The Debian packages of `make deb`, used as their users use them: the
 # four are unpacked into a temporary root, their contents and relations
 # checked, then an Alchemy example (from fusion-doc) is built against

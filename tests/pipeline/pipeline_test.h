@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scaffolding shared by the pipeline tests on the sim backend: a
  * space-separated event log, and instances made from an inline scenario

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The interrupt pipeline on the sim backend: delivery order and
  * statistics across three domains for every mode, stall/log/replay

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scripted interrupt sources of the sim backend (FUSION_SIM_SCENARIO):
  * exact occurrence dates of `at`, `every` (with jitter, seed, from,

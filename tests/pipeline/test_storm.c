@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The storm guard on sim, in virtual time: a scripted source arriving
  * every microsecond is masked at its 1,001st arrival of the window, with

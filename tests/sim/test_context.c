@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nk_in_interrupt() on the sim backend: true in timer handlers and
  * head-side pipeline handlers (also when run on a thread's stack), false

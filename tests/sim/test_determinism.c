@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Determinism of the sim backend: a 50-thread random workload (sleeps,
  * CPU consumption, semaphores with timeouts, priority-inheritance

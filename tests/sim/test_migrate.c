@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Thread migration between RT CPUs (nk_thread_set_cpu) on the sim
  * backend, asserted exactly: who runs where and when, in every state the

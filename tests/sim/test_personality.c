@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Personalities: registration, attachment, and the exit/finalize hooks
  * by every path a thread can end (return, exit call, deletion by

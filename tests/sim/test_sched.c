@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scheduling semantics on the sim backend, asserted exactly: run order,
  * FIFO within a level, yield, round robin dates, policy changes at run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The synch primitive, mutexes and semaphores on the sim backend:
  * priority inheritance (bounded inversion, transitive chains, de-boost on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Time on the sim backend, asserted to the virtual nanosecond: sleeps,
  * timeouts of semaphores and mutexes, periodic threads and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Wait contexts on a synch: waiters carry a request, a waker walks them
  * in queue order, reads and fills their requests and wakes the ones it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The common object layer (src/skins/common), through two minimal
  * skins on the process runtime (sim): "shared" has one namespace for

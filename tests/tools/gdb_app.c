@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The program tests/tools/test_gdb.sh debugs.  When task "owner" calls
  * gdb_app_stop(), where the test sets its breakpoint, the state is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * An application as users build it, with the flags of fusion-config or
  * fusion-alchemy.pc (test_fusion_config.sh compiles it outside CMake).

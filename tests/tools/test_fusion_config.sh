@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fusion-config and the fusion-API.pc files, used the way an
 # application's Makefile uses them: compile runtime_app.c outside CMake,
 # run it, and check what it saw; for the nucleus and every skin of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fusion's gdb script (tools/gdb/fusion-gdb.py) on tests/tools/gdb_app.c,
 # whose comment describes the state it stops in.
 #   test_gdb.sh commands BACKEND APP

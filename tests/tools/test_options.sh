@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Framework options checked at start-up: each bad value, given to a
 # program linked with the main() wrapper (periodic_queue) and to the
 # fusion tool, stops it with exactly one line on stderr and status 2;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fusion's gdb support: loaded by gdb with any program linked with
 # libfusion (see README, "Tools"), or by hand: `source fusion-gdb.py`.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Pipe channels to the Linux side: plain socket calls.  The nucleus end
  * never blocks (MSG_DONTWAIT); the Linux end is left blocking for its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Linux-side channel of nucleus pipes, shared by every backend: a
  * connected pair of AF_UNIX SOCK_SEQPACKET sockets (message boundaries

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The exit hook of adopted OS threads (exit.h). */
 #include "exit.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The end of an OS thread bound to a nucleus thread.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "futex.h"
 
 #include <errno.h>

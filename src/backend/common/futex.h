@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Futex-based primitives shared by every backend: the gate a shadow
  * waits on, and the nucleus lock.  Both are plain 32-bit words with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What every backend reports of the OS threads under its shadows (see
  * thread_host, thread_entries and host_faults in fusion/backend.h).

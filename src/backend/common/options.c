@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The framework options table: see options.h.  A parser fills its field
  * of struct be_options, or says in @why what is wrong with the value and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The framework options: one table (options.c) gives each its
  * environment variable, its command-line form, its parser and its help.

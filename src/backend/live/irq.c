@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The interrupt events of each RT CPU, and its interrupt thread.
  *

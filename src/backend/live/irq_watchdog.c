@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The watchdog of interrupt threads: the guard RLIMIT_RTTIME gives shadows
  * (watchdog.c), for a thread that blocks all the time.

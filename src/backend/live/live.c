@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The live backend: the nucleus on real Linux threads in real time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The live backend's private state: real time on a stock Linux kernel.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* RT CPU selection, scheduling privilege and priority mapping. */
 #include "live.h"
 

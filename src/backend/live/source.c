@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Interrupt sources and the root context of the live backend.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Syscall User Dispatch where Fusion has no port of it (every
  * architecture but x86-64): the feature is reported missing, so the

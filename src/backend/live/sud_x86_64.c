@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Automatic relax with Syscall User Dispatch (Linux >= 5.11): the x86-64
  * port.  CMake builds it on x86-64 and sud_none.c elsewhere.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Watchdog: a primary-mode shadow that keeps its CPU too long without
  * blocking (a runaway loop) is reported and demoted to SCHED_OTHER, so

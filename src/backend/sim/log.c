@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * FUSION_SIM_LOG: one text line per scheduling event.  A write error
  * (a full disk, /dev/full) is reported once, with the file's name; the

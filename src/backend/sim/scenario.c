@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Scripted interrupt sources for the sim backend, read from the file
  * named by FUSION_SIM_SCENARIO.  One source per line:

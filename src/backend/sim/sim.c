@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The sim backend: a deterministic discrete-event simulator.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sim backend's private state. */
 #ifndef FUSION_BACKEND_SIM_H
 #define FUSION_BACKEND_SIM_H

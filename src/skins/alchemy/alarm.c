@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy alarms over nucleus timers.  The handler runs in the timer's
  * interrupt context with the nucleus lock held (skin services it calls

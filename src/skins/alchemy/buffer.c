@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy IPC buffers: a ring of bytes with two waiting sides, readers
  * (waiting for data) and writers (waiting for room).

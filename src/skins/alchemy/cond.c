@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy condition variables: a priority-ordered synch.  A wait gives
  * the mutex up and goes to sleep under one hold of the nucleus lock, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy skin internals: the skin on the common object layer
  * (skins/common/skin.h), and its per-instance state.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy mutexes: recursive priority-inheritance nucleus mutexes (the
  * nucleus tracks the owner and its nesting, queues waiters by priority

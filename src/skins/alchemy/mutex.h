@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy mutexes are nucleus mutexes (PI, recursive); cond.c gives one
  * up and takes it back around a condition wait.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Alchemy skin on the common object layer: its descriptor (the
  * personality, one class and one name space per object type, as in

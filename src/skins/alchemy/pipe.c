@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy message pipes over nucleus pipes (fusion/pipe.h), plus the
  * table of minors that stands for Xenomai's /dev/rtpN devices.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy message queues over a nucleus heap (the message pool) and a
  * nucleus synch (the waiting receivers).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy semaphores: nucleus semaphores (S_PULSE is NK_SEM_PULSE).  A
  * V with waiters hands its unit straight to the first one, so a woken P

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy task control block, shared by task.c (life cycle, scheduling)
  * and task_msg.c (send/receive/reply).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Synchronous message passing between Alchemy tasks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Alchemy timer services: the nucleus clock read in ns (one tick = 1 ns,
  * and the "TSC" is the same clock).

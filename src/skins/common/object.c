@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The common object layer: skin entry, object classes with tagged
  * handles, names in the instance's registry, binding and deletion.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The object layer every skin stands on (Xenomai calls it copperplate):
  * a skin describes itself once, in a constant struct skin_desc, and

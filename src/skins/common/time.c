@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Skin timeouts into nucleus ones (skin.h), in ns or in ticks. */
 #include "skin.h"
 

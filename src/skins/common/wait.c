@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Waiting with a request, and creating objects with wait queues (skin.h). */
 #include "skin.h"
 

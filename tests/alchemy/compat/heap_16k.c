@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A Xenomai 3 program that sizes its heap for what it allocates: a
  * 16 KiB heap for two 8 KiB blocks.  <heap.h> alone.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A Xenomai 3 program that calls xenomai_init() itself, although the
  * main wrapper started the runtime already: harmless, and the framework

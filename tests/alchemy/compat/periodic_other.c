@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A Xenomai 3 program whose main task makes a worker periodic between
  * creating and starting it, then changes its period while it runs.

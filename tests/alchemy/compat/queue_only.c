@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A Xenomai 3 translation unit that includes <alchemy/queue.h> and
  * nothing else, relying on what Xenomai's header brings with it: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A Xenomai 3 program that signals a task by its Linux thread id: the
  * program's handler runs in that task, the task survives, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The fake UIO device: a minimal FUSE server speaking the kernel protocol
  * (linux/fuse.h) on /dev/fuse.  Requests are served one at a time by a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A fake UIO device for tests on machines without one: a FUSE file
  * system of one file, "uio0", that behaves as /dev/uioN does.  Reading 4
