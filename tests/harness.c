@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,4 +95,32 @@ int test_run_child(int (*child)(void *), void *arg, char *err, size_t size)
 	close(fds[0]);
 	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	return status;
+}
+
+pid_t test_task_named(const char *name)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t tid = -1;
+
+	CHECK(dir != NULL);
+	while (tid < 0 && (e = readdir(dir)) != NULL) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+		if (strcmp(comm, name) == 0)
+			tid = atoi(e->d_name);
+	}
+	closedir(dir);
+	return tid;
 }

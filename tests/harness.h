@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 struct test_case {
 	const char *name;
@@ -48,6 +49,9 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
  * watchdog, a report on stderr.
  */
 int test_run_child(int (*child)(void *), void *arg, char *err, size_t size);
+
+/* The id of this process's thread named @name (its comm), or -1. */
+pid_t test_task_named(const char *name);
 
 #define CHECK(cond)                                                            \
 	do {                                                                   \

@@ -11,7 +11,6 @@
 
 #include <fusion/fusion.h>
 
-#include <dirent.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,34 +35,6 @@ static int fifo_of_thread(struct nk_thread *thread)
 
 	CHECK_EQ(nk_thread_host(thread, &tid, NULL), 0);
 	return fifo_of(tid);
-}
-
-/* The first interrupt thread's priority, found by its name. */
-static int fifo_of_irq_thread(void)
-{
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *d;
-	int prio = -1;
-
-	CHECK(dir != NULL);
-	while (prio < 0 && (d = readdir(dir)) != NULL) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
-			 d->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(comm, sizeof(comm), f) &&
-		    strncmp(comm, "fusion-irq/", 11) == 0)
-			prio = fifo_of((pid_t)atoi(d->d_name));
-		fclose(f);
-	}
-	closedir(dir);
-	return prio;
 }
 
 static void body(void *arg)
@@ -111,7 +82,7 @@ static void check_map(const char *range, const int expect[6])
 		CHECK_EQ(nk_thread_start(threads[i], body, NULL), 0);
 		CHECK_EQ(nk_thread_join(threads[i]), 0);
 	}
-	CHECK_EQ(fifo_of_irq_thread(), expect[5]);
+	CHECK_EQ(fifo_of(test_task_named("fusion-irq/0")), expect[5]);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 	CHECK_EQ(unsetenv("FUSION_FIFO_RANGE"), 0);
 }

@@ -143,35 +143,6 @@ static bool wait_count(_Atomic unsigned long *counter, unsigned long value)
 	return false;
 }
 
-/* The id of this process's thread named @name, or -1. */
-static pid_t task_named(const char *name)
-{
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *e;
-	pid_t tid = -1;
-
-	CHECK(dir != NULL);
-	while (tid < 0 && (e = readdir(dir)) != NULL) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
-			 e->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-		if (strcmp(comm, name) == 0)
-			tid = atoi(e->d_name);
-	}
-	closedir(dir);
-	return tid;
-}
-
 /* Wait until thread @tid sleeps in system call @nr. */
 static bool wait_in_syscall(pid_t tid, long nr)
 {
@@ -368,7 +339,7 @@ static void *direct_writer(void *arg)
 	nk_sem_give(&go);
 	for (unsigned long i = 0; i < DIRECT_ROUNDS; i++) {
 		if (tid < 0)
-			tid = task_named("rtpoll");
+			tid = test_task_named("rtpoll");
 		if (tid < 0 || !wait_in_syscall(tid, EPOLL_WAIT_NR) ||
 		    write(efd, &one, sizeof(one)) != sizeof(one) ||
 		    !wait_count(&wakes, i + 1))
@@ -542,7 +513,7 @@ static void *delete_polling_waiter(void *arg)
 	if (!wait_in_syscall(main_tid, EPOLL_WAIT_NR))
 		return NULL;
 	nk_sem_give(&go);
-	tid = task_named("victim");
+	tid = test_task_named("victim");
 	if (tid < 0 || !wait_in_syscall(tid, EPOLL_WAIT_NR))
 		return NULL;
 	victim_delete_ret = nk_thread_delete(victim);
@@ -1157,7 +1128,7 @@ static int irq_thread_child(void *arg)
 				 IPIPE_HANDLE))
 		return 1;
 	/* It names itself once it runs. */
-	while ((tid = task_named("fusion-irq/0")) < 0)
+	while ((tid = test_task_named("fusion-irq/0")) < 0)
 		if (nk_thread_sleep(nk, MS, NK_RELATIVE))
 			return 2;
 	if (policy_of(tid) != SCHED_FIFO)
