@@ -156,8 +156,7 @@ int nk_instance_destroy(struct nk_instance *nk)
 	 * held, as any end of a thread does: the objects the skins free
 	 * at fini keep no pointer to a freed thread.  Then everybody
 	 * else, waiting in the backend, is ended where it is. */
-	nk_list_for_each(pos, &nk->threads)
-	{
+	nk_list_for_each(pos, &nk->threads) {
 		thread = nk_list_entry(pos, struct nk_thread, instance_link);
 		if (!(thread->state & NK_THREAD_ZOMBIE)) {
 			nk_thread_unlink(thread);
@@ -242,8 +241,7 @@ static void describe_handler(struct nk_instance *nk,
 {
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &nk->threads)
-	{
+	nk_list_for_each(pos, &nk->threads) {
 		describe_thread(
 		    nk_list_entry(pos, struct nk_thread, instance_link), emit,
 		    ctx);

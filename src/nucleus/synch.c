@@ -62,8 +62,7 @@ static int synch_boost_of(struct nk_thread *thread)
 	struct nk_list *pos;
 	int boost = -1;
 
-	nk_list_for_each(pos, &thread->owned)
-	{
+	nk_list_for_each(pos, &thread->owned) {
 		struct nk_synch *synch =
 		    nk_list_entry(pos, struct nk_synch, owner_link);
 		int prio = -1;
@@ -109,8 +108,7 @@ static void synch_enqueue(struct nk_synch *synch, struct nk_thread *thread)
 
 	if (synch->flags & NK_SYNCH_PRIO) {
 		/* Before the first less urgent waiter: FIFO within a level. */
-		nk_list_for_each(pos, &synch->waiters)
-		{
+		nk_list_for_each(pos, &synch->waiters) {
 			if (nk_list_entry(pos, struct nk_thread, wait_link)
 				->prio < thread->prio)
 				break;

@@ -41,8 +41,7 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 
 	/* Held while walking, so that an unmask waits for every domain. */
 	pipe->inflight[irq]++;
-	nk_list_for_each(pos, &pipe->domains)
-	{
+	nk_list_for_each(pos, &pipe->domains) {
 		struct ipipe_domain *d =
 		    nk_container_of(pos, struct ipipe_domain, link);
 		struct ipipe_entry *e = &d->irqs[irq];
@@ -131,8 +130,7 @@ static struct ipipe_domain *next_pending(struct ipipe *pipe, bool root_side,
 {
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &pipe->domains)
-	{
+	nk_list_for_each(pos, &pipe->domains) {
 		struct ipipe_domain *d =
 		    nk_container_of(pos, struct ipipe_domain, link);
 

@@ -141,8 +141,7 @@ int ipipe_domain_register(struct ipipe *pipe, const char *name, int priority,
 	if (d == NULL)
 		return -ENOMEM;
 	ipipe_lock(pipe);
-	nk_list_for_each(pos, &pipe->domains)
-	{
+	nk_list_for_each(pos, &pipe->domains) {
 		if (nk_container_of(pos, struct ipipe_domain, link)->priority ==
 		    priority)
 			ret = -EEXIST;

@@ -27,8 +27,7 @@ static bool irq_has_handler(struct ipipe *pipe, unsigned int irq)
 {
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &pipe->domains)
-	{
+	nk_list_for_each(pos, &pipe->domains) {
 		struct ipipe_domain *d =
 		    nk_container_of(pos, struct ipipe_domain, link);
 
@@ -43,8 +42,7 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 {
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &pipe->domains)
-	{
+	nk_list_for_each(pos, &pipe->domains) {
 		struct ipipe_domain *d =
 		    nk_container_of(pos, struct ipipe_domain, link);
 

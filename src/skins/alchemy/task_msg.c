@@ -149,8 +149,7 @@ static struct alchemy_msg *msg_first(struct alchemy_task *t)
 	int best_prio = -1;
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &t->msg_pending)
-	{
+	nk_list_for_each(pos, &t->msg_pending) {
 		struct alchemy_msg *msg =
 		    nk_list_entry(pos, struct alchemy_msg, link);
 		int prio = nk_thread_effective_priority(msg->sender->thread);
@@ -237,8 +236,7 @@ int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s)
 	if (flowid <= 0)
 		return -EINVAL;
 	nk_lock(nk);
-	nk_list_for_each(pos, &self->msg_pending)
-	{
+	nk_list_for_each(pos, &self->msg_pending) {
 		struct alchemy_msg *m =
 		    nk_list_entry(pos, struct alchemy_msg, link);
 
