@@ -87,6 +87,19 @@ nk_export int nk_instance_describe(struct nk_instance *nk,
  */
 nk_export bool nk_in_interrupt(struct nk_instance *nk);
 
+/**
+ * Zeroed memory of @p size bytes for an object that lives in @p nk: a
+ * skin's control block, a queue's pool.  Everything an instance's
+ * objects hold comes from here, never from malloc, so that the instance
+ * chooses where it lives (a session shares it with other processes).
+ * Returns NULL for a bad instance, a zero size or no memory.
+ * Context: any.
+ */
+nk_export void *nk_alloc(struct nk_instance *nk, size_t size);
+/** Give back memory from nk_alloc() (NULL: nothing).  Context: any; it
+ * stays valid while the instance is destroyed, for reclaim hooks. */
+nk_export void nk_free(struct nk_instance *nk, void *mem);
+
 /** @{ */
 /**
  * The nucleus lock.  Skins take it to make several nucleus calls atomic

@@ -43,7 +43,7 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
-	a = calloc(1, sizeof(*a));
+	a = nk_alloc(nk, sizeof(*a));
 	if (a == NULL)
 		return -ENOMEM;
 	a->handler = handler;
@@ -51,7 +51,7 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	ret = nk_timer_init(nk, &a->timer, name && name[0] ? name : "alarm", 0,
 			    alarm_fire, a);
 	if (ret) {
-		free(a);
+		nk_free(nk, a);
 		return ret;
 	}
 	ret = alchemy_publish(ALCHEMY_ALARM, name, a, &a->handle);
@@ -73,9 +73,8 @@ void alchemy_alarm_reclaim(struct nk_instance *nk, void *object)
 {
 	struct alchemy_alarm *a = object;
 
-	(void)nk;
 	nk_timer_destroy(&a->timer);
-	free(a);
+	nk_free(nk, a);
 }
 
 int rt_alarm_delete(RT_ALARM *alarm)

@@ -39,8 +39,8 @@ void alchemy_buffer_reclaim(struct nk_instance *nk, void *object)
 
 	skin_wait_destroy(nk, &b->readers);
 	skin_wait_destroy(nk, &b->writers);
-	free(b->data);
-	free(b);
+	nk_free(nk, b->data);
+	nk_free(nk, b);
 }
 
 /* The two sides and the ring. */
@@ -54,7 +54,7 @@ static int buffer_prepare(struct nk_instance *nk, void *object,
 		ret = skin_wait_init(nk, &b->writers, wname, b->mode & B_PRIO);
 	if (ret)
 		return ret;
-	b->data = malloc(b->bufsz);
+	b->data = nk_alloc(nk, b->bufsz);
 	return b->data ? 0 : -ENOMEM;
 }
 

@@ -30,7 +30,7 @@ int rt_cond_create(RT_COND *cond, const char *name)
 	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
-	ccb = malloc(sizeof(*ccb));
+	ccb = nk_alloc(nk, sizeof(*ccb));
 	if (ccb == NULL)
 		return -ENOMEM;
 	ret = nk_synch_init(nk, &ccb->synch,
@@ -39,7 +39,7 @@ int rt_cond_create(RT_COND *cond, const char *name)
 	if (ret == 0)
 		ret = alchemy_publish(ALCHEMY_COND, name, ccb, &cond->handle);
 	if (ret)
-		free(ccb);
+		nk_free(nk, ccb);
 	return ret;
 }
 
@@ -55,9 +55,8 @@ void alchemy_cond_reclaim(struct nk_instance *nk, void *object)
 {
 	struct alchemy_cond *ccb = object;
 
-	(void)nk;
 	nk_synch_destroy_locked(&ccb->synch);
-	free(ccb);
+	nk_free(nk, ccb);
 }
 
 int rt_cond_delete(RT_COND *cond)

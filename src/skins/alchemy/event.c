@@ -51,7 +51,7 @@ void alchemy_event_reclaim(struct nk_instance *nk, void *object)
 	struct alchemy_event *evcb = object;
 
 	skin_wait_destroy(nk, &evcb->synch);
-	free(evcb);
+	nk_free(nk, evcb);
 }
 
 int rt_event_create(RT_EVENT *event, const char *name, unsigned int ivalue,

@@ -74,8 +74,8 @@ void alchemy_heap_reclaim(struct nk_instance *nk, void *object)
 
 	nk_heap_destroy(&h->heap);
 	skin_wait_destroy(nk, &h->synch);
-	free(h->pool);
-	free(h);
+	nk_free(nk, h->pool);
+	nk_free(nk, h);
 }
 
 /* The wait queue, and the pool with room for the block headers. */
@@ -87,7 +87,7 @@ static int heap_prepare(struct nk_instance *nk, void *object, const char *wname)
 
 	if (ret)
 		return ret;
-	h->pool = malloc(bytes);
+	h->pool = nk_alloc(nk, bytes);
 	if (h->pool == NULL || nk_heap_init(&h->heap, h->pool, bytes))
 		return -ENOMEM;
 	return 0;

@@ -25,7 +25,7 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
-	mcb = malloc(sizeof(*mcb));
+	mcb = nk_alloc(nk, sizeof(*mcb));
 	if (mcb == NULL)
 		return -ENOMEM;
 	ret = nk_mutex_init(nk, mcb, alchemy_synch_name(ALCHEMY_MUTEX, name),
@@ -33,7 +33,7 @@ int rt_mutex_create(RT_MUTEX *mutex, const char *name)
 	if (ret == 0)
 		ret = alchemy_publish(ALCHEMY_MUTEX, name, mcb, &mutex->handle);
 	if (ret)
-		free(mcb);
+		nk_free(nk, mcb);
 	return ret;
 }
 
@@ -50,9 +50,8 @@ void alchemy_mutex_reclaim(struct nk_instance *nk, void *object)
 {
 	struct nk_mutex *mcb = object;
 
-	(void)nk;
 	nk_mutex_destroy(mcb);
-	free(mcb);
+	nk_free(nk, mcb);
 }
 
 int rt_mutex_delete(RT_MUTEX *mutex)

@@ -80,6 +80,6 @@ int alchemy_waitable_alloc(const char *name, size_t size,
 	ret = alchemy_enter_object(nk);
 	if (ret)
 		return ret;
-	*object = calloc(1, size);
+	*object = nk_alloc(*nk, size);
 	return *object ? 0 : -ENOMEM;
 }

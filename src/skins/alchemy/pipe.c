@@ -65,14 +65,14 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 	ret = alchemy_enter(&nk);
 	if (ret)
 		return ret;
-	p = calloc(1, sizeof(*p));
+	p = nk_alloc(nk, sizeof(*p));
 	if (p == NULL)
 		return -ENOMEM;
 	nk_lock(nk);
 	ret = minor_reserve(p, minor);
 	nk_unlock(nk);
 	if (ret) {
-		free(p);
+		nk_free(nk, p);
 		return ret;
 	}
 	/* Sockets and memory: outside the lock, the minor being held. */
@@ -99,7 +99,7 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 	if (ret < 0) {
 		if (np)
 			nk_pipe_delete(np);
-		free(p);
+		nk_free(nk, p);
 	}
 	return ret;
 }
@@ -108,19 +108,19 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
  * Free @p, unregistered, and its minor; its nucleus pipe, returned, is
  * the caller's to delete.  Lock held.
  */
-static struct nk_pipe *pipe_release(struct alchemy_pipe *p)
+static struct nk_pipe *pipe_release(struct nk_instance *nk,
+				    struct alchemy_pipe *p)
 {
 	struct nk_pipe *np = p->np;
 
 	alchemy_state()->minors[p->minor] = NULL;
-	free(p);
+	nk_free(nk, p);
 	return np;
 }
 
 void alchemy_pipe_reclaim(struct nk_instance *nk, void *object)
 {
-	(void)nk;
-	nk_pipe_delete(pipe_release(object));
+	nk_pipe_delete(pipe_release(nk, object));
 }
 
 int rt_pipe_delete(RT_PIPE *pipe)
@@ -134,7 +134,7 @@ int rt_pipe_delete(RT_PIPE *pipe)
 	if (ret)
 		return ret;
 	alchemy_unregister(pipe->handle);
-	np = pipe_release(p);
+	np = pipe_release(nk, p);
 	nk_unlock(nk);
 	/* Unreachable now: readers wake (-EIDRM), Linux reads end of file. */
 	return nk_pipe_delete(np);

@@ -101,8 +101,8 @@ void alchemy_queue_reclaim(struct nk_instance *nk, void *object)
 
 	nk_heap_destroy(&q->heap);
 	skin_wait_destroy(nk, &q->synch);
-	free(q->pool);
-	free(q);
+	nk_free(nk, q->pool);
+	nk_free(nk, q);
 }
 
 /* The wait queue and the pool. */
@@ -116,7 +116,7 @@ static int queue_prepare(struct nk_instance *nk, void *object,
 	if (ret)
 		return ret;
 	/* bytes 0: a pool the process cannot have. */
-	q->pool = bytes ? malloc(bytes) : NULL;
+	q->pool = bytes ? nk_alloc(nk, bytes) : NULL;
 	if (q->pool == NULL || nk_heap_init(&q->heap, q->pool, bytes))
 		return -ENOMEM;
 	return 0;

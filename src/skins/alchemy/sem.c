@@ -22,7 +22,7 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
-	scb = malloc(sizeof(*scb));
+	scb = nk_alloc(nk, sizeof(*scb));
 	if (scb == NULL)
 		return -ENOMEM;
 	/* -EINVAL for a pulse semaphore with units, as Xenomai. */
@@ -34,7 +34,7 @@ int rt_sem_create(RT_SEM *sem, const char *name, unsigned long icount, int mode)
 	if (ret == 0)
 		ret = alchemy_publish(ALCHEMY_SEM, name, scb, &sem->handle);
 	if (ret)
-		free(scb);
+		nk_free(nk, scb);
 	return ret;
 }
 
@@ -42,12 +42,11 @@ void alchemy_sem_reclaim(struct nk_instance *nk, void *object)
 {
 	struct nk_sem *scb = object;
 
-	(void)nk;
 	/* Without rescheduling (nk_sem_destroy would): the waiters woken
 	 * run once the semaphore has left the registry, else one of them
 	 * could delete it again and it would be freed twice. */
 	nk_synch_destroy_locked(&scb->synch);
-	free(scb);
+	nk_free(nk, scb);
 }
 
 int rt_sem_delete(RT_SEM *sem)
