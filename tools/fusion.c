@@ -17,6 +17,8 @@ static const struct {
      "context-switch cost between threads"},
     {"info", fusion_info, fusion_info_usage,
      "can this machine do real time, and why not"},
+    {"ps", fusion_ps, fusion_ps_usage,
+     "the sessions of this machine and their members"},
 };
 
 static int usage(FILE *out)

@@ -19,6 +19,8 @@ int fusion_switch(int argc, char **argv);
 void fusion_switch_usage(FILE *out);
 int fusion_info(int argc, char **argv);
 void fusion_info_usage(FILE *out);
+int fusion_ps(int argc, char **argv);
+void fusion_ps_usage(FILE *out);
 
 /*
  * Create the instance a tool runs on: the backend of FUSION_BACKEND

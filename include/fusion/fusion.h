@@ -21,5 +21,6 @@
 #include <fusion/pipeline.h>
 #include <fusion/trace.h>
 #include <fusion/runtime.h>
+#include <fusion/session.h>
 
 #endif

@@ -6,10 +6,13 @@
  */
 #include <fusion/instance.h>
 #include <fusion/runtime.h>
+#include <fusion/session.h>
 
 #include "../backend/common/options.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +45,20 @@ static void runtime_create(void)
 	/* A bad option stops the program here, its line printed. */
 	if (be_options_check())
 		exit(FUSION_EXIT_USAGE);
+	be_option_get(BE_OPT_SESSION, &opts);
+	if (opts.session) {
+		runtime_error = fusion_session_join(opts.session);
+		if (runtime_error) {
+			fprintf(
+			    stderr, "fusion: cannot join session %s: %s\n",
+			    opts.session,
+			    runtime_error == -ENOTSUP
+				? "sessions need the live backend (sim keeps "
+				  "one process's virtual time)"
+				: strerror(-runtime_error));
+			return;
+		}
+	}
 	be_option_get(BE_OPT_CPUS, &opts);
 	if (opts.nr_cpus == 0 && be_default_cpus(opts.cpus, 1) == 1)
 		opts.nr_cpus = 1;
