@@ -55,7 +55,7 @@ cross:
 # each libFuzzer target for STRESS_SECONDS; counts at the end.
 STRESS_SEEDS ?= 10000
 # Session members killed at random points (tests/session/).
-STRESS_KILLS ?= 1000
+STRESS_KILLS ?= 20000
 STRESS_SECONDS ?= 300
 FUZZ := $(BUILD)/tests/fuzz
 stress: build

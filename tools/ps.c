@@ -27,6 +27,15 @@ static int members_of(const struct session_header *h)
 	return n;
 }
 
+static unsigned long long used_of(const struct session_header *h)
+{
+	unsigned long long used = 0;
+
+	for (int i = 0; i < SESSION_MAX_SHM; i++)
+		used += h->shm[i].offset ? h->shm[i].size : 0;
+	return used;
+}
+
 static int show(const char *name, void *arg)
 {
 	struct session_header h;
@@ -41,8 +50,8 @@ static int show(const char *name, void *arg)
 	}
 	printf("%-20s %-7s %6llu KiB %6llu KiB %s %7d\n", name,
 	       state_name(h.state), (unsigned long long)h.size >> 10,
-	       (unsigned long long)h.heap.used >> 10,
-	       h.persistent ? "persist" : "       ", members_of(&h));
+	       used_of(&h) >> 10, h.persistent ? "persist" : "       ",
+	       members_of(&h));
 	for (int i = 0; i < SESSION_MAX_MEMBERS; i++) {
 		const struct session_member *m = &h.members[i];
 
@@ -65,8 +74,8 @@ static int show(const char *name, void *arg)
 void fusion_ps_usage(FILE *out)
 {
 	fprintf(out, "usage: fusion ps\n"
-		     "  list the sessions of this machine: state, size, heap "
-		     "used, members\n"
+		     "  list the sessions of this machine: state, size, shared "
+		     "memory in use, members\n"
 		     "  (pid, alive or dead, program, user) and named shared "
 		     "memory\n");
 }

@@ -45,6 +45,11 @@ int session_member_add(struct session_header *hdr, int *slot)
 {
 	struct session_member *m;
 
+	/* A newcomer trusts nothing it has not checked. */
+	if (session_check(hdr)) {
+		atomic_store(&hdr->state, SESSION_BROKEN);
+		return -ENOTRECOVERABLE;
+	}
 	session_reap_dead(hdr);
 	for (int i = 0; i < SESSION_MAX_MEMBERS; i++) {
 		m = &hdr->members[i];

@@ -52,10 +52,12 @@ int session_snapshot(const char *name, struct session_header *copy)
 
 		if (!(gen & 1) &&
 		    pread(fd, copy, sizeof(*copy), 0) == sizeof(*copy) &&
-		    read_generation(fd) == gen)
+		    read_generation(fd) == gen) {
 			ret = session_header_check(copy, (uint64_t)st.st_size,
 						   st.st_uid, &why);
-		else
+			if (ret == 0 && !session_shm_valid(copy))
+				ret = -EPROTO;
+		} else
 			nanosleep(&pause, NULL); /* a member holds the lock */
 	}
 	close(fd);

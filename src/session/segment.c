@@ -32,9 +32,11 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
 uint64_t session_fingerprint(void)
 {
 	const size_t sizes[] = {
-	    SESSION_LAYOUT,	     sizeof(void *),
-	    sizeof(struct session_header), sizeof(pthread_mutex_t),
-	    sizeof(struct nk_heap),  offsetof(struct session_header, heap),
+	    SESSION_LAYOUT,
+	    sizeof(void *),
+	    sizeof(struct session_header),
+	    sizeof(pthread_mutex_t),
+	    offsetof(struct session_header, shm),
 	};
 	uint64_t h = 0xcbf29ce484222325ull;
 
@@ -76,7 +78,8 @@ int session_header_check(const struct session_header *hdr, uint64_t size,
 		 hdr->fingerprint != session_fingerprint())
 		*why = "made by another build of libfusion (structures differ)";
 	else if (hdr->size != size)
-		*why = "truncated or resized (its size is not the one recorded)";
+		*why =
+		    "truncated or resized (its size is not the one recorded)";
 	else if (hdr->base == 0 || hdr->base % (uint64_t)sysconf(_SC_PAGESIZE))
 		*why = "corrupted (bad base address)";
 	else if (hdr->uid != owner)
@@ -116,7 +119,6 @@ static int map_fixed(int fd, uint64_t base, uint64_t size, void **out)
 static int header_init(struct session_header *hdr, const char *name,
 		       const struct session_params *p)
 {
-	size_t head = (sizeof(*hdr) + NK_HEAP_ALIGN - 1) & ~(size_t)(NK_HEAP_ALIGN - 1);
 	pthread_mutexattr_t attr;
 	int ret;
 
@@ -137,15 +139,14 @@ static int header_init(struct session_header *hdr, const char *name,
 	pthread_mutexattr_destroy(&attr);
 	if (ret)
 		return -ret;
-	ret = nk_heap_init(&hdr->heap, (char *)hdr + head, p->size - head);
-	if (ret == 0)
-		atomic_store(&hdr->state, SESSION_READY);
-	return ret;
+	hdr->data = (sizeof(*hdr) + SESSION_SHM_ALIGN - 1) &
+		    ~(uint64_t)(SESSION_SHM_ALIGN - 1);
+	atomic_store(&hdr->state, SESSION_READY);
+	return 0;
 }
 
 /* The segment exists: check it, then map it where its header says. */
-static int segment_join(int fd, const char *name,
-			struct session_header **out)
+static int segment_join(int fd, const char *name, struct session_header **out)
 {
 	struct session_header hdr;
 	const char *why;
@@ -201,7 +202,8 @@ int session_segment_open(const char *name, const struct session_params *p,
 
 	session_shm_path(name, path, sizeof(path));
 	for (;;) {
-		fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+		fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW,
+			      0600);
 		if (fd >= 0) {
 			ret = segment_create(fd, name, p, hdr);
 			if (ret)

@@ -213,9 +213,9 @@ int fusion_session_join(const char *name)
 		atomic_store_explicit(&session_cur, &session_self,
 				      memory_order_release);
 		if (!session_atexit)
-			session_atexit = atexit(session_exit) == 0 &&
-					 pthread_atfork(NULL, NULL,
-							session_forked) == 0;
+			session_atexit =
+			    atexit(session_exit) == 0 &&
+			    pthread_atfork(NULL, NULL, session_forked) == 0;
 	}
 	pthread_mutex_unlock(&session_guard);
 	return ret;
@@ -241,7 +241,8 @@ int fusion_session_leave(void)
 	session_segment_close(s->hdr);
 	ctl_lock(s->ctl_fd, CTL_MEMBERS, F_UNLCK, false);
 	ctl_lock(s->ctl_fd, CTL_GUARD, F_WRLCK, true);
-	if (ctl_lock(s->ctl_fd, CTL_MEMBERS, F_WRLCK, false) == 0 && !persistent)
+	if (ctl_lock(s->ctl_fd, CTL_MEMBERS, F_WRLCK, false) == 0 &&
+	    !persistent)
 		session_remove(s->name);
 	close(s->ctl_fd); /* and its locks with it */
 	pthread_mutex_unlock(&session_guard);

@@ -4,7 +4,7 @@
  * same address (docs/architecture.md, "Sessions").  This layer makes,
  * checks, joins and removes the segment, keeps its member list, finds
  * dead members, and manages named shared memory in it.  The segment
- * starts with struct session_header; the rest is a TLSF heap.
+ * starts with struct session_header; the rest holds the named blocks.
  *
  * Locking: the header's lock is a robust process-shared mutex.  A member
  * killed while holding it leaves it EOWNERDEAD: the next locker checks
@@ -15,7 +15,6 @@
 #ifndef FUSION_SESSION_INTERNAL_H
 #define FUSION_SESSION_INTERNAL_H
 
-#include <fusion/heap.h>
 #include <fusion/session.h>
 
 #include <pthread.h>
@@ -68,8 +67,11 @@ struct session_header {
 	pthread_mutex_t lock;
 	struct session_member members[SESSION_MAX_MEMBERS];
 	struct session_shm shm[SESSION_MAX_SHM];
-	struct nk_heap heap;
+	uint64_t data; /* offset of the blocks' area, to the end */
 };
+
+/* Blocks start on a cache line: members on other CPUs share none. */
+#define SESSION_SHM_ALIGN 64
 
 /* This process's session. */
 struct session {
@@ -111,7 +113,7 @@ void session_segment_close(struct session_header *hdr);
 /* lock.c: the header's robust lock.  -ENOTRECOVERABLE: broken. */
 int session_lock(struct session_header *hdr);
 void session_unlock(struct session_header *hdr);
-/* Invariants of the header and heap: 0 or -EUCLEAN.  Lock held. */
+/* Invariants of the header: 0 or -EUCLEAN.  Lock held. */
 int session_check(struct session_header *hdr);
 
 /* members.c.  Lock held. */
@@ -126,6 +128,8 @@ uint64_t session_pid_start(pid_t pid);
 
 /* shm.c.  Lock held. */
 void session_shm_drop_member(struct session_header *hdr, int slot);
+/* Do the blocks lie in the blocks' area, none over another? */
+bool session_shm_valid(const struct session_header *hdr);
 
 /*
  * observe.c.  A consistent copy of the header of session @name, read

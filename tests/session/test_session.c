@@ -116,7 +116,7 @@ TEST(persistent)
 	*word = 7;
 	CHECK_EQ(fusion_session_leave(), 0);
 	CHECK(session_test_exists(name));
-	/* Held by no member, the block went back to the heap. */
+	/* Held by no member, the block was freed. */
 	CHECK_EQ(fusion_session_join(name), 0);
 	CHECK_EQ(fusion_session_shm("w", 0, (void **)&word), -ENOENT);
 	CHECK_EQ(fusion_session_leave(), 0);
@@ -264,8 +264,8 @@ TEST(address_taken)
 {
 	void *mem;
 
-	mem = mmap(NULL, 1 << 20, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		   0);
+	mem =
+	    mmap(NULL, 1 << 20, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(mem != MAP_FAILED);
 	{
 		char base[32];
@@ -302,5 +302,5 @@ TEST(another_user)
 }
 
 TESTS(T(share_between_processes), T(fork_and_exit), T(persistent),
-      T(shm_bad_input), T(join_bad_input), T(refuse_damaged),
-      T(address_taken), T(another_user));
+      T(shm_bad_input), T(join_bad_input), T(refuse_damaged), T(address_taken),
+      T(another_user));
