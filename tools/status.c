@@ -9,8 +9,8 @@
 #include <string.h>
 
 /* The same thread in @prev: by name and Linux thread. */
-static const struct nk_status_thread *
-earlier(const struct status_page *prev, const struct nk_status_thread *t)
+static const struct nk_status_thread *earlier(const struct status_page *prev,
+					      const struct nk_status_thread *t)
 {
 	unsigned int n = prev ? prev->st.nr_threads : 0;
 
@@ -88,8 +88,7 @@ static void print_irqs(FILE *out, const struct status_page *cur)
 			cur->irqs[i].domain, cur->irqs[i].handled,
 			(double)cur->irqs[i].worst_ns / 1e3);
 	if (cur->st.nr_irqs > shown)
-		fprintf(out, "... and %u more IRQs\n",
-			cur->st.nr_irqs - shown);
+		fprintf(out, "... and %u more IRQs\n", cur->st.nr_irqs - shown);
 }
 
 void fusion_status_print(FILE *out, const struct status_page *cur,
@@ -123,7 +122,8 @@ int fusion_status_read(pid_t pid, struct status_page *page)
 	int ret = status_read(pid, page, 2000);
 
 	if (ret == -ENOENT)
-		fprintf(stderr, "fusion: pid %d: no Fusion program runs there\n",
+		fprintf(stderr,
+			"fusion: pid %d: no Fusion program runs there\n",
 			(int)pid);
 	else if (ret == -ESRCH)
 		fprintf(stderr, "fusion: pid %d: its nucleus is not running\n",

@@ -69,7 +69,8 @@ int fusion_top(int argc, char **argv)
 	for (long i = 0; ret == 0 && (count < 0 || i < count); i++) {
 		struct timespec nap = {(time_t)delay,
 				       (long)((delay - (time_t)delay) * 1e9)};
-		struct status_page *prev = &pages[i % 2], *cur = &pages[(i + 1) % 2];
+		struct status_page *prev = &pages[i % 2],
+				   *cur = &pages[(i + 1) % 2];
 
 		nanosleep(&nap, NULL);
 		ret = fusion_status_read(pid, cur);

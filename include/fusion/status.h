@@ -31,7 +31,7 @@ struct nk_status_thread {
 	int cpu;		 /**< its RT CPU */
 	bool relaxed;		 /**< in secondary mode (under Linux) */
 	pid_t tid;		 /**< its Linux thread, 0 if none (sim: 0) */
-	unsigned long switches;	     /**< times switched in */
+	unsigned long switches;	 /**< times switched in */
 	unsigned long mode_switches; /**< primary to secondary */
 	nk_time_t exec_time;	     /**< ns it was current */
 };

@@ -39,9 +39,9 @@ static void skins_of(struct nk_thread *t, char *buf, size_t len)
 
 		if (!t->pers_attached[slot])
 			continue;
-		at += (size_t)snprintf(buf + at, len - at, "%s%s",
-				       at ? "," : "",
-				       nk->personalities[slot].pers->name);
+		at +=
+		    (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "",
+				     nk->personalities[slot].pers->name);
 		if (at >= len)
 			break;
 	}
@@ -88,9 +88,8 @@ static unsigned int irqs_status(struct ipipe *pipe, struct nk_status_irq *irqs,
 				continue;
 			if (n < max) {
 				irqs[n].irq = irq;
-				snprintf(irqs[n].domain,
-					 sizeof(irqs[n].domain), "%s",
-					 d->name);
+				snprintf(irqs[n].domain, sizeof(irqs[n].domain),
+					 "%s", d->name);
 				irqs[n].handled = s->handled;
 				irqs[n].worst_ns = s->worst_ns;
 			}
@@ -126,9 +125,9 @@ int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
 	}
 	nk_list_for_each(pos, &nk->threads) {
 		if (n < max_threads)
-			thread_status(nk_list_entry(pos, struct nk_thread,
-						    instance_link),
-				      now, &threads[n]);
+			thread_status(
+			    nk_list_entry(pos, struct nk_thread, instance_link),
+			    now, &threads[n]);
 		n++;
 	}
 	st->nr_threads = n;

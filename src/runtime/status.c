@@ -48,11 +48,11 @@ static void status_answer(struct status_page *page)
 {
 	atomic_fetch_add(&page->generation, 1);
 	pthread_mutex_lock(&status_guard);
-	page->error = status_nk ? nk_instance_status(status_nk, &page->st,
-						     page->threads,
-						     STATUS_THREADS, page->irqs,
-						     STATUS_IRQS)
-				: -ESRCH;
+	page->error =
+	    status_nk
+		? nk_instance_status(status_nk, &page->st, page->threads,
+				     STATUS_THREADS, page->irqs, STATUS_IRQS)
+		: -ESRCH;
 	pthread_mutex_unlock(&status_guard);
 	atomic_fetch_add(&page->generation, 1);
 	syscall(SYS_futex, &page->generation, FUTEX_WAKE, INT_MAX, NULL, NULL,
@@ -94,7 +94,8 @@ static void status_place(pthread_attr_t *attr, const struct be_options *o)
 		if (CPU_COUNT(&rest) > 0)
 			pthread_attr_setaffinity_np(attr, sizeof(rest), &rest);
 	}
-	if (!o->no_rt && (o->backend == NULL || strcmp(o->backend, "live") == 0) &&
+	if (!o->no_rt &&
+	    (o->backend == NULL || strcmp(o->backend, "live") == 0) &&
 	    sched_get_priority_max(SCHED_FIFO) >= param.sched_priority &&
 	    pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED) == 0 &&
 	    pthread_attr_setschedpolicy(attr, SCHED_FIFO) == 0)
@@ -152,8 +153,8 @@ int status_publish(void)
 		shm_unlink(status_path);
 		return ret;
 	}
-	page = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_SHARED,
-		    fd, 0);
+	page = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    0);
 	close(fd);
 	if (page == MAP_FAILED) {
 		shm_unlink(status_path);

@@ -39,8 +39,8 @@ static struct status_page *page_map(pid_t pid, int *err)
 		*err = -EPROTO;
 		return NULL;
 	}
-	page = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_SHARED,
-		    fd, 0);
+	page = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    0);
 	close(fd);
 	if (page == MAP_FAILED) {
 		*err = -ENOMEM;

@@ -60,8 +60,7 @@ int session_member_add(struct session_header *hdr, int *slot)
 		memset(m->comm, 0, sizeof(m->comm));
 		prctl(PR_GET_NAME, m->comm);
 		m->comm[sizeof(m->comm) - 1] = '\0';
-		atomic_thread_fence(memory_order_release);
-		m->pid = getpid();
+		__atomic_store_n(&m->pid, getpid(), __ATOMIC_RELEASE);
 		*slot = i;
 		return 0;
 	}
