@@ -10,6 +10,8 @@
 #include "session/session.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include <errno.h>
@@ -44,8 +46,10 @@ static unsigned long long used_of(const struct session_header *h)
 
 static int show(const char *name, void *arg)
 {
+	char ctl[FUSION_SESSION_NAME_MAX + 32];
 	struct session_header h;
 	int ret = session_snapshot(name, &h);
+	int fd;
 
 	(void)arg;
 	if (ret) {
@@ -58,14 +62,21 @@ static int show(const char *name, void *arg)
 	       state_name(h.state), (unsigned long long)h.size >> 10,
 	       used_of(&h) >> 10, h.persistent ? "persist" : "       ",
 	       members_of(&h));
+	/* A member holds its slot's lock of the control file while alive. */
+	session_ctl_path(name, ctl, sizeof(ctl));
+	fd = open(ctl, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	for (int i = 0; i < SESSION_MAX_MEMBERS; i++) {
 		const struct session_member *m = &h.members[i];
 
 		if (m->pid)
 			printf("  member %-8d %-5s %-16s uid %u\n", (int)m->pid,
-			       session_member_alive(m) ? "alive" : "dead",
+			       fd < 0			     ? "?"
+			       : session_member_alive(fd, i) ? "alive"
+							     : "dead",
 			       m->comm, (unsigned int)m->uid);
 	}
+	if (fd >= 0)
+		close(fd);
 	for (int i = 0; i < SESSION_MAX_SHM; i++) {
 		const struct session_shm *b = &h.shm[i];
 

@@ -10,7 +10,6 @@
  */
 #include "status_page.h"
 #include "../backend/common/options.h"
-#include "../session/session.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,7 +163,7 @@ int status_publish(void)
 	page->layout = STATUS_LAYOUT;
 	page->size = sizeof(*page);
 	page->pid = getpid();
-	page->start = session_pid_start(getpid());
+	page->start = status_pid_start(getpid());
 	prctl(PR_GET_NAME, page->comm);
 	snprintf(page->backend, sizeof(page->backend), "%s",
 		 o.backend ? o.backend : "live");

@@ -57,6 +57,8 @@ void status_instance(struct nk_instance *nk);
  * has no instance yet), -errno.
  */
 int status_read(pid_t pid, struct status_page *copy, int timeout_ms);
+/* The start time of process @pid (clock ticks after boot), 0: none. */
+uint64_t status_pid_start(pid_t pid);
 
 #pragma GCC visibility pop
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading another program's status page (status_page.h). */
 #include "status_page.h"
-#include "../session/session.h"
+#include "../backend/common/host.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -19,6 +20,26 @@ static nk_time_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (nk_time_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+uint64_t status_pid_start(pid_t pid)
+{
+	char path[32], buf[1024];
+	unsigned long long start = 0;
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (be_host_read(path, buf, sizeof(buf)) < 0)
+		return 0;
+	/* The name may hold anything, ')' included: fields follow the last. */
+	p = strrchr(buf, ')');
+	/* starttime is field 22: past the 20 spaces from ")" on. */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p == NULL || sscanf(p + 1, "%llu", &start) != 1)
+		return 0;
+	/* A zombie is gone: it runs no code any more. */
+	return strstr(buf, ") Z ") ? 0 : (uint64_t)start;
 }
 
 static struct status_page *page_map(pid_t pid, int *err)
@@ -49,7 +70,7 @@ static struct status_page *page_map(pid_t pid, int *err)
 	if (memcmp(page->magic, STATUS_MAGIC, sizeof(page->magic)) != 0 ||
 	    page->layout != STATUS_LAYOUT || page->size != sizeof(*page)) {
 		*err = -EPROTO;
-	} else if (page->pid != pid || session_pid_start(pid) != page->start) {
+	} else if (page->pid != pid || status_pid_start(pid) != page->start) {
 		*err = -ENOENT; /* left by a process that is gone */
 	} else {
 		*err = 0;
