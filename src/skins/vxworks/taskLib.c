@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * VxWorks tasks over nucleus threads.
+ *
+ * A task is a nucleus thread carrying the skin's personality, whose
+ * extension is the TCB (internal.h).  Its ID is its handle in the
+ * registry, under its name: VxWorks lets tasks share a name, so a task
+ * whose name is taken is registered anonymously (taskNameToId() finds
+ * the first).  The attach hook sets a TCB up and runs the create hooks,
+ * the exit hook runs the delete hooks and makes the ID stale at once,
+ * whoever ends the thread (its return, taskExit(), taskDelete(), the
+ * instance's end).  Threads that never went through taskSpawn() (main,
+ * a thread of another skin) become tasks on their first call.
+ *
+ * nk_thread_* services are called with the nucleus lock held on a
+ * thread found under it: a task cannot end between lookup and use.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define VX_TASK_OPTIONS                                                        \
+	(VX_SUPERVISOR_MODE | VX_UNBREAKABLE | VX_DEALLOC_STACK | VX_FP_TASK | \
+	 VX_STDIO | VX_ADA_DEBUG | VX_FORTRAN | VX_PRIVATE_ENV |               \
+	 VX_NO_STACK_FILL)
+
+/* Stacks below this get the framework's default (256 KiB): Linux
+ * threads need more than VxWorks tasks were given. */
+#define VX_STACK_FLOOR (256 * 1024)
+
+/* What taskSpawn() passes to the attach hook of the thread it makes. */
+struct vx_spawn {
+	struct nk_thread *thread;
+	const char *name;
+	int options;
+	int stack_size;
+	FUNCPTR entry;
+	const _Vx_usr_arg_t *args;
+};
+
+void vx_apply_slice(struct vx_state *vs, struct nk_thread *thread)
+{
+	nk_time_t quantum = nk_tbase_ticks_to_ns(&vs->skin.tbase,
+						 (uint64_t)vs->slice);
+
+	(void)nk_thread_set_policy(thread,
+				   vs->slice ? NK_SCHED_RR : NK_SCHED_FIFO,
+				   vs->slice ? quantum : 0);
+}
+
+int vx_task_attach(struct nk_thread *thread, void *ext)
+{
+	struct vx_task *t = ext;
+	struct nk_instance *nk = nk_thread_instance(thread);
+	struct vx_state *vs = nk_personality_state(nk, &vxworks_skin.pers);
+	struct vx_spawn *sp = vs->spawning;
+	int ret;
+
+	if (sp && sp->thread != thread)
+		sp = NULL;
+	t->thread = thread;
+	snprintf(t->tcb.name, sizeof(t->tcb.name), "%s",
+		 sp ? sp->name : nk_thread_name(thread));
+	if (sp) {
+		t->tcb.options = sp->options;
+		t->tcb.stackSize = sp->stack_size;
+		t->tcb.entry = sp->entry;
+		memcpy(t->args, sp->args, sizeof(t->args));
+	}
+	ret = nk_synch_init(nk, &t->safe_wait, t->tcb.name, NK_SYNCH_FIFO, 0);
+	if (ret)
+		return ret;
+	ret = skin_register_locked(&vs->skin, VX_TASK, t->tcb.name, t,
+				   &t->handle);
+	if (ret == EEXIST)
+		ret = skin_register_locked(&vs->skin, VX_TASK, NULL, t,
+					   &t->handle);
+	if (ret) {
+		nk_synch_destroy_locked(&t->safe_wait);
+		return -ENOMEM;
+	}
+	if (vs->slice)
+		vx_apply_slice(vs, thread);
+	vx_run_create_hooks(vs, t);
+	return 0;
+}
+
+void vx_task_exit(struct nk_thread *thread, void *ext)
+{
+	struct vx_task *t = ext;
+	struct vx_state *vs = nk_personality_state(nk_thread_instance(thread),
+						   &vxworks_skin.pers);
+
+	vx_run_delete_hooks(vs, t);
+	skin_unregister_locked(&vs->skin, t->handle);
+	/* Its deleters wake: it is gone, as they asked. */
+	nk_synch_destroy_locked(&t->safe_wait);
+}
+
+int vx_task_current(struct nk_instance **nk, struct vx_task **out)
+{
+	struct nk_thread *self;
+	int ret = vx_enter_task_level(nk, NULL);
+
+	if (ret)
+		return ret;
+	self = nk_thread_self(*nk);
+	if (self == NULL)
+		return S_objLib_OBJ_ID_ERROR;
+	/* Attached already: the common case needs no lock. */
+	*out = nk_thread_personality(self, &vxworks_skin.pers);
+	if (*out)
+		return 0;
+	return vx_error(nk_thread_attach(self, &vxworks_skin.pers,
+					 (void **)out));
+}
+
+int vx_task_get(TASK_ID tid, struct nk_instance **nk, struct vx_task **out)
+{
+	int ret;
+
+	if (tid == 0) {
+		ret = vx_task_current(nk, out);
+		if (ret == 0)
+			nk_lock(*nk);
+		return ret;
+	}
+	ret = vx_enter(nk, NULL);
+	if (ret)
+		return ret;
+	nk_lock(*nk);
+	ret = skin_lookup_locked(skin_state(&vxworks_skin), VX_TASK,
+				 (uintptr_t)tid, (void **)out);
+	if (ret)
+		nk_unlock(*nk);
+	return ret;
+}
+
+/* Returning from the entry ends the thread: the exit hook cleans up. */
+static void task_trampoline(void *arg)
+{
+	struct vx_task *t = arg;
+	struct nk_instance *nk = nk_thread_instance(t->thread);
+	_Vx_usr_arg_t a[10];
+	FUNCPTR entry;
+
+	nk_lock(nk);
+	entry = t->tcb.entry;
+	memcpy(a, t->args, sizeof(a));
+	nk_unlock(nk);
+	entry(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
+}
+
+/* Create and start the task @sp describes (its thread still NULL). */
+static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
+{
+	struct nk_thread_attr attr = {.policy = NK_SCHED_FIFO};
+	char name[VX_TASK_NAME_LENGTH];
+	struct nk_instance *nk;
+	struct vx_state *vs;
+	struct vx_task *t;
+	int ret;
+
+	ret = vx_enter_task_level(&nk, &vs);
+	if (ret)
+		return ret;
+	nk_lock(nk);
+	/* Anonymous tasks are named as VxWorks names them; long names are
+	 * cut to what the registry and the nucleus keep. */
+	if (sp->name == NULL || sp->name[0] == '\0')
+		snprintf(name, sizeof(name), "t%lu", ++vs->spawned);
+	else
+		snprintf(name, sizeof(name), "%s", sp->name);
+	sp->name = name;
+	attr.name = name;
+	attr.priority = vx_nk_prio(priority);
+	attr.stack_size =
+	    sp->stack_size > VX_STACK_FLOOR ? (size_t)sp->stack_size : 0;
+	ret = nk_thread_create(nk, &attr, &sp->thread);
+	if (ret == 0) {
+		vs->spawning = sp;
+		ret = nk_thread_attach(sp->thread, &vxworks_skin.pers,
+				       (void **)&t);
+		vs->spawning = NULL;
+		if (ret)
+			nk_thread_delete(sp->thread);
+	}
+	if (ret == 0) {
+		*tid = vx_task_id(t);
+		ret = nk_thread_start(sp->thread, task_trampoline, t);
+	}
+	nk_unlock(nk);
+	return vx_error(ret);
+}
+
+TASK_ID taskSpawn(const char *name, int priority, int options, int stackSize,
+		  FUNCPTR entryPt, _Vx_usr_arg_t arg1, _Vx_usr_arg_t arg2,
+		  _Vx_usr_arg_t arg3, _Vx_usr_arg_t arg4, _Vx_usr_arg_t arg5,
+		  _Vx_usr_arg_t arg6, _Vx_usr_arg_t arg7, _Vx_usr_arg_t arg8,
+		  _Vx_usr_arg_t arg9, _Vx_usr_arg_t arg10)
+{
+	const _Vx_usr_arg_t args[10] = {arg1, arg2, arg3, arg4, arg5,
+					arg6, arg7, arg8, arg9, arg10};
+	struct vx_spawn sp = {.name = name,
+			      .options = options,
+			      .stack_size = stackSize,
+			      .entry = entryPt,
+			      .args = args};
+	TASK_ID tid = 0;
+	int ret;
+
+	if (priority < VX_PRIO_MIN || priority > VX_PRIO_MAX)
+		return vx_fail(S_taskLib_ILLEGAL_PRIORITY);
+	if (options & ~VX_TASK_OPTIONS)
+		return vx_fail(S_taskLib_ILLEGAL_OPTIONS);
+	if (stackSize < 0)
+		return vx_fail(S_taskLib_ILLEGAL_STACK_INFO);
+	if (entryPt == NULL)
+		return vx_fail(EINVAL);
+	ret = task_spawn(&sp, priority, &tid);
+	return ret ? vx_fail(ret) : tid;
+}
+
+/*
+ * taskDelete() (@force false) and taskDeleteForce(): a safe task is
+ * deleted once it is unsafe (its deleters wait on its queue); one that
+ * ends meanwhile is gone, as asked.
+ */
+static STATUS task_delete(TASK_ID tid, bool force)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	uintptr_t handle;
+	int ret;
+
+	ret = vx_enter_task_level(NULL, NULL);
+	if (ret == 0)
+		ret = vx_task_get(tid, &nk, &t);
+	if (ret)
+		return vx_fail(ret);
+	handle = t->handle;
+	while (!force && t->safe > 0 && t->thread != nk_thread_self(nk)) {
+		ret = nk_synch_sleep(&t->safe_wait, NK_INFINITE, NK_RELATIVE);
+		if (ret == 0 && skin_lookup_locked(skin_state(&vxworks_skin),
+						   VX_TASK, handle, (void **)&t))
+			ret = -EIDRM;
+		if (ret) {
+			nk_unlock(nk);
+			return ret == -EIDRM ? OK : vx_fail(vx_error(ret));
+		}
+	}
+	/* On the caller: does not return. */
+	ret = nk_thread_delete(t->thread);
+	nk_unlock(nk);
+	return ret ? vx_fail(vx_error(ret)) : OK;
+}
+
+STATUS taskDelete(TASK_ID tid)
+{
+	return task_delete(tid, false);
+}
+
+STATUS taskDeleteForce(TASK_ID tid)
+{
+	return task_delete(tid, true);
+}
+
+void taskExit(int code)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+
+	(void)code;
+	if (vx_task_current(&nk, &t) == 0)
+		nk_thread_exit(nk);
+}
+
+/* What taskSuspend() and its kind do to a task's thread. */
+enum task_op { TASK_SUSPEND, TASK_RESUME, TASK_PRIORITY };
+
+static STATUS task_control(TASK_ID tid, enum task_op op, int arg)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	unsigned int state;
+	int ret;
+
+	ret = vx_task_get(tid, &nk, &t);
+	if (ret)
+		return vx_fail(ret);
+	state = nk_thread_state(t->thread);
+	switch (op) {
+	case TASK_SUSPEND:
+		/* VxWorks suspensions do not nest. */
+		if (!(state & NK_THREAD_SUSPENDED))
+			ret = nk_thread_suspend(t->thread);
+		break;
+	case TASK_RESUME:
+		if (state & NK_THREAD_SUSPENDED)
+			ret = nk_thread_resume(t->thread);
+		break;
+	case TASK_PRIORITY:
+		ret = nk_thread_set_priority(t->thread, vx_nk_prio(arg));
+		break;
+	}
+	nk_unlock(nk);
+	return ret ? vx_fail(vx_error(ret)) : OK;
+}
+
+STATUS taskSuspend(TASK_ID tid)
+{
+	return task_control(tid, TASK_SUSPEND, 0);
+}
+
+STATUS taskResume(TASK_ID tid)
+{
+	return task_control(tid, TASK_RESUME, 0);
+}
+
+STATUS taskPrioritySet(TASK_ID tid, int newPriority)
+{
+	if (newPriority < VX_PRIO_MIN || newPriority > VX_PRIO_MAX)
+		return vx_fail(S_taskLib_ILLEGAL_PRIORITY);
+	return task_control(tid, TASK_PRIORITY, newPriority);
+}
+
+STATUS taskPriorityGet(TASK_ID tid, int *pPriority)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	int ret;
+
+	if (pPriority == NULL)
+		return vx_fail(EINVAL);
+	ret = vx_task_get(tid, &nk, &t);
+	if (ret)
+		return vx_fail(ret);
+	*pPriority = vx_prio(nk_thread_effective_priority(t->thread));
+	nk_unlock(nk);
+	return OK;
+}
+
+STATUS taskLock(void)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	int ret = vx_task_current(&nk, &t);
+
+	if (ret == 0)
+		ret = vx_error(nk_sched_lock(nk));
+	return ret ? vx_fail(ret) : OK;
+}
+
+STATUS taskUnlock(void)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	int ret = vx_task_current(&nk, &t);
+
+	if (ret == 0 && nk_sched_lock_depth(nk) > 0)
+		ret = vx_error(nk_sched_unlock(nk));
+	return ret ? vx_fail(ret) : OK;
+}
+
+STATUS taskSafe(void)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	int ret = vx_task_current(&nk, &t);
+
+	if (ret)
+		return vx_fail(ret);
+	nk_lock(nk);
+	t->safe++;
+	nk_unlock(nk);
+	return OK;
+}
+
+void vx_task_unsafe_locked(struct vx_task *t)
+{
+	if (t->safe > 0 && --t->safe == 0)
+		nk_synch_flush(&t->safe_wait, NK_WAKE_OK);
+}
+
+STATUS taskUnsafe(void)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	int ret = vx_task_current(&nk, &t);
+
+	if (ret)
+		return vx_fail(ret);
+	nk_lock(nk);
+	vx_task_unsafe_locked(t);
+	nk_sched_run(nk);
+	nk_unlock(nk);
+	return OK;
+}
+
+STATUS taskDelay(int ticks)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	struct skin_timeout to;
+	int ret = vx_task_current(&nk, &t);
+
+	if (ret)
+		return vx_fail(ret);
+	if (ticks == 0) {
+		ret = nk_thread_yield(nk);
+	} else {
+		to = vx_timeout(skin_state(&vxworks_skin), ticks);
+		ret = nk_thread_sleep(nk, to.value, to.mode);
+	}
+	return ret ? vx_fail(vx_error(ret)) : OK;
+}
+
+TASK_ID taskIdSelf(void)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+
+	return vx_task_current(&nk, &t) ? 0 : vx_task_id(t);
+}
+
+STATUS taskIdVerify(TASK_ID tid)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	int ret;
+
+	if (tid == 0)
+		return vx_fail(S_objLib_OBJ_ID_ERROR);
+	ret = vx_task_get(tid, &nk, &t);
+	if (ret)
+		return vx_fail(ret);
+	nk_unlock(nk);
+	return OK;
+}
+
+WIND_TCB *taskTcb(TASK_ID tid)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	int ret = vx_task_get(tid, &nk, &t);
+
+	if (ret) {
+		vx_fail(ret);
+		return NULL;
+	}
+	nk_unlock(nk);
+	return &t->tcb;
+}
