@@ -137,6 +137,13 @@ static inline void check_log(const char *expected)
 	CHECK_STR(trail, want);
 }
 
+/*
+ * A routine of another type as a FUNCPTR: VxWorks code casts straight
+ * to FUNCPTR; under -Wcast-function-type (-Wextra) a function that does
+ * not return int, or takes a pointer first, goes through void (*)(void).
+ */
+#define FN(fn) ((FUNCPTR)(void (*)(void))(fn))
+
 /* Spawn a task running @entry(@arg); it must be accepted. */
 static inline TASK_ID spawn(const char *name, int prio, FUNCPTR entry,
 			    long arg)

@@ -4,7 +4,9 @@
  * (one thread per task: per task, as VxWorks keeps it), mirrored by the
  * skin into the thread's nucleus error slot, where another task reads
  * it.  A value the task wrote into errno directly is seen by the task
- * itself, not by errnoOfTaskGet() from another task.
+ * itself, not by errnoOfTaskGet() from another task; a value another
+ * task set with errnoOfTaskSet() reaches the task's errno at its next
+ * errnoGet().
  */
 #include "internal.h"
 
@@ -13,6 +15,20 @@
 
 int errnoGet(void)
 {
+	struct nk_instance *nk = fusion_runtime_peek();
+	struct nk_thread *self;
+	struct vx_task *t;
+
+	if (nk == NULL || nk_in_interrupt(nk) ||
+	    (self = nk_thread_self(nk)) == NULL ||
+	    (t = nk_thread_personality(self, &vxworks_skin.pers)) == NULL)
+		return errno;
+	nk_lock(nk);
+	if (t->errno_set) {
+		errno = *nk_thread_errno(self);
+		t->errno_set = false;
+	}
+	nk_unlock(nk);
 	return errno;
 }
 
@@ -26,45 +42,45 @@ STATUS errnoSet(int errorValue)
  * Find task @tid (0: the caller) and whether it is the caller, whose
  * status is errno.  Returns with the lock held on success only.
  */
-static int task_errno(TASK_ID tid, struct nk_instance **nk, int **slot,
-		      bool *self)
+static int task_errno(TASK_ID tid, struct nk_instance **nk,
+		      struct vx_task **t, bool *self)
 {
-	struct vx_task *t;
-	int ret = vx_task_get(tid, nk, &t);
+	int ret = vx_task_get(tid, nk, t);
 
-	if (ret)
-		return ret;
-	*self = t->thread == nk_thread_self(*nk);
-	*slot = nk_thread_errno(t->thread);
-	return 0;
+	if (ret == 0)
+		*self = (*t)->thread == nk_thread_self(*nk);
+	return ret;
 }
 
 int errnoOfTaskGet(TASK_ID tid)
 {
 	struct nk_instance *nk;
+	struct vx_task *t;
 	bool self;
-	int *slot, value;
-	int ret = task_errno(tid, &nk, &slot, &self);
+	int value;
+	int ret = task_errno(tid, &nk, &t, &self);
 
 	if (ret)
 		return vx_fail(ret);
-	value = self ? errno : *slot;
+	value = *nk_thread_errno(t->thread);
 	nk_unlock(nk);
-	return value;
+	return self ? errnoGet() : value;
 }
 
 STATUS errnoOfTaskSet(TASK_ID tid, int errorValue)
 {
 	struct nk_instance *nk;
+	struct vx_task *t;
 	bool self;
-	int *slot;
-	int ret = task_errno(tid, &nk, &slot, &self);
+	int ret = task_errno(tid, &nk, &t, &self);
 
 	if (ret)
 		return vx_fail(ret);
-	*slot = errorValue;
+	*nk_thread_errno(t->thread) = errorValue;
 	if (self)
 		errno = errorValue;
+	else
+		t->errno_set = true;
 	nk_unlock(nk);
 	return OK;
 }

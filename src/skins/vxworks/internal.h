@@ -66,6 +66,8 @@ struct vx_task {
 	struct nk_thread *thread;
 	_Vx_usr_arg_t args[10];
 	int safe;		   /* taskSafe() nesting */
+	/* errnoOfTaskSet() by another task: errnoGet() takes it up. */
+	bool errno_set;
 	struct nk_synch safe_wait; /* deleters waiting for taskUnsafe() */
 };
 
