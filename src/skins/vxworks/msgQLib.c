@@ -167,6 +167,7 @@ static int msgq_send(struct nk_instance *nk, struct vx_msgq *q, uintptr_t id,
 		     struct send_req *m, int timeout)
 {
 	struct skin *sk = skin_state(&vxworks_skin);
+	struct skin_timeout to;
 	int ret;
 
 	if (nk_in_interrupt(nk) && timeout != NO_WAIT)
@@ -182,8 +183,10 @@ static int msgq_send(struct nk_instance *nk, struct vx_msgq *q, uintptr_t id,
 		return 0;
 	}
 	/* Full: wait until a receive moves the message into the ring. */
-	ret = skin_wait_sleep_locked(sk, VX_MSGQ, id, q, &q->senders, m,
-				     vx_timeout(sk, timeout));
+	to = vx_timeout(sk, timeout);
+	if (skin_nonblocking(to))
+		return S_objLib_OBJ_UNAVAILABLE;
+	ret = skin_wait_sleep_locked(sk, VX_MSGQ, id, q, &q->senders, m, to);
 	return vx_error(ret);
 }
 
@@ -210,6 +213,7 @@ static int msgq_receive(struct nk_instance *nk, struct vx_msgq *q,
 			uintptr_t id, struct recv_req *r, int timeout)
 {
 	struct skin *sk = skin_state(&vxworks_skin);
+	struct skin_timeout to;
 
 	if (r->buf == NULL && r->max)
 		return S_msgQLib_INVALID_MSG_LENGTH;
@@ -221,9 +225,11 @@ static int msgq_receive(struct nk_instance *nk, struct vx_msgq *q,
 		return 0;
 	}
 	/* Empty: wait until a send hands a message over. */
-	return vx_error(skin_wait_sleep_locked(sk, VX_MSGQ, id, q,
-					       &q->receivers, r,
-					       vx_timeout(sk, timeout)));
+	to = vx_timeout(sk, timeout);
+	if (skin_nonblocking(to))
+		return S_objLib_OBJ_UNAVAILABLE;
+	return vx_error(
+	    skin_wait_sleep_locked(sk, VX_MSGQ, id, q, &q->receivers, r, to));
 }
 
 int msgQReceive(MSG_Q_ID msgQId, char *buffer, UINT maxNBytes, int timeout)
