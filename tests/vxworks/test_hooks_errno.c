@@ -64,14 +64,12 @@ TEST(hooks_order_and_paths)
 	CHECK_EQ(taskDeleteHookAdd(FN(delete_b)), OK);
 	spawn("ret", 10, (FUNCPTR)run_body, (long)"run");
 	/* Created in order, deleted in reverse order. */
-	CHECK_STR(trail,
-		  "createA:ret createB:ret run deleteB:ret deleteA:ret");
+	CHECK_STR(trail, "createA:ret createB:ret run deleteB:ret deleteA:ret");
 
 	trail[0] = '\0';
 	t = spawn("del", 10, (FUNCPTR)sleeper_body, 0);
 	CHECK_EQ(taskDelete(t), OK);
-	CHECK_STR(trail,
-		  "createA:del createB:del deleteB:del deleteA:del");
+	CHECK_STR(trail, "createA:del createB:del deleteB:del deleteA:del");
 
 	trail[0] = '\0';
 	CHECK_EQ(taskCreateHookDelete(FN(create_a)), OK);

@@ -13,8 +13,7 @@ TEST(create_errors)
 {
 	CHECK_NULL(msgQCreate(4, 8, 0x2), S_msgQLib_INVALID_QUEUE_TYPE);
 	CHECK_NULL(msgQCreate(4, 8, -1), S_msgQLib_INVALID_QUEUE_TYPE);
-	CHECK_NULL(msgQCreate(4, -1, MSG_Q_FIFO),
-		   S_msgQLib_INVALID_MSG_LENGTH);
+	CHECK_NULL(msgQCreate(4, -1, MSG_Q_FIFO), S_msgQLib_INVALID_MSG_LENGTH);
 	CHECK_NULL(msgQCreate(0, 8, MSG_Q_FIFO), EINVAL);
 	CHECK_NULL(msgQCreate(-3, 8, MSG_Q_FIFO), EINVAL);
 	CHECK_NULL(msgQCreate(0x7fffffff, 0x7fffffff, MSG_Q_PRIORITY),
@@ -187,8 +186,8 @@ static int sender_body(long arg)
 {
 	struct sender *s = (struct sender *)arg;
 
-	s->ret = msgQSend(s->q, s->msg, (UINT)strlen(s->msg), WAIT_FOREVER,
-			  s->prio);
+	s->ret =
+	    msgQSend(s->q, s->msg, (UINT)strlen(s->msg), WAIT_FOREVER, s->prio);
 	note("sent:%s", s->msg);
 	return 0;
 }
@@ -257,9 +256,8 @@ static void isr_routine(long arg)
 	isr_results[1] = msgQSend(isr_q, "j", 1, 5, MSG_PRI_NORMAL) == ERROR
 			     ? errnoGet()
 			     : 0;
-	isr_results[2] = msgQReceive(isr_q, buf, 4, NO_WAIT) == ERROR
-			     ? errnoGet()
-			     : 0;
+	isr_results[2] =
+	    msgQReceive(isr_q, buf, 4, NO_WAIT) == ERROR ? errnoGet() : 0;
 }
 
 TEST(interrupt_context)

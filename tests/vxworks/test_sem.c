@@ -58,8 +58,12 @@ TEST(bad_ids)
 {
 	SEM_ID gone = semBCreate(SEM_Q_FIFO, SEM_FULL);
 	MSG_Q_ID q = msgQCreate(1, 1, MSG_Q_FIFO);
-	SEM_ID bads[] = {NULL, gone, (SEM_ID)0x1234, (SEM_ID)q,
-			 (SEM_ID)UINTPTR_MAX, (SEM_ID)(uintptr_t)taskIdSelf()};
+	SEM_ID bads[] = {NULL,
+			 gone,
+			 (SEM_ID)0x1234,
+			 (SEM_ID)q,
+			 (SEM_ID)UINTPTR_MAX,
+			 (SEM_ID)(uintptr_t)taskIdSelf()};
 
 	CHECK_EQ(semDelete(gone), OK);
 	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {

@@ -42,8 +42,8 @@ static int args_body(long a1, long a2, long a3, long a4, long a5, long a6,
 		     long a7, long a8, long a9, long a10)
 {
 	args_sum = a1 + 10 * a2 + 100 * a3 + 1000 * a4 + 10000 * a5 +
-		   100000 * a6 + 1000000 * a7 + 10000000 * a8 +
-		   100000000 * a9 + 1000000000 * a10;
+		   100000 * a6 + 1000000 * a7 + 10000000 * a8 + 100000000 * a9 +
+		   1000000000 * a10;
 	return 0;
 }
 
@@ -361,8 +361,8 @@ TEST(info_and_tcb)
 	WIND_TCB *tcb;
 	TASK_ID t;
 
-	t = taskSpawn("info", 42, VX_FP_TASK, 300000, (FUNCPTR)forever_body,
-		      0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+	t = taskSpawn("info", 42, VX_FP_TASK, 300000, (FUNCPTR)forever_body, 0,
+		      0, 0, 0, 0, 0, 0, 0, 0, 0);
 	CHECK(t != ERROR);
 	CHECK_EQ(taskGetInfo(t, &d), OK);
 	CHECK_EQ(d.td_id, t);

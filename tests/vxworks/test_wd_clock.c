@@ -93,8 +93,8 @@ static void isr_routine(long arg)
 	r[5] = msgQCreate(1, 1, MSG_Q_FIFO) == NULL ? errnoGet() : 0;
 	r[6] = wdCreate() == NULL ? errnoGet() : 0;
 	r[7] = wdDelete(isr_wd) == ERROR ? errnoGet() : 0;
-	r[8] = taskSpawn("isr", 10, 0, 0, (FUNCPTR)nothing_body, 0, 0, 0, 0,
-			 0, 0, 0, 0, 0, 0) == ERROR
+	r[8] = taskSpawn("isr", 10, 0, 0, (FUNCPTR)nothing_body, 0, 0, 0, 0, 0,
+			 0, 0, 0, 0, 0) == ERROR
 		   ? errnoGet()
 		   : 0;
 	r[9] = taskLock() == ERROR ? errnoGet() : 0;

@@ -145,11 +145,10 @@ static inline void check_log(const char *expected)
 #define FN(fn) ((FUNCPTR)(void (*)(void))(fn))
 
 /* Spawn a task running @entry(@arg); it must be accepted. */
-static inline TASK_ID spawn(const char *name, int prio, FUNCPTR entry,
-			    long arg)
+static inline TASK_ID spawn(const char *name, int prio, FUNCPTR entry, long arg)
 {
-	TASK_ID tid = taskSpawn(name, prio, 0, 0, entry, arg, 0, 0, 0, 0, 0,
-				0, 0, 0, 0);
+	TASK_ID tid =
+	    taskSpawn(name, prio, 0, 0, entry, arg, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
 	CHECK(tid != ERROR && tid != 0);
 	return tid;

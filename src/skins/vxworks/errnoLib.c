@@ -42,8 +42,8 @@ STATUS errnoSet(int errorValue)
  * Find task @tid (0: the caller) and whether it is the caller, whose
  * status is errno.  Returns with the lock held on success only.
  */
-static int task_errno(TASK_ID tid, struct nk_instance **nk,
-		      struct vx_task **t, bool *self)
+static int task_errno(TASK_ID tid, struct nk_instance **nk, struct vx_task **t,
+		      bool *self)
 {
 	int ret = vx_task_get(tid, nk, t);
 
@@ -90,7 +90,10 @@ static const struct {
 	int value;
 	const char *name;
 } errno_names[] = {
-#define N(code) {code, #code}
+#define N(code)                                                                \
+	{                                                                      \
+		code, #code                                                    \
+	}
     N(S_objLib_OBJ_ID_ERROR),
     N(S_objLib_OBJ_UNAVAILABLE),
     N(S_objLib_OBJ_DELETED),

@@ -48,9 +48,9 @@ struct vx_state {
 	FUNCPTR create_hooks[VX_MAX_TASK_HOOKS];
 	FUNCPTR delete_hooks[VX_MAX_TASK_HOOKS];
 	int nr_create_hooks, nr_delete_hooks;
-	TASK_ID default_tid; /* taskIdDefault() */
-	int clk_rate;	     /* sysClkRateGet() */
-	int slice;	     /* kernelTimeSlice(), ticks; 0: off */
+	TASK_ID default_tid;   /* taskIdDefault() */
+	int clk_rate;	       /* sysClkRateGet() */
+	int slice;	       /* kernelTimeSlice(), ticks; 0: off */
 	unsigned long spawned; /* names "tN" of anonymous tasks */
 	struct vx_spawn *spawning;
 };
@@ -65,7 +65,7 @@ struct vx_task {
 	uintptr_t handle;
 	struct nk_thread *thread;
 	_Vx_usr_arg_t args[10];
-	int safe;		   /* taskSafe() nesting */
+	int safe; /* taskSafe() nesting */
 	/* errnoOfTaskSet() by another task: errnoGet() takes it up. */
 	bool errno_set;
 	struct nk_synch safe_wait; /* deleters waiting for taskUnsafe() */

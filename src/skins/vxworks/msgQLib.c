@@ -209,8 +209,8 @@ STATUS msgQSend(MSG_Q_ID msgQId, const char *buffer, UINT nBytes, int timeout,
 }
 
 /* msgQReceive() with the queue @q found, lock held. */
-static int msgq_receive(struct nk_instance *nk, struct vx_msgq *q,
-			uintptr_t id, struct recv_req *r, int timeout)
+static int msgq_receive(struct nk_instance *nk, struct vx_msgq *q, uintptr_t id,
+			struct recv_req *r, int timeout)
 {
 	struct skin *sk = skin_state(&vxworks_skin);
 	struct skin_timeout to;
@@ -219,8 +219,7 @@ static int msgq_receive(struct nk_instance *nk, struct vx_msgq *q,
 		return S_msgQLib_INVALID_MSG_LENGTH;
 	if (q->count > 0) {
 		ring_get(q, r);
-		if (skin_wait_serve_locked(&q->senders, serve_sender, q,
-					   false))
+		if (skin_wait_serve_locked(&q->senders, serve_sender, q, false))
 			nk_sched_run(nk);
 		return 0;
 	}

@@ -38,9 +38,9 @@ static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
 	    (s->options & SEM_Q_PRIORITY) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO;
 
 	if (s->type != SEM_TYPE_MUTEX)
-		return vx_error(nk_sem_init(
-		    nk, &s->sem, wname, s->initial,
-		    s->type == SEM_TYPE_BINARY ? 1 : 0, order));
+		return vx_error(nk_sem_init(nk, &s->sem, wname, s->initial,
+					    s->type == SEM_TYPE_BINARY ? 1 : 0,
+					    order));
 	return vx_error(nk_mutex_init(
 	    nk, &s->mutex, wname,
 	    order | NK_MUTEX_RECURSIVE |
@@ -77,8 +77,7 @@ void vx_sem_reclaim(struct nk_instance *nk, void *object)
 	nk_free(nk, s);
 }
 
-static SEM_ID sem_create(enum sem_type type, int options,
-			 unsigned long initial)
+static SEM_ID sem_create(enum sem_type type, int options, unsigned long initial)
 {
 	struct nk_instance *nk;
 	struct vx_sem *s;
@@ -110,7 +109,7 @@ static int sem_options(int options, int allowed)
 	if ((options & SEM_Q_MASK) > SEM_Q_PRIORITY)
 		return S_semLib_INVALID_QUEUE_TYPE;
 	return (options & ~(SEM_Q_MASK | allowed)) ? S_semLib_INVALID_OPTION
-						    : 0;
+						   : 0;
 }
 
 SEM_ID semBCreate(int options, SEM_B_STATE initialState)
@@ -177,8 +176,7 @@ static int mutex_take(struct vx_sem *s, struct vx_task *t,
 	/* Acquired from a deleted owner: it is the caller's now. */
 	if (ret == NK_WAKE_OWNER_DEAD)
 		ret = 0;
-	if (ret == 0 && s->mutex.depth == 1 &&
-	    (s->options & SEM_DELETE_SAFE)) {
+	if (ret == 0 && s->mutex.depth == 1 && (s->options & SEM_DELETE_SAFE)) {
 		t->safe++;
 		s->safe_holder = t->thread;
 	}

@@ -41,8 +41,8 @@ struct vx_spawn {
 
 void vx_apply_slice(struct vx_state *vs, struct nk_thread *thread)
 {
-	nk_time_t quantum = nk_tbase_ticks_to_ns(&vs->skin.tbase,
-						 (uint64_t)vs->slice);
+	nk_time_t quantum =
+	    nk_tbase_ticks_to_ns(&vs->skin.tbase, (uint64_t)vs->slice);
 
 	(void)nk_thread_set_policy(thread,
 				   vs->slice ? NK_SCHED_RR : NK_SCHED_FIFO,
@@ -112,8 +112,8 @@ int vx_task_current(struct nk_instance **nk, struct vx_task **out)
 	*out = nk_thread_personality(self, &vxworks_skin.pers);
 	if (*out)
 		return 0;
-	return vx_error(nk_thread_attach(self, &vxworks_skin.pers,
-					 (void **)out));
+	return vx_error(
+	    nk_thread_attach(self, &vxworks_skin.pers, (void **)out));
 }
 
 int vx_task_get(TASK_ID tid, struct nk_instance **nk, struct vx_task **out)
@@ -242,8 +242,9 @@ static STATUS task_delete(TASK_ID tid, bool force)
 	handle = t->handle;
 	while (!force && t->safe > 0 && t->thread != nk_thread_self(nk)) {
 		ret = nk_synch_sleep(&t->safe_wait, NK_INFINITE, NK_RELATIVE);
-		if (ret == 0 && skin_lookup_locked(skin_state(&vxworks_skin),
-						   VX_TASK, handle, (void **)&t))
+		if (ret == 0 &&
+		    skin_lookup_locked(skin_state(&vxworks_skin), VX_TASK,
+				       handle, (void **)&t))
 			ret = -EIDRM;
 		if (ret) {
 			nk_unlock(nk);
