@@ -90,6 +90,8 @@ void vx_wd_reclaim(struct nk_instance *nk, void *object);
 
 /* Set the caller's error status to @status; returns ERROR.  Any. */
 int vx_fail(int status);
+/* OK for 0, else ERROR with the caller's error status set to @status. */
+STATUS vx_status(int status);
 /* The caller's task's error slot (NULL outside a task).  Any. */
 int *vx_errno_slot(void);
 
@@ -152,6 +154,13 @@ static inline int vx_get(enum vx_class_id cls, const void *id,
 
 	return skin_get(&vxworks_skin, cls, &handle, nk, object);
 }
+
+/*
+ * The start of creating an object: enter at task level and allocate a
+ * zeroed control block of @size bytes into *@object.  Errors:
+ * S_intLib_NOT_ISR_CALLABLE, S_memLib_NOT_ENOUGH_MEMORY.
+ */
+int vx_object_alloc(size_t size, struct nk_instance **nk, void **object);
 
 /* Delete object @id of class @cls (skin_delete()); not from interrupts. */
 int vx_delete(enum vx_class_id cls, const void *id);

@@ -135,31 +135,21 @@ MSG_Q_ID msgQCreate(int maxMsgs, int maxMsgLength, int options)
 	else if (maxMsgs < 1)
 		ret = EINVAL;
 	else
-		ret = vx_enter_task_level(&nk, NULL);
-	if (ret)
-		goto fail;
-	q = nk_alloc(nk, sizeof(*q));
-	if (q == NULL) {
-		ret = S_memLib_NOT_ENOUGH_MEMORY;
-		goto fail;
+		ret = vx_object_alloc(sizeof(*q), &nk, (void **)&q);
+	if (ret == 0) {
+		q->max_msgs = maxMsgs;
+		q->max_len = (UINT)maxMsgLength;
+		q->slot_size = sizeof(UINT) + (size_t)maxMsgLength;
+		q->options = options;
+		ret = vx_create(VX_MSGQ, q, msgq_setup, vx_msgq_reclaim, &id);
 	}
-	q->max_msgs = maxMsgs;
-	q->max_len = (UINT)maxMsgLength;
-	q->slot_size = sizeof(UINT) + (size_t)maxMsgLength;
-	q->options = options;
-	ret = vx_create(VX_MSGQ, q, msgq_setup, vx_msgq_reclaim, &id);
-	if (ret == 0)
-		return (MSG_Q_ID)id;
-fail:
-	vx_fail(ret);
-	return NULL;
+	vx_status(ret);
+	return ret ? NULL : (MSG_Q_ID)id;
 }
 
 STATUS msgQDelete(MSG_Q_ID msgQId)
 {
-	int ret = vx_delete(VX_MSGQ, msgQId);
-
-	return ret ? vx_fail(ret) : OK;
+	return vx_status(vx_delete(VX_MSGQ, msgQId));
 }
 
 /* msgQSend() with the queue @q found, lock held. */
@@ -205,7 +195,7 @@ STATUS msgQSend(MSG_Q_ID msgQId, const char *buffer, UINT nBytes, int timeout,
 		return vx_fail(ret);
 	ret = msgq_send(nk, q, (uintptr_t)msgQId, &m, timeout);
 	nk_unlock(nk);
-	return ret ? vx_fail(ret) : OK;
+	return vx_status(ret);
 }
 
 /* msgQReceive() with the queue @q found, lock held. */

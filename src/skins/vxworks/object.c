@@ -91,6 +91,21 @@ int vx_fail(int status)
 	return ERROR;
 }
 
+STATUS vx_status(int status)
+{
+	return status ? vx_fail(status) : OK;
+}
+
+int vx_object_alloc(size_t size, struct nk_instance **nk, void **object)
+{
+	int ret = vx_enter_task_level(nk, NULL);
+
+	if (ret)
+		return ret;
+	*object = nk_alloc(*nk, size);
+	return *object ? 0 : S_memLib_NOT_ENOUGH_MEMORY;
+}
+
 int vx_enter(struct nk_instance **nk, struct vx_state **vs)
 {
 	struct nk_instance *n;

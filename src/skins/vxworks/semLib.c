@@ -84,23 +84,15 @@ static SEM_ID sem_create(enum sem_type type, int options, unsigned long initial)
 	uintptr_t id;
 	int ret;
 
-	ret = vx_enter_task_level(&nk, NULL);
-	if (ret)
-		goto fail;
-	s = nk_alloc(nk, sizeof(*s));
-	if (s == NULL) {
-		ret = S_memLib_NOT_ENOUGH_MEMORY;
-		goto fail;
+	ret = vx_object_alloc(sizeof(*s), &nk, (void **)&s);
+	if (ret == 0) {
+		s->type = type;
+		s->options = options;
+		s->initial = initial;
+		ret = vx_create(VX_SEM, s, sem_setup, vx_sem_reclaim, &id);
 	}
-	s->type = type;
-	s->options = options;
-	s->initial = initial;
-	ret = vx_create(VX_SEM, s, sem_setup, vx_sem_reclaim, &id);
-	if (ret == 0)
-		return (SEM_ID)id;
-fail:
-	vx_fail(ret);
-	return NULL;
+	vx_status(ret);
+	return ret ? NULL : (SEM_ID)id;
 }
 
 /* The queueing bits of @options, and no other than @allowed. */
@@ -157,9 +149,7 @@ SEM_ID semMCreate(int options)
 
 STATUS semDelete(SEM_ID semId)
 {
-	int ret = vx_delete(VX_SEM, semId);
-
-	return ret ? vx_fail(ret) : OK;
+	return vx_status(vx_delete(VX_SEM, semId));
 }
 
 /*
@@ -206,7 +196,7 @@ STATUS semTake(SEM_ID semId, int timeout)
 		ret = vx_error(ret == NK_WAKE_UNBLOCKED ? 0 : ret);
 	}
 	nk_unlock(nk);
-	return ret ? vx_fail(ret) : OK;
+	return vx_status(ret);
 }
 
 /* Give mutex @s, which only its owner may.  Lock held. */
@@ -227,7 +217,25 @@ static int mutex_give(struct nk_instance *nk, struct vx_sem *s)
 	return 0;
 }
 
-STATUS semGive(SEM_ID semId)
+/* A binary or counting semaphore's give (@flush false) or flush. */
+static int sem_post(struct nk_instance *nk, struct vx_sem *s, bool flush)
+{
+	int ret;
+
+	if (flush) {
+		ret = nk_sem_flush(&s->sem);
+		nk_sched_run(nk);
+		return vx_error(ret);
+	}
+	ret = nk_sem_give_locked(&s->sem);
+	/* A full binary semaphore stays full. */
+	if (ret == -EOVERFLOW && s->type == SEM_TYPE_BINARY)
+		ret = 0;
+	return vx_error(ret);
+}
+
+/* semGive() (@flush false) and semFlush(). */
+static STATUS sem_give(SEM_ID semId, bool flush)
 {
 	struct nk_instance *nk;
 	struct vx_sem *s;
@@ -236,34 +244,20 @@ STATUS semGive(SEM_ID semId)
 	ret = vx_get(VX_SEM, semId, &nk, (void **)&s);
 	if (ret)
 		return vx_fail(ret);
-	if (s->type == SEM_TYPE_MUTEX) {
-		ret = mutex_give(nk, s);
-	} else {
-		ret = nk_sem_give_locked(&s->sem);
-		/* A full binary semaphore stays full. */
-		if (ret == -EOVERFLOW && s->type == SEM_TYPE_BINARY)
-			ret = 0;
-		ret = vx_error(ret);
-	}
+	if (s->type != SEM_TYPE_MUTEX)
+		ret = sem_post(nk, s, flush);
+	else
+		ret = flush ? S_semLib_INVALID_OPERATION : mutex_give(nk, s);
 	nk_unlock(nk);
-	return ret ? vx_fail(ret) : OK;
+	return vx_status(ret);
+}
+
+STATUS semGive(SEM_ID semId)
+{
+	return sem_give(semId, false);
 }
 
 STATUS semFlush(SEM_ID semId)
 {
-	struct nk_instance *nk;
-	struct vx_sem *s;
-	int ret;
-
-	ret = vx_get(VX_SEM, semId, &nk, (void **)&s);
-	if (ret)
-		return vx_fail(ret);
-	if (s->type == SEM_TYPE_MUTEX) {
-		ret = S_semLib_INVALID_OPERATION;
-	} else {
-		ret = vx_error(nk_sem_flush(&s->sem));
-		nk_sched_run(nk);
-	}
-	nk_unlock(nk);
-	return ret ? vx_fail(ret) : OK;
+	return sem_give(semId, true);
 }

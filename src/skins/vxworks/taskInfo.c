@@ -7,16 +7,9 @@
 
 char *taskName(TASK_ID tid)
 {
-	struct nk_instance *nk;
-	struct vx_task *t;
-	int ret = vx_task_get(tid, &nk, &t);
+	WIND_TCB *tcb = taskTcb(tid);
 
-	if (ret) {
-		vx_fail(ret);
-		return NULL;
-	}
-	nk_unlock(nk);
-	return t->tcb.name;
+	return tcb ? tcb->name : NULL;
 }
 
 TASK_ID taskNameToId(const char *name)

@@ -254,7 +254,7 @@ static STATUS task_delete(TASK_ID tid, bool force)
 	/* On the caller: does not return. */
 	ret = nk_thread_delete(t->thread);
 	nk_unlock(nk);
-	return ret ? vx_fail(vx_error(ret)) : OK;
+	return vx_status(vx_error(ret));
 }
 
 STATUS taskDelete(TASK_ID tid)
@@ -306,7 +306,7 @@ static STATUS task_control(TASK_ID tid, enum task_op op, int arg)
 		break;
 	}
 	nk_unlock(nk);
-	return ret ? vx_fail(vx_error(ret)) : OK;
+	return vx_status(vx_error(ret));
 }
 
 STATUS taskSuspend(TASK_ID tid)
@@ -342,49 +342,16 @@ STATUS taskPriorityGet(TASK_ID tid, int *pPriority)
 	return OK;
 }
 
-STATUS taskLock(void)
-{
-	struct nk_instance *nk;
-	struct vx_task *t;
-	int ret = vx_task_current(&nk, &t);
-
-	if (ret == 0)
-		ret = vx_error(nk_sched_lock(nk));
-	return ret ? vx_fail(ret) : OK;
-}
-
-STATUS taskUnlock(void)
-{
-	struct nk_instance *nk;
-	struct vx_task *t;
-	int ret = vx_task_current(&nk, &t);
-
-	if (ret == 0 && nk_sched_lock_depth(nk) > 0)
-		ret = vx_error(nk_sched_unlock(nk));
-	return ret ? vx_fail(ret) : OK;
-}
-
-STATUS taskSafe(void)
-{
-	struct nk_instance *nk;
-	struct vx_task *t;
-	int ret = vx_task_current(&nk, &t);
-
-	if (ret)
-		return vx_fail(ret);
-	nk_lock(nk);
-	t->safe++;
-	nk_unlock(nk);
-	return OK;
-}
-
 void vx_task_unsafe_locked(struct vx_task *t)
 {
 	if (t->safe > 0 && --t->safe == 0)
 		nk_synch_flush(&t->safe_wait, NK_WAKE_OK);
 }
 
-STATUS taskUnsafe(void)
+/* What taskLock() and its kind do to the caller. */
+enum self_op { SELF_LOCK, SELF_UNLOCK, SELF_SAFE, SELF_UNSAFE };
+
+static STATUS self_control(enum self_op op)
 {
 	struct nk_instance *nk;
 	struct vx_task *t;
@@ -392,11 +359,48 @@ STATUS taskUnsafe(void)
 
 	if (ret)
 		return vx_fail(ret);
-	nk_lock(nk);
-	vx_task_unsafe_locked(t);
-	nk_sched_run(nk);
-	nk_unlock(nk);
-	return OK;
+	switch (op) {
+	case SELF_LOCK:
+		ret = vx_error(nk_sched_lock(nk));
+		break;
+	case SELF_UNLOCK:
+		/* Unlocking an unlocked task does nothing. */
+		if (nk_sched_lock_depth(nk) > 0)
+			ret = vx_error(nk_sched_unlock(nk));
+		break;
+	case SELF_SAFE:
+		nk_lock(nk);
+		t->safe++;
+		nk_unlock(nk);
+		break;
+	case SELF_UNSAFE:
+		nk_lock(nk);
+		vx_task_unsafe_locked(t);
+		nk_sched_run(nk);
+		nk_unlock(nk);
+		break;
+	}
+	return vx_status(ret);
+}
+
+STATUS taskLock(void)
+{
+	return self_control(SELF_LOCK);
+}
+
+STATUS taskUnlock(void)
+{
+	return self_control(SELF_UNLOCK);
+}
+
+STATUS taskSafe(void)
+{
+	return self_control(SELF_SAFE);
+}
+
+STATUS taskUnsafe(void)
+{
+	return self_control(SELF_UNSAFE);
 }
 
 STATUS taskDelay(int ticks)
@@ -414,7 +418,7 @@ STATUS taskDelay(int ticks)
 		to = vx_timeout(skin_state(&vxworks_skin), ticks);
 		ret = nk_thread_sleep(nk, to.value, to.mode);
 	}
-	return ret ? vx_fail(vx_error(ret)) : OK;
+	return vx_status(vx_error(ret));
 }
 
 TASK_ID taskIdSelf(void)

@@ -53,59 +53,54 @@ WDOG_ID wdCreate(void)
 	uintptr_t id;
 	int ret;
 
-	ret = vx_enter_task_level(&nk, NULL);
-	if (ret == 0) {
-		w = nk_alloc(nk, sizeof(*w));
-		ret = w ? vx_create(VX_WD, w, wd_setup, vx_wd_reclaim, &id)
-			: S_memLib_NOT_ENOUGH_MEMORY;
-	}
-	if (ret) {
-		vx_fail(ret);
-		return NULL;
-	}
-	return (WDOG_ID)id;
+	ret = vx_object_alloc(sizeof(*w), &nk, (void **)&w);
+	if (ret == 0)
+		ret = vx_create(VX_WD, w, wd_setup, vx_wd_reclaim, &id);
+	vx_status(ret);
+	return ret ? NULL : (WDOG_ID)id;
 }
 
 STATUS wdDelete(WDOG_ID wdId)
 {
-	int ret = vx_delete(VX_WD, wdId);
-
-	return ret ? vx_fail(ret) : OK;
+	return vx_status(vx_delete(VX_WD, wdId));
 }
 
-STATUS wdStart(WDOG_ID wdId, int delay, FUNCPTR pRoutine,
-	       _Vx_usr_arg_t parameter)
+/* wdStart() (@routine non-NULL) and wdCancel() (@routine NULL). */
+static STATUS wd_arm(WDOG_ID wdId, int delay, FUNCPTR routine,
+		     _Vx_usr_arg_t parameter)
 {
 	struct nk_instance *nk;
 	struct vx_wd *w;
 	nk_time_t date;
 	int ret;
 
-	if (pRoutine == NULL || delay < 0)
-		return vx_fail(EINVAL);
 	ret = vx_get(VX_WD, wdId, &nk, (void **)&w);
 	if (ret)
 		return vx_fail(ret);
-	w->routine = pRoutine;
-	w->arg = parameter;
-	/* A delay of 0 is the next tick, as a tick interrupt delivers it. */
-	date = nk_tbase_timeout(&skin_state(&vxworks_skin)->tbase,
-				delay ? (uint64_t)delay : 1);
-	ret = vx_error(nk_timer_start_locked(&w->timer, date, 0, NK_ABSOLUTE));
+	if (routine == NULL) {
+		nk_timer_stop_locked(&w->timer);
+	} else {
+		w->routine = routine;
+		w->arg = parameter;
+		/* 0 is the next tick, as a tick interrupt delivers it. */
+		date = nk_tbase_timeout(&skin_state(&vxworks_skin)->tbase,
+					delay ? (uint64_t)delay : 1);
+		ret = vx_error(
+		    nk_timer_start_locked(&w->timer, date, 0, NK_ABSOLUTE));
+	}
 	nk_unlock(nk);
-	return ret ? vx_fail(ret) : OK;
+	return vx_status(ret);
+}
+
+STATUS wdStart(WDOG_ID wdId, int delay, FUNCPTR pRoutine,
+	       _Vx_usr_arg_t parameter)
+{
+	if (pRoutine == NULL || delay < 0)
+		return vx_fail(EINVAL);
+	return wd_arm(wdId, delay, pRoutine, parameter);
 }
 
 STATUS wdCancel(WDOG_ID wdId)
 {
-	struct nk_instance *nk;
-	struct vx_wd *w;
-	int ret;
-
-	ret = vx_get(VX_WD, wdId, &nk, (void **)&w);
-	if (ret)
-		return vx_fail(ret);
-	nk_timer_stop_locked(&w->timer);
-	nk_unlock(nk);
-	return OK;
+	return wd_arm(wdId, 0, NULL, 0);
 }
