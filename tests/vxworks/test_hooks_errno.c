@@ -8,36 +8,33 @@
 
 #include <unistd.h>
 
-static void create_a(WIND_TCB *tcb)
+/* Each hook notes who it is and the task's name. */
+static void hook_note(const char *hook, const WIND_TCB *tcb)
 {
 	char item[64];
 
-	snprintf(item, sizeof(item), "createA:%s", tcb->name);
+	snprintf(item, sizeof(item), "%s:%s", hook, tcb->name);
 	step(item);
+}
+
+static void create_a(WIND_TCB *tcb)
+{
+	hook_note("createA", tcb);
 }
 
 static void create_b(WIND_TCB *tcb)
 {
-	char item[64];
-
-	snprintf(item, sizeof(item), "createB:%s", tcb->name);
-	step(item);
+	hook_note("createB", tcb);
 }
 
 static void delete_a(WIND_TCB *tcb)
 {
-	char item[64];
-
-	snprintf(item, sizeof(item), "deleteA:%s", tcb->name);
-	step(item);
+	hook_note("deleteA", tcb);
 }
 
 static void delete_b(WIND_TCB *tcb)
 {
-	char item[64];
-
-	snprintf(item, sizeof(item), "deleteB:%s", tcb->name);
-	step(item);
+	hook_note("deleteB", tcb);
 }
 
 static int run_body(long arg)

@@ -345,13 +345,12 @@ static int exit_body(long arg)
 
 TEST(self_delete_and_exit)
 {
-	TASK_ID t;
-
 	log_start();
-	t = spawn("selfdel", 10, (FUNCPTR)self_delete_body, 0);
-	CHECK_FAIL(taskIdVerify(t), S_objLib_OBJ_ID_ERROR);
-	t = spawn("exit", 10, (FUNCPTR)exit_body, 3);
-	CHECK_FAIL(taskIdVerify(t), S_objLib_OBJ_ID_ERROR);
+	CHECK_FAIL(
+	    taskIdVerify(spawn("selfdel", 10, (FUNCPTR)self_delete_body, 0)),
+	    S_objLib_OBJ_ID_ERROR);
+	CHECK_FAIL(taskIdVerify(spawn("exit", 10, (FUNCPTR)exit_body, 3)),
+		   S_objLib_OBJ_ID_ERROR);
 	check_log("self@0 exit@0");
 }
 

@@ -49,37 +49,19 @@ TASK_ID taskIdDefault(TASK_ID tid)
 	return ret;
 }
 
-/* @tid's nucleus state bits into *@state; FALSE for a bad ID. */
-static BOOL task_state(TASK_ID tid, unsigned int *state)
-{
-	struct nk_instance *nk;
-	struct vx_task *t;
-	int ret = vx_task_get(tid, &nk, &t);
-
-	if (ret) {
-		vx_fail(ret);
-		return FALSE;
-	}
-	*state = nk_thread_state(t->thread);
-	nk_unlock(nk);
-	return TRUE;
-}
-
 /* VxWorks counts the running task as ready. */
 BOOL taskIsReady(TASK_ID tid)
 {
-	unsigned int state;
+	TASK_DESC desc;
 
-	return task_state(tid, &state) &&
-	       !(state & (NK_THREAD_PENDING | NK_THREAD_DELAYED |
-			  NK_THREAD_SUSPENDED | NK_THREAD_DORMANT));
+	return taskGetInfo(tid, &desc) == OK && desc.td_status == WIND_READY;
 }
 
 BOOL taskIsSuspended(TASK_ID tid)
 {
-	unsigned int state;
+	TASK_DESC desc;
 
-	return task_state(tid, &state) && (state & NK_THREAD_SUSPENDED);
+	return taskGetInfo(tid, &desc) == OK && (desc.td_status & WIND_SUSPEND);
 }
 
 /* A nucleus state as VxWorks's: a pend with a timeout is PEND|DELAY. */

@@ -328,17 +328,13 @@ STATUS taskPrioritySet(TASK_ID tid, int newPriority)
 
 STATUS taskPriorityGet(TASK_ID tid, int *pPriority)
 {
-	struct nk_instance *nk;
-	struct vx_task *t;
-	int ret;
+	TASK_DESC desc;
 
 	if (pPriority == NULL)
 		return vx_fail(EINVAL);
-	ret = vx_task_get(tid, &nk, &t);
-	if (ret)
-		return vx_fail(ret);
-	*pPriority = vx_prio(nk_thread_effective_priority(t->thread));
-	nk_unlock(nk);
+	if (taskGetInfo(tid, &desc))
+		return ERROR;
+	*pPriority = desc.td_priority;
 	return OK;
 }
 
@@ -429,19 +425,12 @@ TASK_ID taskIdSelf(void)
 	return vx_task_current(&nk, &t) ? 0 : vx_task_id(t);
 }
 
+/* 0 names no task here, unlike for the services that take it. */
 STATUS taskIdVerify(TASK_ID tid)
 {
-	struct nk_instance *nk;
-	struct vx_task *t;
-	int ret;
-
 	if (tid == 0)
 		return vx_fail(S_objLib_OBJ_ID_ERROR);
-	ret = vx_task_get(tid, &nk, &t);
-	if (ret)
-		return vx_fail(ret);
-	nk_unlock(nk);
-	return OK;
+	return taskTcb(tid) ? OK : ERROR;
 }
 
 WIND_TCB *taskTcb(TASK_ID tid)
