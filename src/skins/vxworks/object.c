@@ -49,6 +49,7 @@ static const struct skin_class vx_classes[VX_NR_CLASSES] = {
     [VX_SEM] = {"sem", .reclaim = vx_sem_reclaim},
     [VX_MSGQ] = {"msgQ", .reclaim = vx_msgq_reclaim},
     [VX_WD] = {"wdog", .reclaim = vx_wd_reclaim},
+    [VX_PART] = {"memPart", .reclaim = vx_part_reclaim},
 };
 
 const struct skin_desc vxworks_skin = {
