@@ -28,6 +28,10 @@ extern "C" {
 #define MSG_PRI_NORMAL 0
 #define MSG_PRI_URGENT 1
 
+/* The most memory one queue's messages may take (each message takes
+ * its maximum length and 4 bytes). */
+#define VX_MSGQ_MAX_BYTES (1ULL << 30)
+
 /* A handle, never an address (vxWorks.h). */
 typedef struct vxworks_msg_q *MSG_Q_ID;
 
@@ -40,7 +44,8 @@ typedef struct vxworks_msg_q *MSG_Q_ID;
 /*
  * NULL with S_msgQLib_INVALID_QUEUE_TYPE (unknown @options),
  * S_msgQLib_INVALID_MSG_LENGTH (negative @maxMsgLength), EINVAL
- * (@maxMsgs < 1), S_memLib_NOT_ENOUGH_MEMORY, S_intLib_NOT_ISR_CALLABLE.
+ * (@maxMsgs < 1), S_memLib_NOT_ENOUGH_MEMORY (also beyond
+ * VX_MSGQ_MAX_BYTES), S_intLib_NOT_ISR_CALLABLE.
  */
 MSG_Q_ID msgQCreate(int maxMsgs, int maxMsgLength, int options);
 /* Waiting senders and receivers fail with S_objLib_OBJ_DELETED. */

@@ -82,7 +82,8 @@ TEST(pools_and_exhaustion)
 TEST(bad_ids)
 {
 	SEM_ID s = semBCreate(SEM_Q_FIFO, SEM_EMPTY);
-	PART_ID bads[] = {NULL, (PART_ID)0x55, (PART_ID)s, (PART_ID)UINTPTR_MAX};
+	PART_ID bads[] = {NULL, (PART_ID)0x55, (PART_ID)s,
+			  (PART_ID)UINTPTR_MAX};
 	MEM_PART_STATS st;
 
 	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
@@ -106,9 +107,8 @@ static void isr_routine(long arg)
 	(void)arg;
 	isr_results[0] = memPartAlloc(isr_part, 8) == NULL ? errnoGet() : 0;
 	isr_results[1] = memPartFree(isr_part, NULL) ? errnoGet() : 0;
-	isr_results[2] = memPartCreate(pool_b, sizeof(pool_b)) == NULL
-			     ? errnoGet()
-			     : 0;
+	isr_results[2] =
+	    memPartCreate(pool_b, sizeof(pool_b)) == NULL ? errnoGet() : 0;
 	semGive(isr_done);
 }
 

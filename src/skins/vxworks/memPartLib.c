@@ -16,7 +16,7 @@ struct vx_part {
 
 /* Below a block aligned by memPartAlignedAlloc(). */
 struct aligned_tag {
-	void *block;	/* what the heap gave */
+	void *block;	 /* what the heap gave */
 	uintptr_t check; /* ALIGNED_MAGIC ^ block: a real tag */
 };
 
@@ -128,10 +128,12 @@ void *memPartAlignedAlloc(PART_ID partId, unsigned int nBytes,
 	if (alignment <= NK_HEAP_ALIGN) {
 		block = part_alloc(p, nBytes ? nBytes : 1);
 	} else {
-		block = part_alloc(p, (size_t)nBytes + alignment + sizeof(*tag));
+		block =
+		    part_alloc(p, (size_t)nBytes + alignment + sizeof(*tag));
 		if (block) {
-			start = ((uintptr_t)block + sizeof(*tag) + alignment -
-				 1) & ~((uintptr_t)alignment - 1);
+			start =
+			    ((uintptr_t)block + sizeof(*tag) + alignment - 1) &
+			    ~((uintptr_t)alignment - 1);
 			tag = (struct aligned_tag *)start - 1;
 			tag->block = block;
 			tag->check = ALIGNED_MAGIC ^ (uintptr_t)block;

@@ -103,6 +103,10 @@ static int msgq_setup(struct nk_instance *nk, void *object, const char *wname)
 
 	if (ret == 0)
 		ret = skin_wait_init(nk, &q->senders, wname, prio);
+	/* Beyond the limit, refused before asking for it. */
+	if (ret == 0 &&
+	    (uint64_t)q->max_msgs * q->slot_size > VX_MSGQ_MAX_BYTES)
+		ret = -ENOMEM;
 	if (ret == 0) {
 		q->slots = nk_alloc(nk, (size_t)q->max_msgs * q->slot_size);
 		if (q->slots == NULL)
