@@ -71,6 +71,7 @@ typedef struct windTcb {
 #define taskIdSelf vxworks_taskIdSelf
 #define taskIdVerify vxworks_taskIdVerify
 #define taskTcb vxworks_taskTcb
+#define taskRestart vxworks_taskRestart
 
 /*
  * Create and start a task named @name (NULL: "tN", N counting spawns)
@@ -96,6 +97,15 @@ TASK_ID taskSpawn(const char *name, int priority, int options, int stackSize,
 STATUS taskDelete(TASK_ID tid);
 /* As taskDelete(), ignoring deletion safety. */
 STATUS taskDeleteForce(TASK_ID tid);
+/*
+ * Restart task @tid (0: the caller, which does not return) from its
+ * entry point with its original arguments, keeping its ID, name,
+ * options and current base priority.  Deletion safety is not waited for.
+ * ERROR with S_objLib_OBJ_ID_ERROR, S_taskLib_ILLEGAL_OPERATION (a task
+ * that was not spawned: main, a thread of another skin),
+ * S_memLib_NOT_ENOUGH_MEMORY, S_intLib_NOT_ISR_CALLABLE.
+ */
+STATUS taskRestart(TASK_ID tid);
 /* End the calling task (@code is not kept). */
 void taskExit(int code);
 /*

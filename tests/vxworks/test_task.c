@@ -354,6 +354,43 @@ TEST(self_delete_and_exit)
 	check_log("self@0 exit@0");
 }
 
+static int restart_runs;
+
+static int restartable_body(long arg)
+{
+	note("run%d:%ld", ++restart_runs, arg);
+	/* The second run restarts itself once more. */
+	if (restart_runs == 2)
+		taskRestart(0);
+	taskDelay(1000);
+	return 0;
+}
+
+TEST(restart)
+{
+	TASK_ID t;
+	int prio;
+
+	log_start();
+	t = spawn("again", 30, (FUNCPTR)restartable_body, 7);
+	CHECK_EQ(taskPrioritySet(t, 40), OK);
+	CHECK_EQ(taskDelay(2), OK);
+	CHECK_EQ(taskRestart(t), OK);
+	/* The same ID, name and priority, from the entry again. */
+	CHECK_EQ(taskIdVerify(t), OK);
+	CHECK_EQ(taskNameToId("again"), t);
+	CHECK_STR(taskName(t), "again");
+	CHECK_EQ(taskPriorityGet(t, &prio), OK);
+	CHECK_EQ(prio, 40);
+	check_log("run1:7@0 run2:7@2 run3:7@2");
+	CHECK_EQ(taskDelete(t), OK);
+	CHECK_FAIL(taskIdVerify(t), S_objLib_OBJ_ID_ERROR);
+	CHECK_FAIL(taskRestart(t), S_objLib_OBJ_ID_ERROR);
+	CHECK_FAIL(taskRestart(0x4242), S_objLib_OBJ_ID_ERROR);
+	/* main was never spawned: nothing to restart it from. */
+	CHECK_FAIL(taskRestart(0), S_taskLib_ILLEGAL_OPERATION);
+}
+
 TEST(info_and_tcb)
 {
 	TASK_DESC d;
@@ -414,4 +451,4 @@ TESTS(T(spawn_errors), T(spawn_runs_at_once_with_args),
       T(priority_order_and_range), T(names), T(bad_ids),
       T(delay_dates_and_yield), T(lock_defers_and_refuses_waits),
       T(suspend_resume), T(deletion_safety), T(self_delete_and_exit),
-      T(info_and_tcb), T(plain_pthread));
+      T(restart), T(info_and_tcb), T(plain_pthread));

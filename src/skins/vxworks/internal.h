@@ -57,6 +57,15 @@ struct vx_state {
 };
 
 /*
+ * What a task ID names in the registry: the task's current TCB, which
+ * taskRestart() replaces under the same ID.  From nk_alloc(), freed
+ * when the task ends for good.  Lock held.
+ */
+struct vx_task_anchor {
+	struct vx_task *tcb;
+};
+
+/*
  * The task control block: the extension of the skin's personality on a
  * nucleus thread, set up by the attach hook, torn down by the exit hook
  * whoever ends the thread, freed with it.  Lock held for every field.
@@ -64,6 +73,7 @@ struct vx_state {
 struct vx_task {
 	WIND_TCB tcb; /* taskTcb(), the hooks' argument */
 	uintptr_t handle;
+	struct vx_task_anchor *anchor; /* NULL once restarted */
 	struct nk_thread *thread;
 	_Vx_usr_arg_t args[10];
 	int safe; /* taskSafe() nesting */
@@ -127,6 +137,8 @@ int vx_task_current(struct nk_instance **nk, struct vx_task **out);
  * that ended), those of vx_task_current().
  */
 int vx_task_get(TASK_ID tid, struct nk_instance **nk, struct vx_task **out);
+/* The task behind @handle: S_objLib_OBJ_ID_ERROR.  Lock held. */
+int vx_task_lookup_locked(uintptr_t handle, struct vx_task **out);
 /*
  * Undo one taskSafe() of @t; at zero, its waiting deleters are readied
  * (the caller reschedules).  Lock held.

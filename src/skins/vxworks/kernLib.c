@@ -10,7 +10,8 @@ void vx_slice_all(struct vx_state *vs)
 	uint32_t cursor = 0;
 
 	while (skin_list_locked(&vs->skin, VX_TASK, &cursor, &e) == 0)
-		vx_apply_slice(vs, ((struct vx_task *)e.object)->thread);
+		vx_apply_slice(
+		    vs, ((struct vx_task_anchor *)e.object)->tcb->thread);
 }
 
 STATUS kernelTimeSlice(int ticks)

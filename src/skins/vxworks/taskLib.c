@@ -29,9 +29,14 @@
  * threads need more than VxWorks tasks were given. */
 #define VX_STACK_FLOOR (256 * 1024)
 
-/* What taskSpawn() passes to the attach hook of the thread it makes. */
+/*
+ * What taskSpawn() and taskRestart() pass to the attach hook of the
+ * thread they make.
+ */
 struct vx_spawn {
 	struct nk_thread *thread;
+	/* taskRestart(): the ID the new thread takes over, else NULL. */
+	struct vx_task *restarted;
 	const char *name;
 	int options;
 	int stack_size;
@@ -47,6 +52,40 @@ void vx_apply_slice(struct vx_state *vs, struct nk_thread *thread)
 	(void)nk_thread_set_policy(thread,
 				   vs->slice ? NK_SCHED_RR : NK_SCHED_FIFO,
 				   vs->slice ? quantum : 0);
+}
+
+/*
+ * Give @t its ID: @old's (taskRestart()), else a new one under its
+ * name, or anonymous when the name is taken (VxWorks lets tasks share a
+ * name).  Errors: statuses.  Lock held.
+ */
+static int task_register(struct vx_state *vs, struct vx_task *t,
+			 struct vx_task *old)
+{
+	struct nk_instance *nk = vs->skin.nk;
+	int ret;
+
+	if (old) {
+		t->anchor = old->anchor;
+		t->handle = old->handle;
+		old->anchor = NULL;
+		t->anchor->tcb = t;
+		return 0;
+	}
+	t->anchor = nk_alloc(nk, sizeof(*t->anchor));
+	if (t->anchor == NULL)
+		return S_memLib_NOT_ENOUGH_MEMORY;
+	t->anchor->tcb = t;
+	ret = skin_register_locked(&vs->skin, VX_TASK, t->tcb.name, t->anchor,
+				   &t->handle);
+	if (ret == EEXIST)
+		ret = skin_register_locked(&vs->skin, VX_TASK, NULL, t->anchor,
+					   &t->handle);
+	if (ret) {
+		nk_free(nk, t->anchor);
+		t->anchor = NULL;
+	}
+	return ret;
 }
 
 int vx_task_attach(struct nk_thread *thread, void *ext)
@@ -69,13 +108,8 @@ int vx_task_attach(struct nk_thread *thread, void *ext)
 		memcpy(t->args, sp->args, sizeof(t->args));
 	}
 	ret = nk_synch_init(nk, &t->safe_wait, t->tcb.name, NK_SYNCH_FIFO, 0);
-	if (ret)
-		return ret;
-	ret = skin_register_locked(&vs->skin, VX_TASK, t->tcb.name, t,
-				   &t->handle);
-	if (ret == EEXIST)
-		ret = skin_register_locked(&vs->skin, VX_TASK, NULL, t,
-					   &t->handle);
+	if (ret == 0)
+		ret = task_register(vs, t, sp ? sp->restarted : NULL);
 	if (ret) {
 		nk_synch_destroy_locked(&t->safe_wait);
 		return -ENOMEM;
@@ -93,7 +127,11 @@ void vx_task_exit(struct nk_thread *thread, void *ext)
 						   &vxworks_skin.pers);
 
 	vx_run_delete_hooks(vs, t);
-	skin_unregister_locked(&vs->skin, t->handle);
+	/* Restarted: its ID lives on in its successor. */
+	if (t->anchor) {
+		skin_unregister_locked(&vs->skin, t->handle);
+		nk_free(vs->skin.nk, t->anchor);
+	}
 	/* Its deleters wake: it is gone, as they asked. */
 	nk_synch_destroy_locked(&t->safe_wait);
 }
@@ -130,10 +168,20 @@ int vx_task_get(TASK_ID tid, struct nk_instance **nk, struct vx_task **out)
 	if (ret)
 		return ret;
 	nk_lock(*nk);
-	ret = skin_lookup_locked(skin_state(&vxworks_skin), VX_TASK,
-				 (uintptr_t)tid, (void **)out);
+	ret = vx_task_lookup_locked((uintptr_t)tid, out);
 	if (ret)
 		nk_unlock(*nk);
+	return ret;
+}
+
+int vx_task_lookup_locked(uintptr_t handle, struct vx_task **out)
+{
+	struct vx_task_anchor *anchor;
+	int ret = skin_lookup_locked(skin_state(&vxworks_skin), VX_TASK, handle,
+				     (void **)&anchor);
+
+	if (ret == 0)
+		*out = anchor->tcb;
 	return ret;
 }
 
@@ -152,10 +200,37 @@ static void task_trampoline(void *arg)
 	entry(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
 }
 
-/* Create and start the task @sp describes (its thread still NULL). */
-static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
+/*
+ * Create and start the task @sp describes (its thread still NULL) at
+ * @priority into *@out.  Errors: nucleus -errno.  Lock held.
+ */
+static int task_make_locked(struct nk_instance *nk, struct vx_state *vs,
+			    struct vx_spawn *sp, int priority,
+			    struct vx_task **out)
 {
 	struct nk_thread_attr attr = {.policy = NK_SCHED_FIFO};
+	int ret;
+
+	attr.name = sp->name;
+	attr.priority = vx_nk_prio(priority);
+	attr.stack_size =
+	    sp->stack_size > VX_STACK_FLOOR ? (size_t)sp->stack_size : 0;
+	ret = nk_thread_create(nk, &attr, &sp->thread);
+	if (ret)
+		return ret;
+	vs->spawning = sp;
+	ret = nk_thread_attach(sp->thread, &vxworks_skin.pers, (void **)out);
+	vs->spawning = NULL;
+	if (ret == 0)
+		ret = nk_thread_start(sp->thread, task_trampoline, *out);
+	if (ret)
+		nk_thread_delete(sp->thread);
+	return ret;
+}
+
+/* taskSpawn() once its arguments are checked. */
+static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
+{
 	char name[VX_TASK_NAME_LENGTH];
 	struct nk_instance *nk;
 	struct vx_state *vs;
@@ -173,25 +248,47 @@ static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
 	else
 		snprintf(name, sizeof(name), "%s", sp->name);
 	sp->name = name;
-	attr.name = name;
-	attr.priority = vx_nk_prio(priority);
-	attr.stack_size =
-	    sp->stack_size > VX_STACK_FLOOR ? (size_t)sp->stack_size : 0;
-	ret = nk_thread_create(nk, &attr, &sp->thread);
-	if (ret == 0) {
-		vs->spawning = sp;
-		ret = nk_thread_attach(sp->thread, &vxworks_skin.pers,
-				       (void **)&t);
-		vs->spawning = NULL;
-		if (ret)
-			nk_thread_delete(sp->thread);
-	}
-	if (ret == 0) {
+	ret = task_make_locked(nk, vs, sp, priority, &t);
+	if (ret == 0)
 		*tid = vx_task_id(t);
-		ret = nk_thread_start(sp->thread, task_trampoline, t);
-	}
 	nk_unlock(nk);
 	return vx_error(ret);
+}
+
+/*
+ * A new thread takes over the task's ID, name, options, entry and
+ * arguments, at its base priority, then the old one is deleted (on the
+ * caller: it does not return).  Deletion safety is not waited for.
+ */
+STATUS taskRestart(TASK_ID tid)
+{
+	struct nk_instance *nk;
+	struct vx_state *vs;
+	struct vx_task *old, *t;
+	struct vx_spawn sp;
+	int ret;
+
+	ret = vx_enter_task_level(&nk, &vs);
+	if (ret == 0)
+		ret = vx_task_get(tid, &nk, &old);
+	if (ret)
+		return vx_fail(ret);
+	sp = (struct vx_spawn){.restarted = old,
+			       .name = old->tcb.name,
+			       .options = old->tcb.options,
+			       .stack_size = old->tcb.stackSize,
+			       .entry = old->tcb.entry,
+			       .args = old->args};
+	/* A thread that was never spawned has no entry to restart. */
+	ret =
+	    old->tcb.entry
+		? task_make_locked(nk, vs, &sp,
+				   vx_prio(nk_thread_priority(old->thread)), &t)
+		: S_taskLib_ILLEGAL_OPERATION;
+	if (ret == 0)
+		ret = nk_thread_delete(old->thread);
+	nk_unlock(nk);
+	return vx_status(vx_error(ret));
 }
 
 TASK_ID taskSpawn(const char *name, int priority, int options, int stackSize,
@@ -242,9 +339,7 @@ static STATUS task_delete(TASK_ID tid, bool force)
 	handle = t->handle;
 	while (!force && t->safe > 0 && t->thread != nk_thread_self(nk)) {
 		ret = nk_synch_sleep(&t->safe_wait, NK_INFINITE, NK_RELATIVE);
-		if (ret == 0 &&
-		    skin_lookup_locked(skin_state(&vxworks_skin), VX_TASK,
-				       handle, (void **)&t))
+		if (ret == 0 && vx_task_lookup_locked(handle, &t))
 			ret = -EIDRM;
 		if (ret) {
 			nk_unlock(nk);
