@@ -176,10 +176,9 @@ static double msgq_0(void)
 		v = (int)i;
 		check("msgQSend", msgQSend(q0, (char *)&v, sizeof(v), NO_WAIT,
 					   MSG_PRI_NORMAL) == OK);
-		check("msgQReceive",
-		      msgQReceive(q0, (char *)&v, sizeof(v), NO_WAIT) ==
-			      sizeof(v) &&
-			  v == (int)i);
+		check("msgQReceive", msgQReceive(q0, (char *)&v, sizeof(v),
+						 NO_WAIT) == sizeof(v) &&
+					 v == (int)i);
 	}
 	return (wall_ns() - t0) / iter;
 }
@@ -318,15 +317,16 @@ int main(int argc, char **argv)
 	vx_pong = semBCreate(SEM_Q_FIFO, SEM_EMPTY);
 	check("taskSpawn", taskSpawn("vxpeer", 1, 0, 0, (FUNCPTR)vx_peer, 0, 0,
 				     0, 0, 0, 0, 0, 0, 0, 0) != ERROR);
-	check("rt_sem_create", rt_sem_create(&al_ping, NULL, 0, S_FIFO) == 0 &&
-				   rt_sem_create(&al_pong, NULL, 0, S_FIFO) == 0);
+	check("rt_sem_create",
+	      rt_sem_create(&al_ping, NULL, 0, S_FIFO) == 0 &&
+		  rt_sem_create(&al_pong, NULL, 0, S_FIFO) == 0);
 	check("rt_task_spawn",
 	      rt_task_spawn(&peer, "alpeer", 0, 99, 0, al_peer, NULL) == 0);
 	q0 = msgQCreate(16, sizeof(int), MSG_Q_FIFO);
 	q1 = msgQCreate(16, sizeof(int), MSG_Q_FIFO);
-	check("taskSpawn", taskSpawn("receiver", 1, 0, 0,
-				     (FUNCPTR)msgq_receiver, 0, 0, 0, 0, 0, 0,
-				     0, 0, 0, 0) != ERROR);
+	check("taskSpawn",
+	      taskSpawn("receiver", 1, 0, 0, (FUNCPTR)msgq_receiver, 0, 0, 0, 0,
+			0, 0, 0, 0, 0, 0) != ERROR);
 	for (int r = 0; r < ROUNDS; r++) {
 		vx[r] = vx_pingpong();
 		al[r] = al_pingpong();
@@ -351,12 +351,12 @@ int main(int argc, char **argv)
 	stream_q = msgQCreate(16, sizeof(unsigned long), MSG_Q_FIFO);
 	stream_done = semBCreate(SEM_Q_FIFO, SEM_EMPTY);
 	t0 = wall_ns();
-	check("taskSpawn", taskSpawn("consumer", 20, 0, 0,
-				     (FUNCPTR)stream_consumer, 1, 0, 0, 0, 0,
-				     0, 0, 0, 0, 0) != ERROR);
-	check("taskSpawn", taskSpawn("producer", 30, 0, 0,
-				     (FUNCPTR)stream_producer, 0, 0, 0, 0, 0,
-				     0, 0, 0, 0, 0) != ERROR);
+	check("taskSpawn",
+	      taskSpawn("consumer", 20, 0, 0, (FUNCPTR)stream_consumer, 1, 0, 0,
+			0, 0, 0, 0, 0, 0, 0) != ERROR);
+	check("taskSpawn",
+	      taskSpawn("producer", 30, 0, 0, (FUNCPTR)stream_producer, 0, 0, 0,
+			0, 0, 0, 0, 0, 0, 0) != ERROR);
 	check("semTake", semTake(stream_done, WAIT_FOREVER) == OK);
 	printf("stream     %ld messages, %ld out of order or lost, %.1f "
 	       "ns/msg\n",

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* VxWorks skin: taskInfo, what a program may ask about its tasks. */
+/*
+ * VxWorks skin: taskInfo, what a program may ask about its tasks
+ * (declared by <taskLib.h> too, as on VxWorks).
+ */
 #ifndef FUSION_VXWORKS_TASKINFO_H
 #define FUSION_VXWORKS_TASKINFO_H
 
-#include <vxworks/taskLib.h>
+#include <vxworks/vxWorks.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -148,4 +148,7 @@ WIND_TCB *taskTcb(TASK_ID tid);
 }
 #endif
 
+/* taskName(), taskNameToId()... are taskLib's on VxWorks. */
+#include <vxworks/taskInfo.h>
+
 #endif
