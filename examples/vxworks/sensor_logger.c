@@ -50,8 +50,7 @@ static void sample_isr(_Vx_usr_arg_t arg)
 		     MSG_PRI_NORMAL) == ERROR)
 		printErrno(0);
 	if (++next_seq < SAMPLES)
-		wdStart(sampler, PERIOD_TICKS, (FUNCPTR)sample_isr,
-			0);
+		wdStart(sampler, PERIOD_TICKS, (FUNCPTR)sample_isr, 0);
 }
 
 static int filter_task(void)
@@ -74,9 +73,9 @@ static int filter_task(void)
 				 MSG_PRI_URGENT);
 		}
 		if (n % 25 == 0) {
-			int len = snprintf(line, sizeof(line),
-					   "average of %d samples: %ld", n,
-					   sum / n);
+			int len =
+			    snprintf(line, sizeof(line),
+				     "average of %d samples: %ld", n, sum / n);
 
 			msgQSend(log_q, line, (UINT)len + 1, WAIT_FOREVER,
 				 MSG_PRI_NORMAL);
@@ -111,8 +110,8 @@ int main(void)
 	}
 	logger = taskSpawn("tLogger", 120, VX_FP_TASK, 20000,
 			   (FUNCPTR)logger_task, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-	filter = taskSpawn("tFilter", 100, 0, 20000, (FUNCPTR)filter_task, 0,
-			   0, 0, 0, 0, 0, 0, 0, 0, 0);
+	filter = taskSpawn("tFilter", 100, 0, 20000, (FUNCPTR)filter_task, 0, 0,
+			   0, 0, 0, 0, 0, 0, 0, 0);
 	if (logger == ERROR || filter == ERROR) {
 		printErrno(0);
 		return 1;

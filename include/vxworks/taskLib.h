@@ -45,8 +45,9 @@ extern "C" {
 #define VX_TASK_NAME_LENGTH 32
 
 /*
- * The public part of a task control block (taskTcb(), task hooks): what
- * the task was spawned with.  The skin fills it; programs read it.
+ * The public part of a task control block (taskTcb(), task hooks,
+ * taskInit()'s): what the task was spawned with.  The skin fills it;
+ * programs read it.
  */
 typedef struct windTcb {
 	char name[VX_TASK_NAME_LENGTH];
@@ -56,6 +57,8 @@ typedef struct windTcb {
 } WIND_TCB;
 
 #define taskSpawn vxworks_taskSpawn
+#define taskInit vxworks_taskInit
+#define taskActivate vxworks_taskActivate
 #define taskDelete vxworks_taskDelete
 #define taskDeleteForce vxworks_taskDeleteForce
 #define taskExit vxworks_taskExit
@@ -88,6 +91,25 @@ TASK_ID taskSpawn(const char *name, int priority, int options, int stackSize,
 		  _Vx_usr_arg_t arg3, _Vx_usr_arg_t arg4, _Vx_usr_arg_t arg5,
 		  _Vx_usr_arg_t arg6, _Vx_usr_arg_t arg7, _Vx_usr_arg_t arg8,
 		  _Vx_usr_arg_t arg9, _Vx_usr_arg_t arg10);
+/*
+ * As taskSpawn(), the task left ready to start, in the program's
+ * control block *@pTcb, whose address is the task's ID (as on VxWorks:
+ * (TASK_ID)pTcb): the skin fills its public part and keeps its own
+ * control block.  @pStackBase is not used (a task runs on its Linux
+ * thread's stack).  ERROR with the codes of taskSpawn(), EINVAL (NULL
+ * @pTcb).
+ */
+STATUS taskInit(WIND_TCB *pTcb, const char *name, int priority, int options,
+		char *pStackBase, int stackSize, FUNCPTR entryPt,
+		_Vx_usr_arg_t arg1, _Vx_usr_arg_t arg2, _Vx_usr_arg_t arg3,
+		_Vx_usr_arg_t arg4, _Vx_usr_arg_t arg5, _Vx_usr_arg_t arg6,
+		_Vx_usr_arg_t arg7, _Vx_usr_arg_t arg8, _Vx_usr_arg_t arg9,
+		_Vx_usr_arg_t arg10);
+/*
+ * Start a task made by taskInit().  ERROR with S_objLib_OBJ_ID_ERROR,
+ * S_taskLib_ILLEGAL_OPERATION (started already).
+ */
+STATUS taskActivate(TASK_ID tid);
 /*
  * Delete task @tid (0: the caller, which does not return).  A task made
  * safe by taskSafe() (or holding a SEM_DELETE_SAFE mutex) is deleted

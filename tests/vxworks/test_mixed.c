@@ -47,8 +47,8 @@ TEST(objects_across_skins)
 	log_start();
 	CHECK_EQ(taskCreateHookAdd(FN(hook)), OK);
 	CHECK_EQ(taskDeleteHookAdd(FN(hook)), OK);
-	CHECK_EQ(rt_task_spawn(&al, "alwait", 0, 50, T_JOINABLE,
-			       alchemy_waiter, NULL),
+	CHECK_EQ(rt_task_spawn(&al, "alwait", 0, 50, T_JOINABLE, alchemy_waiter,
+			       NULL),
 		 0);
 	spawn("vxwait", 100, (FUNCPTR)vx_waiter, 0);
 	CHECK_EQ(taskDelay(2), OK);
@@ -78,13 +78,13 @@ TEST(priority_scales)
 	RT_TASK al;
 	int prio = -1;
 
-	CHECK_EQ(rt_task_spawn(&al, NULL, 0, 99, T_JOINABLE,
-			       alchemy_prio_probe, &prio),
+	CHECK_EQ(rt_task_spawn(&al, NULL, 0, 99, T_JOINABLE, alchemy_prio_probe,
+			       &prio),
 		 0);
 	CHECK_EQ(rt_task_join(&al), 0);
 	CHECK_EQ(prio, 255 - 100);
-	CHECK_EQ(rt_task_spawn(&al, NULL, 0, 1, T_JOINABLE,
-			       alchemy_prio_probe, &prio),
+	CHECK_EQ(rt_task_spawn(&al, NULL, 0, 1, T_JOINABLE, alchemy_prio_probe,
+			       &prio),
 		 0);
 	CHECK_EQ(rt_task_join(&al), 0);
 	CHECK_EQ(prio, 255 - 2);

@@ -391,6 +391,70 @@ TEST(restart)
 	CHECK_FAIL(taskRestart(0), S_taskLib_ILLEGAL_OPERATION);
 }
 
+static TASK_ID seen_self;
+
+static int self_id_body(long arg)
+{
+	(void)arg;
+	seen_self = taskIdSelf();
+	step("ran");
+	return 0;
+}
+
+TEST(init_and_activate)
+{
+	static WIND_TCB tcb;
+	static char stack[4096];
+	TASK_ID tid = (TASK_ID)(uintptr_t)&tcb;
+
+	CHECK_FAIL(taskInit(NULL, "i", 20, 0, stack, sizeof(stack),
+			    (FUNCPTR)self_id_body, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			    0),
+		   EINVAL);
+	CHECK_FAIL(taskInit(&tcb, "i", 256, 0, stack, sizeof(stack),
+			    (FUNCPTR)self_id_body, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			    0),
+		   S_taskLib_ILLEGAL_PRIORITY);
+	CHECK_FAIL(taskInit(&tcb, "i", 20, 0, stack, sizeof(stack), NULL, 0, 0,
+			    0, 0, 0, 0, 0, 0, 0, 0),
+		   EINVAL);
+	/* Not made yet: its address is no ID. */
+	CHECK_FAIL(taskActivate(tid), S_objLib_OBJ_ID_ERROR);
+	log_start();
+	CHECK_EQ(taskInit(&tcb, "inited", 20, VX_FP_TASK, stack, sizeof(stack),
+			  (FUNCPTR)self_id_body, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+		 OK);
+	CHECK_STR(tcb.name, "inited");
+	CHECK_EQ(tcb.options, VX_FP_TASK);
+	/* The ID is the control block's address, as on VxWorks. */
+	CHECK_EQ(taskIdVerify(tid), OK);
+	CHECK_EQ(taskNameToId("inited"), tid);
+	CHECK_STR(taskName(tid), "inited");
+	step("before");
+	CHECK_EQ(taskActivate(tid), OK);
+	check_log("before ran");
+	CHECK_EQ(seen_self, tid);
+	CHECK_FAIL(taskIdVerify(tid), S_objLib_OBJ_ID_ERROR);
+	CHECK_FAIL(taskActivate(tid), S_objLib_OBJ_ID_ERROR);
+
+	CHECK_EQ(taskInit(&tcb, NULL, 20, 0, NULL, 0, (FUNCPTR)forever_body, 0,
+			  0, 0, 0, 0, 0, 0, 0, 0, 0),
+		 OK);
+	CHECK_EQ(taskName(tid)[0], 't');
+	CHECK_EQ(taskActivate(tid), OK);
+	CHECK_FAIL(taskActivate(tid), S_taskLib_ILLEGAL_OPERATION);
+	CHECK_EQ(taskRestart(tid), OK);
+	CHECK_EQ(taskIdVerify(tid), OK);
+	CHECK_EQ(taskDelete(tid), OK);
+	CHECK_FAIL(taskIdVerify(tid), S_objLib_OBJ_ID_ERROR);
+	/* Made and deleted without ever running. */
+	CHECK_EQ(taskInit(&tcb, "idle", 20, 0, NULL, 0, (FUNCPTR)forever_body,
+			  0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+		 OK);
+	CHECK_EQ(taskDelete(tid), OK);
+	CHECK_FAIL(taskIdVerify(tid), S_objLib_OBJ_ID_ERROR);
+}
+
 TEST(info_and_tcb)
 {
 	TASK_DESC d;
@@ -451,4 +515,4 @@ TESTS(T(spawn_errors), T(spawn_runs_at_once_with_args),
       T(priority_order_and_range), T(names), T(bad_ids),
       T(delay_dates_and_yield), T(lock_defers_and_refuses_waits),
       T(suspend_resume), T(deletion_safety), T(self_delete_and_exit),
-      T(restart), T(info_and_tcb), T(plain_pthread));
+      T(restart), T(init_and_activate), T(info_and_tcb), T(plain_pthread));

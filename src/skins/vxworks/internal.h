@@ -74,6 +74,8 @@ struct vx_task {
 	WIND_TCB tcb; /* taskTcb(), the hooks' argument */
 	uintptr_t handle;
 	struct vx_task_anchor *anchor; /* NULL once restarted */
+	/* taskInit(): the program's WIND_TCB, whose address is the ID. */
+	WIND_TCB *user_tcb;
 	struct nk_thread *thread;
 	_Vx_usr_arg_t args[10];
 	int safe; /* taskSafe() nesting */
@@ -137,17 +139,24 @@ int vx_task_current(struct nk_instance **nk, struct vx_task **out);
  * that ended), those of vx_task_current().
  */
 int vx_task_get(TASK_ID tid, struct nk_instance **nk, struct vx_task **out);
-/* The task behind @handle: S_objLib_OBJ_ID_ERROR.  Lock held. */
-int vx_task_lookup_locked(uintptr_t handle, struct vx_task **out);
+/*
+ * The task of ID @tid (a handle, or a taskInit() WIND_TCB's address,
+ * compared, never followed): S_objLib_OBJ_ID_ERROR.  Lock held.
+ */
+int vx_task_lookup_locked(uintptr_t tid, struct vx_task **out);
 /*
  * Undo one taskSafe() of @t; at zero, its waiting deleters are readied
  * (the caller reschedules).  Lock held.
  */
 void vx_task_unsafe_locked(struct vx_task *t);
-/* Task @t's ID.  Lock held. */
+/*
+ * Task @t's ID: its handle, or for a task made by taskInit() the address
+ * of the program's WIND_TCB, as on VxWorks.  Lock held.
+ */
 static inline TASK_ID vx_task_id(const struct vx_task *t)
 {
-	return (TASK_ID)t->handle;
+	return t->user_tcb ? (TASK_ID)(uintptr_t)t->user_tcb
+			   : (TASK_ID)t->handle;
 }
 
 /*

@@ -17,7 +17,9 @@ TASK_ID taskNameToId(const char *name)
 	char key[VX_TASK_NAME_LENGTH];
 	struct nk_instance *nk;
 	struct vx_state *vs;
+	struct vx_task *t;
 	uintptr_t handle;
+	TASK_ID tid;
 	int ret;
 
 	if (name == NULL || name[0] == '\0')
@@ -29,8 +31,11 @@ TASK_ID taskNameToId(const char *name)
 	snprintf(key, sizeof(key), "%s", name);
 	nk_lock(nk);
 	ret = skin_find_locked(&vs->skin, VX_TASK, key, &handle);
+	if (ret == 0)
+		ret = vx_task_lookup_locked(handle, &t);
+	tid = ret ? ERROR : vx_task_id(t);
 	nk_unlock(nk);
-	return ret ? vx_fail(S_taskLib_NAME_NOT_FOUND) : (TASK_ID)handle;
+	return ret ? vx_fail(S_taskLib_NAME_NOT_FOUND) : tid;
 }
 
 TASK_ID taskIdDefault(TASK_ID tid)

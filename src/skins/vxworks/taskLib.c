@@ -37,6 +37,8 @@ struct vx_spawn {
 	struct nk_thread *thread;
 	/* taskRestart(): the ID the new thread takes over, else NULL. */
 	struct vx_task *restarted;
+	WIND_TCB *user_tcb; /* taskInit()'s, else NULL */
+	bool dormant;	    /* taskInit(): until taskActivate() */
 	const char *name;
 	int options;
 	int stack_size;
@@ -66,6 +68,7 @@ static int task_register(struct vx_state *vs, struct vx_task *t,
 	int ret;
 
 	if (old) {
+		t->user_tcb = old->user_tcb;
 		t->anchor = old->anchor;
 		t->handle = old->handle;
 		old->anchor = NULL;
@@ -106,6 +109,7 @@ int vx_task_attach(struct nk_thread *thread, void *ext)
 		t->tcb.stackSize = sp->stack_size;
 		t->tcb.entry = sp->entry;
 		memcpy(t->args, sp->args, sizeof(t->args));
+		t->user_tcb = sp->user_tcb;
 	}
 	ret = nk_synch_init(nk, &t->safe_wait, t->tcb.name, NK_SYNCH_FIFO, 0);
 	if (ret == 0)
@@ -174,14 +178,26 @@ int vx_task_get(TASK_ID tid, struct nk_instance **nk, struct vx_task **out)
 	return ret;
 }
 
-int vx_task_lookup_locked(uintptr_t handle, struct vx_task **out)
+int vx_task_lookup_locked(uintptr_t tid, struct vx_task **out)
 {
+	struct skin *sk = skin_state(&vxworks_skin);
 	struct vx_task_anchor *anchor;
-	int ret = skin_lookup_locked(skin_state(&vxworks_skin), VX_TASK, handle,
-				     (void **)&anchor);
+	struct skin_entry e;
+	uint32_t cursor = 0;
+	int ret = skin_lookup_locked(sk, VX_TASK, tid, (void **)&anchor);
 
-	if (ret == 0)
+	if (ret == 0) {
 		*out = anchor->tcb;
+		return 0;
+	}
+	/* Not a handle: maybe a taskInit() task's WIND_TCB address. */
+	while (tid && skin_list_locked(sk, VX_TASK, &cursor, &e) == 0) {
+		anchor = e.object;
+		if ((uintptr_t)anchor->tcb->user_tcb == tid) {
+			*out = anchor->tcb;
+			return 0;
+		}
+	}
 	return ret;
 }
 
@@ -221,7 +237,7 @@ static int task_make_locked(struct nk_instance *nk, struct vx_state *vs,
 	vs->spawning = sp;
 	ret = nk_thread_attach(sp->thread, &vxworks_skin.pers, (void **)out);
 	vs->spawning = NULL;
-	if (ret == 0)
+	if (ret == 0 && !sp->dormant)
 		ret = nk_thread_start(sp->thread, task_trampoline, *out);
 	if (ret)
 		nk_thread_delete(sp->thread);
@@ -249,8 +265,11 @@ static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
 		snprintf(name, sizeof(name), "%s", sp->name);
 	sp->name = name;
 	ret = task_make_locked(nk, vs, sp, priority, &t);
-	if (ret == 0)
+	if (ret == 0) {
 		*tid = vx_task_id(t);
+		if (sp->user_tcb)
+			*sp->user_tcb = t->tcb;
+	}
 	nk_unlock(nk);
 	return vx_error(ret);
 }
@@ -291,6 +310,18 @@ STATUS taskRestart(TASK_ID tid)
 	return vx_status(vx_error(ret));
 }
 
+/* What taskSpawn() and taskInit() refuse before anything is made. */
+static int task_check(int priority, int options, int stackSize, FUNCPTR entryPt)
+{
+	if (priority < VX_PRIO_MIN || priority > VX_PRIO_MAX)
+		return S_taskLib_ILLEGAL_PRIORITY;
+	if (options & ~VX_TASK_OPTIONS)
+		return S_taskLib_ILLEGAL_OPTIONS;
+	if (stackSize < 0)
+		return S_taskLib_ILLEGAL_STACK_INFO;
+	return entryPt ? 0 : EINVAL;
+}
+
 TASK_ID taskSpawn(const char *name, int priority, int options, int stackSize,
 		  FUNCPTR entryPt, _Vx_usr_arg_t arg1, _Vx_usr_arg_t arg2,
 		  _Vx_usr_arg_t arg3, _Vx_usr_arg_t arg4, _Vx_usr_arg_t arg5,
@@ -305,18 +336,54 @@ TASK_ID taskSpawn(const char *name, int priority, int options, int stackSize,
 			      .entry = entryPt,
 			      .args = args};
 	TASK_ID tid = 0;
-	int ret;
+	int ret = task_check(priority, options, stackSize, entryPt);
 
-	if (priority < VX_PRIO_MIN || priority > VX_PRIO_MAX)
-		return vx_fail(S_taskLib_ILLEGAL_PRIORITY);
-	if (options & ~VX_TASK_OPTIONS)
-		return vx_fail(S_taskLib_ILLEGAL_OPTIONS);
-	if (stackSize < 0)
-		return vx_fail(S_taskLib_ILLEGAL_STACK_INFO);
-	if (entryPt == NULL)
-		return vx_fail(EINVAL);
-	ret = task_spawn(&sp, priority, &tid);
+	if (ret == 0)
+		ret = task_spawn(&sp, priority, &tid);
 	return ret ? vx_fail(ret) : tid;
+}
+
+/* The stack the program gives is not used: a task runs on its thread's. */
+STATUS taskInit(WIND_TCB *pTcb, const char *name, int priority, int options,
+		char *pStackBase, int stackSize, FUNCPTR entryPt,
+		_Vx_usr_arg_t arg1, _Vx_usr_arg_t arg2, _Vx_usr_arg_t arg3,
+		_Vx_usr_arg_t arg4, _Vx_usr_arg_t arg5, _Vx_usr_arg_t arg6,
+		_Vx_usr_arg_t arg7, _Vx_usr_arg_t arg8, _Vx_usr_arg_t arg9,
+		_Vx_usr_arg_t arg10)
+{
+	const _Vx_usr_arg_t args[10] = {arg1, arg2, arg3, arg4, arg5,
+					arg6, arg7, arg8, arg9, arg10};
+	struct vx_spawn sp = {.name = name,
+			      .options = options,
+			      .stack_size = stackSize,
+			      .entry = entryPt,
+			      .args = args,
+			      .user_tcb = pTcb,
+			      .dormant = true};
+	TASK_ID tid;
+	int ret = task_check(priority, options, stackSize, entryPt);
+
+	(void)pStackBase;
+	if (ret == 0 && pTcb == NULL)
+		ret = EINVAL;
+	if (ret == 0)
+		ret = task_spawn(&sp, priority, &tid);
+	return vx_status(ret);
+}
+
+STATUS taskActivate(TASK_ID tid)
+{
+	struct nk_instance *nk;
+	struct vx_task *t;
+	int ret = vx_task_get(tid, &nk, &t);
+
+	if (ret)
+		return vx_fail(ret);
+	ret = (nk_thread_state(t->thread) & NK_THREAD_DORMANT)
+		  ? vx_error(nk_thread_start(t->thread, task_trampoline, t))
+		  : S_taskLib_ILLEGAL_OPERATION;
+	nk_unlock(nk);
+	return vx_status(ret);
 }
 
 /*
