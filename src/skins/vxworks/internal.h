@@ -19,6 +19,7 @@
 #include <vxworks/errnoLib.h>
 #include <vxworks/kernLib.h>
 #include <vxworks/memPartLib.h>
+#include <vxworks/rngLib.h>
 #include <vxworks/sysLib.h>
 #include <vxworks/taskHookLib.h>
 #include <vxworks/taskInfo.h>
@@ -34,7 +35,15 @@
 #define vx_nk_prio(p) (NK_PRIO_MAX - (p))
 #define vx_prio(nkprio) (NK_PRIO_MAX - (nkprio))
 
-enum vx_class_id { VX_TASK, VX_SEM, VX_MSGQ, VX_WD, VX_PART, VX_NR_CLASSES };
+enum vx_class_id {
+	VX_TASK,
+	VX_SEM,
+	VX_MSGQ,
+	VX_WD,
+	VX_PART,
+	VX_RING,
+	VX_NR_CLASSES
+};
 
 /* A task being spawned, for the attach hook (taskLib.c). */
 struct vx_spawn;
@@ -101,6 +110,7 @@ void vx_sem_reclaim(struct nk_instance *nk, void *object);
 void vx_msgq_reclaim(struct nk_instance *nk, void *object);
 void vx_wd_reclaim(struct nk_instance *nk, void *object);
 void vx_part_reclaim(struct nk_instance *nk, void *object);
+void vx_ring_reclaim(struct nk_instance *nk, void *object);
 
 /* Set the caller's error status to @status; returns ERROR.  Any. */
 int vx_fail(int status);

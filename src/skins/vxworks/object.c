@@ -50,6 +50,7 @@ static const struct skin_class vx_classes[VX_NR_CLASSES] = {
     [VX_MSGQ] = {"msgQ", .reclaim = vx_msgq_reclaim},
     [VX_WD] = {"wdog", .reclaim = vx_wd_reclaim},
     [VX_PART] = {"memPart", .reclaim = vx_part_reclaim},
+    [VX_RING] = {"ring", .reclaim = vx_ring_reclaim},
 };
 
 const struct skin_desc vxworks_skin = {
