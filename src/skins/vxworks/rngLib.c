@@ -29,8 +29,8 @@ RING_ID rngCreate(int nbytes)
 	struct nk_instance *nk;
 	struct vx_ring *r;
 	uintptr_t id;
-	int ret = nbytes < 1 ? EINVAL
-			     : vx_object_alloc(sizeof(*r), &nk, (void **)&r);
+	int ret =
+	    nbytes < 1 ? EINVAL : vx_object_alloc(sizeof(*r), &nk, (void **)&r);
 
 	if (ret == 0) {
 		r->size = nbytes;
