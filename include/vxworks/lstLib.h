@@ -14,14 +14,16 @@
 extern "C" {
 #endif
 
+/** A node, at the start of the program's item. */
 typedef struct node {
-	struct node *next;
-	struct node *previous;
+	struct node *next;     /**< the next node, NULL for the last */
+	struct node *previous; /**< the previous node, NULL for the first */
 } NODE;
 
+/** A list of nodes. */
 typedef struct {
-	NODE node; /* next: the first node, previous: the last */
-	int count;
+	NODE node; /**< next: the first node, previous: the last */
+	int count; /**< nodes in the list */
 } LIST;
 
 #define lstInit vxworks_lstInit

@@ -21,13 +21,13 @@ extern "C" {
 /* A handle, never an address (vxWorks.h). */
 typedef struct vxworks_mem_part *PART_ID;
 
-/* What memPartInfoGet() reports, in bytes and blocks. */
+/** What memPartInfoGet() reports, in bytes and blocks. */
 typedef struct {
-	unsigned long numBytesFree;
-	unsigned long numBlocksFree;
-	unsigned long maxBlockSizeFree;
-	unsigned long numBytesAlloc;
-	unsigned long numBlocksAlloc;
+	unsigned long numBytesFree;	/**< free, in every pool */
+	unsigned long numBlocksFree;	/**< free blocks (fragments) */
+	unsigned long maxBlockSizeFree; /**< the largest block it can give */
+	unsigned long numBytesAlloc;	/**< allocated, overhead included */
+	unsigned long numBlocksAlloc;	/**< blocks allocated */
 } MEM_PART_STATS;
 
 #define memPartCreate vxworks_memPartCreate

@@ -12,16 +12,16 @@
 extern "C" {
 #endif
 
-/* What taskGetInfo() reports (a subset of VxWorks's TASK_DESC). */
+/** What taskGetInfo() reports (a subset of VxWorks's TASK_DESC). */
 typedef struct {
-	TASK_ID td_id;
-	char *td_name; /* the task's own, valid while it lives */
-	int td_priority;
-	int td_status; /* WIND_READY, or WIND_SUSPEND|PEND|DELAY bits */
-	int td_options;
-	FUNCPTR td_entry;
-	int td_stackSize;
-	int td_errorStatus;
+	TASK_ID td_id;	    /**< its ID */
+	char *td_name;	    /**< the task's own, valid while it lives */
+	int td_priority;    /**< current, inheritance included */
+	int td_status;	    /**< WIND_READY, or WIND_SUSPEND|PEND|DELAY */
+	int td_options;	    /**< as spawned */
+	FUNCPTR td_entry;   /**< its entry point */
+	int td_stackSize;   /**< as asked for */
+	int td_errorStatus; /**< its errno */
 } TASK_DESC;
 
 #define taskName vxworks_taskName

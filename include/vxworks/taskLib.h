@@ -44,16 +44,16 @@ extern "C" {
 /* Longest task name kept, with its NUL: longer ones are truncated. */
 #define VX_TASK_NAME_LENGTH 32
 
-/*
+/**
  * The public part of a task control block (taskTcb(), task hooks,
  * taskInit()'s): what the task was spawned with.  The skin fills it;
  * programs read it.
  */
 typedef struct windTcb {
-	char name[VX_TASK_NAME_LENGTH];
-	int options;
-	int stackSize;
-	FUNCPTR entry;
+	char name[VX_TASK_NAME_LENGTH]; /**< its name, cut to 31 characters */
+	int options;			/**< VX_* options */
+	int stackSize;			/**< as asked for */
+	FUNCPTR entry;			/**< its entry point */
 } WIND_TCB;
 
 #define taskSpawn vxworks_taskSpawn

@@ -310,16 +310,29 @@ STATUS taskRestart(TASK_ID tid)
 	return vx_status(vx_error(ret));
 }
 
-/* What taskSpawn() and taskInit() refuse before anything is made. */
-static int task_check(int priority, int options, int stackSize, FUNCPTR entryPt)
+/*
+ * taskSpawn() (@user_tcb NULL: started) and taskInit() (left dormant in
+ * @user_tcb): check, then make the task.  Errors: statuses.
+ */
+static int task_new(WIND_TCB *user_tcb, const char *name, int priority,
+		    int options, int stackSize, FUNCPTR entryPt,
+		    const _Vx_usr_arg_t *args, TASK_ID *tid)
 {
+	struct vx_spawn sp = {.name = name,
+			      .options = options,
+			      .stack_size = stackSize,
+			      .entry = entryPt,
+			      .args = args,
+			      .user_tcb = user_tcb,
+			      .dormant = user_tcb != NULL};
+
 	if (priority < VX_PRIO_MIN || priority > VX_PRIO_MAX)
 		return S_taskLib_ILLEGAL_PRIORITY;
 	if (options & ~VX_TASK_OPTIONS)
 		return S_taskLib_ILLEGAL_OPTIONS;
 	if (stackSize < 0)
 		return S_taskLib_ILLEGAL_STACK_INFO;
-	return entryPt ? 0 : EINVAL;
+	return entryPt ? task_spawn(&sp, priority, tid) : EINVAL;
 }
 
 TASK_ID taskSpawn(const char *name, int priority, int options, int stackSize,
@@ -330,16 +343,10 @@ TASK_ID taskSpawn(const char *name, int priority, int options, int stackSize,
 {
 	const _Vx_usr_arg_t args[10] = {arg1, arg2, arg3, arg4, arg5,
 					arg6, arg7, arg8, arg9, arg10};
-	struct vx_spawn sp = {.name = name,
-			      .options = options,
-			      .stack_size = stackSize,
-			      .entry = entryPt,
-			      .args = args};
 	TASK_ID tid = 0;
-	int ret = task_check(priority, options, stackSize, entryPt);
+	int ret = task_new(NULL, name, priority, options, stackSize, entryPt,
+			   args, &tid);
 
-	if (ret == 0)
-		ret = task_spawn(&sp, priority, &tid);
 	return ret ? vx_fail(ret) : tid;
 }
 
@@ -353,22 +360,13 @@ STATUS taskInit(WIND_TCB *pTcb, const char *name, int priority, int options,
 {
 	const _Vx_usr_arg_t args[10] = {arg1, arg2, arg3, arg4, arg5,
 					arg6, arg7, arg8, arg9, arg10};
-	struct vx_spawn sp = {.name = name,
-			      .options = options,
-			      .stack_size = stackSize,
-			      .entry = entryPt,
-			      .args = args,
-			      .user_tcb = pTcb,
-			      .dormant = true};
 	TASK_ID tid;
-	int ret = task_check(priority, options, stackSize, entryPt);
 
 	(void)pStackBase;
-	if (ret == 0 && pTcb == NULL)
-		ret = EINVAL;
-	if (ret == 0)
-		ret = task_spawn(&sp, priority, &tid);
-	return vx_status(ret);
+	if (pTcb == NULL)
+		return vx_fail(EINVAL);
+	return vx_status(task_new(pTcb, name, priority, options, stackSize,
+				  entryPt, args, &tid));
 }
 
 STATUS taskActivate(TASK_ID tid)
