@@ -9,6 +9,11 @@
 
 #include <errno.h>
 
+/*
+ * The heaps manage pools of the program's memory, at its addresses: a
+ * partition serves the process that gave them (or processes that map
+ * them at the same address).
+ */
 struct vx_part {
 	struct nk_heap *heaps[VX_MEM_PART_POOLS];
 	int nr_pools;

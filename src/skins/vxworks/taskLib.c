@@ -3,14 +3,17 @@
  * VxWorks tasks over nucleus threads.
  *
  * A task is a nucleus thread carrying the skin's personality, whose
- * extension is the TCB (internal.h).  Its ID is its handle in the
- * registry, under its name: VxWorks lets tasks share a name, so a task
- * whose name is taken is registered anonymously (taskNameToId() finds
- * the first).  The attach hook sets a TCB up and runs the create hooks,
- * the exit hook runs the delete hooks and makes the ID stale at once,
- * whoever ends the thread (its return, taskExit(), taskDelete(), the
- * instance's end).  Threads that never went through taskSpawn() (main,
- * a thread of another skin) become tasks on their first call.
+ * extension is the TCB (internal.h).  Its ID is the handle of its
+ * anchor in the registry, under its name (taskRestart() hands the
+ * anchor to a new thread), or for a task made by taskInit() the address
+ * of the program's WIND_TCB, found by comparing.  VxWorks lets tasks
+ * share a name, so a task whose name is taken is registered anonymously
+ * (taskNameToId() finds the first).  The attach hook sets a TCB up and
+ * runs the create hooks, the exit hook runs the delete hooks and makes
+ * the ID stale at once, whoever ends the thread (its return, taskExit(),
+ * taskDelete(), the instance's end).  Threads that never went through
+ * taskSpawn() (main, a thread of another skin) become tasks on their first
+ * call.
  *
  * nk_thread_* services are called with the nucleus lock held on a
  * thread found under it: a task cannot end between lookup and use.
