@@ -5,7 +5,8 @@
  * receiver waits goes straight to it; one sent to a full queue waits
  * (its sender does) and enters the queue, in order, as room appears.
  * Each message is received exactly once, normal ones in the order they
- * were sent, MSG_PRI_URGENT ones at the head.
+ * were sent, MSG_PRI_URGENT ones at the head (so of two queued urgent
+ * messages the later comes first, as on VxWorks).
  */
 #ifndef FUSION_VXWORKS_MSGQLIB_H
 #define FUSION_VXWORKS_MSGQLIB_H
