@@ -143,8 +143,9 @@ STATUS taskPrioritySet(TASK_ID tid, int newPriority);
 STATUS taskPriorityGet(TASK_ID tid, int *pPriority);
 /*
  * Keep the CPU (nests): a task the caller readies runs at the final
- * taskUnlock().  Unlike VxWorks, blocking while locked is refused
- * (the call fails) instead of releasing the lock meanwhile.
+ * taskUnlock().  A semTake(), msgQSend(), msgQReceive() or taskDelay()
+ * that must wait lets the others run meanwhile, and the caller has its
+ * lock back when it runs again, as on VxWorks.
  */
 STATUS taskLock(void);
 STATUS taskUnlock(void);

@@ -224,6 +224,29 @@ TEST(blocked_senders_enter_in_order)
 	CHECK_EQ(msgQDelete(q), OK);
 }
 
+static int late_sender(long arg)
+{
+	note("send");
+	return msgQSend((MSG_Q_ID)arg, "late", 4, NO_WAIT, MSG_PRI_NORMAL);
+}
+
+/* Under taskLock(), a receive that waits lets the sender run. */
+TEST(receive_waits_under_lock)
+{
+	MSG_Q_ID q = msgQCreate(1, 8, MSG_Q_FIFO);
+	char buf[8] = "";
+
+	log_start();
+	CHECK_EQ(taskLock(), OK);
+	spawn("late", 10, (FUNCPTR)late_sender, (long)q);
+	step("locked");
+	CHECK_EQ(msgQReceive(q, buf, sizeof(buf) - 1, 3), 4);
+	note("got:%s", buf);
+	CHECK_EQ(taskUnlock(), OK);
+	check_log("locked send@0 got:late@0");
+	CHECK_EQ(msgQDelete(q), OK);
+}
+
 TEST(delete_wakes_waiters)
 {
 	MSG_Q_ID empty = msgQCreate(1, 4, MSG_Q_FIFO);
@@ -306,5 +329,6 @@ TEST(stream_exactly_once_in_order)
 
 TESTS(T(create_errors), T(bad_ids), T(lengths_and_truncation),
       T(full_empty_timeouts), T(urgent_at_head), T(waiting_receivers),
-      T(blocked_senders_enter_in_order), T(delete_wakes_waiters),
-      T(interrupt_context), T(stream_exactly_once_in_order));
+      T(blocked_senders_enter_in_order), T(receive_waits_under_lock),
+      T(delete_wakes_waiters), T(interrupt_context),
+      T(stream_exactly_once_in_order));

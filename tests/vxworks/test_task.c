@@ -201,7 +201,7 @@ TEST(delay_dates_and_yield)
 
 static SEM_ID lock_sem;
 
-TEST(lock_defers_and_refuses_waits)
+TEST(lock_defers_and_waits_release_it)
 {
 	log_start();
 	CHECK_EQ(taskLock(), OK);
@@ -210,15 +210,26 @@ TEST(lock_defers_and_refuses_waits)
 	step("locked");
 	CHECK_EQ(taskUnlock(), OK);
 	step("still");
-	/* Waiting under the lock is refused, not taken as a release. */
-	lock_sem = semBCreate(SEM_Q_FIFO, SEM_EMPTY);
-	CHECK_FAIL(semTake(lock_sem, 5), S_objLib_OBJ_UNAVAILABLE);
-	CHECK_FAIL(taskDelay(1), S_objLib_OBJ_UNAVAILABLE);
+	/* What need not wait keeps the lock: nobody runs. */
+	lock_sem = semBCreate(SEM_Q_FIFO, SEM_FULL);
+	CHECK_EQ(semTake(lock_sem, WAIT_FOREVER), OK);
+	step("took");
+	/* A wait lets the others run meanwhile, as on VxWorks, and the
+	 * task has its lock back when it runs again. */
+	CHECK_FAIL(semTake(lock_sem, 5), S_objLib_OBJ_TIMEOUT);
+	note("timeout");
+	spawn("second", 10, (FUNCPTR)note_body, (long)"second");
+	step("relocked");
+	CHECK_EQ(taskDelay(2), OK);
+	note("delayed");
+	CHECK_EQ(nk_sched_lock_depth(test_runtime()), 1);
+	spawn("third", 10, (FUNCPTR)note_body, (long)"third");
+	step("unlock");
 	CHECK_EQ(taskUnlock(), OK);
-	step("free");
 	/* Unlocking unlocked does nothing. */
 	CHECK_EQ(taskUnlock(), OK);
-	check_log("locked still urgent free");
+	check_log("locked still took urgent timeout@5 relocked second "
+		  "delayed@7 unlock third");
 	CHECK_EQ(semDelete(lock_sem), OK);
 }
 
@@ -513,6 +524,6 @@ TEST(plain_pthread)
 
 TESTS(T(spawn_errors), T(spawn_runs_at_once_with_args),
       T(priority_order_and_range), T(names), T(bad_ids),
-      T(delay_dates_and_yield), T(lock_defers_and_refuses_waits),
+      T(delay_dates_and_yield), T(lock_defers_and_waits_release_it),
       T(suspend_resume), T(deletion_safety), T(self_delete_and_exit),
       T(restart), T(init_and_activate), T(info_and_tcb), T(plain_pthread));

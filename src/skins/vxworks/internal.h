@@ -195,6 +195,23 @@ static inline int vx_get(enum vx_class_id cls, const void *id,
  */
 int vx_object_alloc(size_t size, struct nk_instance **nk, void **object);
 
+/*
+ * VxWorks lets a task wait under taskLock(): the lock is dropped while
+ * it waits (the tasks it held back run) and is taken back, at the same
+ * depth, when it runs again.  vx_sched_drop() drops the caller's
+ * scheduler lock and returns the depth to give vx_sched_restore().
+ * Lock NOT held.
+ */
+int vx_sched_drop(struct nk_instance *nk);
+void vx_sched_restore(struct nk_instance *nk, int depth);
+/*
+ * Run @op(@arg, @timeout), a service that waits up to @timeout ticks
+ * and returns a status, S_objLib_OBJ_UNAVAILABLE when NO_WAIT cannot be
+ * served: under taskLock(), first without waiting, then, if it would
+ * wait, with the scheduler lock dropped meanwhile.  Lock NOT held.
+ */
+int vx_wait(int (*op)(void *arg, int timeout), void *arg, int timeout);
+
 /* Delete object @id of class @cls (skin_delete()); not from interrupts. */
 int vx_delete(enum vx_class_id cls, const void *id);
 

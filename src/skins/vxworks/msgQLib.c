@@ -184,22 +184,36 @@ static int msgq_send(struct nk_instance *nk, struct vx_msgq *q, uintptr_t id,
 	return vx_error(ret);
 }
 
+/* A send or a receive, for vx_wait(). */
+struct msgq_call {
+	MSG_Q_ID id;
+	struct send_req m;
+	struct recv_req r;
+};
+
+static int msgq_send_call(void *arg, int timeout)
+{
+	struct msgq_call *c = arg;
+	struct nk_instance *nk;
+	struct vx_msgq *q;
+	int ret = vx_get(VX_MSGQ, c->id, &nk, (void **)&q);
+
+	if (ret)
+		return ret;
+	ret = msgq_send(nk, q, (uintptr_t)c->id, &c->m, timeout);
+	nk_unlock(nk);
+	return ret;
+}
+
 STATUS msgQSend(MSG_Q_ID msgQId, const char *buffer, UINT nBytes, int timeout,
 		int priority)
 {
-	struct send_req m = {buffer, nBytes, priority == MSG_PRI_URGENT};
-	struct nk_instance *nk;
-	struct vx_msgq *q;
-	int ret;
+	struct msgq_call c = {
+	    .id = msgQId, .m = {buffer, nBytes, priority == MSG_PRI_URGENT}};
 
 	if (priority != MSG_PRI_NORMAL && priority != MSG_PRI_URGENT)
 		return vx_fail(EINVAL);
-	ret = vx_get(VX_MSGQ, msgQId, &nk, (void **)&q);
-	if (ret)
-		return vx_fail(ret);
-	ret = msgq_send(nk, q, (uintptr_t)msgQId, &m, timeout);
-	nk_unlock(nk);
-	return vx_status(ret);
+	return vx_status(vx_wait(msgq_send_call, &c, timeout));
 }
 
 /* msgQReceive() with the queue @q found, lock held. */
@@ -225,21 +239,28 @@ static int msgq_receive(struct nk_instance *nk, struct vx_msgq *q, uintptr_t id,
 	    skin_wait_sleep_locked(sk, VX_MSGQ, id, q, &q->receivers, r, to));
 }
 
-int msgQReceive(MSG_Q_ID msgQId, char *buffer, UINT maxNBytes, int timeout)
+static int msgq_receive_call(void *arg, int timeout)
 {
-	struct recv_req r = {buffer, maxNBytes, 0};
+	struct msgq_call *c = arg;
 	struct nk_instance *nk;
 	struct vx_msgq *q;
-	int ret;
+	int ret = vx_enter_task_level(NULL, NULL);
 
-	ret = vx_enter_task_level(NULL, NULL);
 	if (ret == 0)
-		ret = vx_get(VX_MSGQ, msgQId, &nk, (void **)&q);
+		ret = vx_get(VX_MSGQ, c->id, &nk, (void **)&q);
 	if (ret)
-		return vx_fail(ret);
-	ret = msgq_receive(nk, q, (uintptr_t)msgQId, &r, timeout);
+		return ret;
+	ret = msgq_receive(nk, q, (uintptr_t)c->id, &c->r, timeout);
 	nk_unlock(nk);
-	return ret ? vx_fail(ret) : (int)r.got;
+	return ret;
+}
+
+int msgQReceive(MSG_Q_ID msgQId, char *buffer, UINT maxNBytes, int timeout)
+{
+	struct msgq_call c = {.id = msgQId, .r = {buffer, maxNBytes, 0}};
+	int ret = vx_wait(msgq_receive_call, &c, timeout);
+
+	return ret ? vx_fail(ret) : (int)c.r.got;
 }
 
 int msgQNumMsgs(MSG_Q_ID msgQId)

@@ -24,8 +24,9 @@ int vx_error(int err)
 	case -ENOMEM:
 	case -ENOSPC:
 		return S_memLib_NOT_ENOUGH_MEMORY;
-	/* A wait the nucleus refuses here (scheduler locked, plain
-	 * pthread): the object is not available to this caller. */
+	/* A wait the nucleus refuses here (scheduler locked where the
+	 * skin does not drop it, plain pthread): the object is not
+	 * available to this caller. */
 	case -EPERM:
 		return S_objLib_OBJ_UNAVAILABLE;
 	default:
@@ -106,6 +107,38 @@ int vx_object_alloc(size_t size, struct nk_instance **nk, void **object)
 		return ret;
 	*object = nk_alloc(*nk, size);
 	return *object ? 0 : S_memLib_NOT_ENOUGH_MEMORY;
+}
+
+int vx_sched_drop(struct nk_instance *nk)
+{
+	int depth = nk_in_interrupt(nk) ? 0 : nk_sched_lock_depth(nk);
+
+	for (int i = 0; i < depth; i++)
+		nk_sched_unlock(nk);
+	return depth > 0 ? depth : 0;
+}
+
+void vx_sched_restore(struct nk_instance *nk, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		nk_sched_lock(nk);
+}
+
+int vx_wait(int (*op)(void *arg, int timeout), void *arg, int timeout)
+{
+	struct nk_instance *nk = fusion_runtime_peek();
+	int ret, depth;
+
+	if (nk == NULL || timeout == NO_WAIT || nk_in_interrupt(nk) ||
+	    nk_sched_lock_depth(nk) <= 0)
+		return op(arg, timeout);
+	ret = op(arg, NO_WAIT);
+	if (ret != S_objLib_OBJ_UNAVAILABLE)
+		return ret;
+	depth = vx_sched_drop(nk);
+	ret = op(arg, timeout);
+	vx_sched_restore(nk, depth);
+	return ret;
 }
 
 int vx_enter(struct nk_instance **nk, struct vx_state **vs)

@@ -173,7 +173,8 @@ static int mutex_take(struct vx_sem *s, struct vx_task *t,
 	return vx_error(ret);
 }
 
-STATUS semTake(SEM_ID semId, int timeout)
+/* semTake() of semaphore @id, a status (vx_wait()). */
+static int sem_take(void *id, int timeout)
 {
 	struct nk_instance *nk;
 	struct vx_task *t;
@@ -184,9 +185,9 @@ STATUS semTake(SEM_ID semId, int timeout)
 	/* The caller must be a task: the mutex's owner, or a waiter. */
 	ret = vx_task_current(&nk, &t);
 	if (ret == 0)
-		ret = vx_get(VX_SEM, semId, &nk, (void **)&s);
+		ret = vx_get(VX_SEM, id, &nk, (void **)&s);
 	if (ret)
-		return vx_fail(ret);
+		return ret;
 	to = vx_timeout(skin_state(&vxworks_skin), timeout);
 	if (s->type == SEM_TYPE_MUTEX) {
 		ret = mutex_take(s, t, to);
@@ -196,7 +197,12 @@ STATUS semTake(SEM_ID semId, int timeout)
 		ret = vx_error(ret == NK_WAKE_UNBLOCKED ? 0 : ret);
 	}
 	nk_unlock(nk);
-	return vx_status(ret);
+	return ret;
+}
+
+STATUS semTake(SEM_ID semId, int timeout)
+{
+	return vx_status(vx_wait(sem_take, semId, timeout));
 }
 
 /* Give mutex @s, which only its owner may.  Lock held. */

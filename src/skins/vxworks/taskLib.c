@@ -574,8 +574,12 @@ STATUS taskDelay(int ticks)
 	if (ticks == 0) {
 		ret = nk_thread_yield(nk);
 	} else {
+		/* Under taskLock(), the lock waits with the task. */
+		int depth = vx_sched_drop(nk);
+
 		to = vx_timeout(skin_state(&vxworks_skin), ticks);
 		ret = nk_thread_sleep(nk, to.value, to.mode);
+		vx_sched_restore(nk, depth);
 	}
 	return vx_status(vx_error(ret));
 }
