@@ -365,6 +365,35 @@ TEST(delete_safe_mutex)
 	check_log("holds@4 deleted@4");
 }
 
+static int take_and_delete(long arg)
+{
+	SEM_ID m = (SEM_ID)arg;
+
+	CHECK_EQ(semTake(m, WAIT_FOREVER), OK);
+	note("took");
+	CHECK_EQ(semDelete(m), OK);
+	note("deleted");
+	return 0;
+}
+
+/* The next owner runs at the give and deletes the mutex before the
+ * giver returns: the give touches it no more (the sanitizer build
+ * checks). */
+TEST(give_to_a_deleter)
+{
+	SEM_ID m =
+	    semMCreate(SEM_Q_PRIORITY | SEM_DELETE_SAFE | SEM_INVERSION_SAFE);
+
+	log_start();
+	CHECK_EQ(semTake(m, WAIT_FOREVER), OK);
+	spawn("deleter", 10, (FUNCPTR)take_and_delete, (long)m);
+	note("give");
+	CHECK_EQ(semGive(m), OK);
+	note("back");
+	check_log("give@0 took@0 deleted@0 back@0");
+	CHECK_FAIL(semGive(m), S_objLib_OBJ_ID_ERROR);
+}
+
 static SEM_ID isr_b, isr_m;
 static int isr_results[4];
 
@@ -401,4 +430,4 @@ TESTS(T(create_errors), T(bad_ids), T(binary_and_counting), T(timeouts),
       T(give_preempts_unless_locked), T(flush), T(delete_wakes_waiters),
       T(mutex_recursion_and_ownership), T(inheritance_is_transitive),
       T(no_inheritance_without_option), T(delete_safe_mutex),
-      T(interrupt_context));
+      T(give_to_a_deleter), T(interrupt_context));

@@ -205,20 +205,23 @@ STATUS semTake(SEM_ID semId, int timeout)
 	return vx_status(vx_wait(sem_take, semId, timeout));
 }
 
-/* Give mutex @s, which only its owner may.  Lock held. */
+/*
+ * Give mutex @s, which only its owner may.  The unlock hands it to the
+ * next owner, who may run (and delete it) at once: @s is not touched
+ * after it.  Lock held.
+ */
 static int mutex_give(struct nk_instance *nk, struct vx_sem *s)
 {
 	struct nk_thread *self = nk_thread_self(nk);
-	bool last = s->mutex.depth == 1;
 
 	if (nk_in_interrupt(nk))
 		return S_intLib_NOT_ISR_CALLABLE;
 	if (self == NULL || nk_mutex_owner(&s->mutex) != self)
 		return S_semLib_INVALID_OPERATION;
+	if (s->mutex.depth == 1 && s->safe_holder == self)
+		sem_unsafe(s);
 	if (nk_mutex_unlock_locked(&s->mutex))
 		return S_semLib_INVALID_OPERATION;
-	if (last && s->safe_holder == self)
-		sem_unsafe(s);
 	nk_sched_run(nk);
 	return 0;
 }

@@ -221,13 +221,15 @@ static void task_trampoline(void *arg)
 
 /*
  * Create and start the task @sp describes (its thread still NULL) at
- * @priority into *@out.  Errors: nucleus -errno.  Lock held.
+ * @priority; its ID into *@tid.  Once started, the task may run, end
+ * and be freed before this returns: nothing of it is read after.
+ * Errors: nucleus -errno.  Lock held.
  */
 static int task_make_locked(struct nk_instance *nk, struct vx_state *vs,
-			    struct vx_spawn *sp, int priority,
-			    struct vx_task **out)
+			    struct vx_spawn *sp, int priority, TASK_ID *tid)
 {
 	struct nk_thread_attr attr = {.policy = NK_SCHED_FIFO};
+	struct vx_task *t;
 	int ret;
 
 	attr.name = sp->name;
@@ -238,10 +240,15 @@ static int task_make_locked(struct nk_instance *nk, struct vx_state *vs,
 	if (ret)
 		return ret;
 	vs->spawning = sp;
-	ret = nk_thread_attach(sp->thread, &vxworks_skin.pers, (void **)out);
+	ret = nk_thread_attach(sp->thread, &vxworks_skin.pers, (void **)&t);
 	vs->spawning = NULL;
-	if (ret == 0 && !sp->dormant)
-		ret = nk_thread_start(sp->thread, task_trampoline, *out);
+	if (ret == 0) {
+		*tid = vx_task_id(t);
+		if (sp->user_tcb)
+			*sp->user_tcb = t->tcb;
+		if (!sp->dormant)
+			ret = nk_thread_start(sp->thread, task_trampoline, t);
+	}
 	if (ret)
 		nk_thread_delete(sp->thread);
 	return ret;
@@ -253,7 +260,6 @@ static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
 	char name[VX_TASK_NAME_LENGTH];
 	struct nk_instance *nk;
 	struct vx_state *vs;
-	struct vx_task *t;
 	int ret;
 
 	ret = vx_enter_task_level(&nk, &vs);
@@ -267,27 +273,26 @@ static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
 	else
 		snprintf(name, sizeof(name), "%s", sp->name);
 	sp->name = name;
-	ret = task_make_locked(nk, vs, sp, priority, &t);
-	if (ret == 0) {
-		*tid = vx_task_id(t);
-		if (sp->user_tcb)
-			*sp->user_tcb = t->tcb;
-	}
+	ret = task_make_locked(nk, vs, sp, priority, tid);
 	nk_unlock(nk);
 	return vx_error(ret);
 }
 
 /*
  * A new thread takes over the task's ID, name, options, entry and
- * arguments, at its base priority, then the old one is deleted (on the
- * caller: it does not return).  Deletion safety is not waited for.
+ * arguments, at its base priority; the old one is deleted.  Deletion
+ * safety is not waited for.  The new thread is made dormant and the
+ * old one deleted before it starts (either may let others run: each
+ * is found again by its ID), but on the caller, which cannot go first.
  */
 STATUS taskRestart(TASK_ID tid)
 {
 	struct nk_instance *nk;
 	struct vx_state *vs;
 	struct vx_task *old, *t;
+	struct nk_thread *old_thread;
 	struct vx_spawn sp;
+	TASK_ID new_tid;
 	int ret;
 
 	ret = vx_enter_task_level(&nk, &vs);
@@ -295,20 +300,28 @@ STATUS taskRestart(TASK_ID tid)
 		ret = vx_task_get(tid, &nk, &old);
 	if (ret)
 		return vx_fail(ret);
+	/* A thread that was never spawned has no entry to restart. */
+	if (old->tcb.entry == NULL) {
+		nk_unlock(nk);
+		return vx_fail(S_taskLib_ILLEGAL_OPERATION);
+	}
 	sp = (struct vx_spawn){.restarted = old,
+			       .dormant = true,
 			       .name = old->tcb.name,
 			       .options = old->tcb.options,
 			       .stack_size = old->tcb.stackSize,
 			       .entry = old->tcb.entry,
 			       .args = old->args};
-	/* A thread that was never spawned has no entry to restart. */
-	ret =
-	    old->tcb.entry
-		? task_make_locked(nk, vs, &sp,
-				   vx_prio(nk_thread_priority(old->thread)), &t)
-		: S_taskLib_ILLEGAL_OPERATION;
-	if (ret == 0)
-		ret = nk_thread_delete(old->thread);
+	old_thread = old->thread;
+	ret = task_make_locked(
+	    nk, vs, &sp, vx_prio(nk_thread_priority(old_thread)), &new_tid);
+	if (ret == 0 && old_thread != nk_thread_self(nk))
+		ret = nk_thread_delete(old_thread);
+	if (ret == 0 && vx_task_lookup_locked((uintptr_t)new_tid, &t) == 0)
+		ret = nk_thread_start(t->thread, task_trampoline, t);
+	/* On the caller: does not return. */
+	if (ret == 0 && old_thread == nk_thread_self(nk))
+		ret = nk_thread_delete(old_thread);
 	nk_unlock(nk);
 	return vx_status(vx_error(ret));
 }
