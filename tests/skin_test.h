@@ -13,8 +13,10 @@
 #include <fusion/fusion.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 /* The process runtime (the first call makes main a thread of it). */
 static inline struct nk_instance *test_runtime(void)
@@ -76,6 +78,31 @@ static inline void check_log(const char *expected)
 	}
 	want[j] = '\0';
 	CHECK_STR(trail, want);
+}
+
+/*
+ * Give the runtime two RT CPUs, on the first two Linux CPUs among 0..7
+ * the process may use (into @lx), through FUSION_CPUS: call it before
+ * anything starts the runtime.  With fewer, the test is skipped (exit
+ * status 77).
+ */
+static inline void test_two_rt_cpus(int lx[2])
+{
+	cpu_set_t allowed;
+	char spec[32];
+	int found = 0;
+
+	CHECK_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	for (int cpu = 0; cpu < 8 && found < 2; cpu++)
+		if (CPU_ISSET(cpu, &allowed))
+			lx[found++] = cpu;
+	if (found < 2) {
+		printf("skipped: fewer than 2 usable CPUs among 0..7\n");
+		exit(77);
+	}
+	snprintf(spec, sizeof(spec), "%d,%d", lx[0], lx[1]);
+	CHECK_EQ(setenv("FUSION_CPUS", spec, 1), 0);
+	CHECK_EQ(nk_instance_nr_cpus(test_runtime()), 2);
 }
 
 /* Run @body(@arg) in a plain pthread (not a task) and wait for it. */

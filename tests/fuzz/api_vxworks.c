@@ -26,10 +26,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NR 3		 /* slots per class */
-#define FUZZ_DATA 256	 /* per-caller data buffer */
-#define MSG_MAX 64	 /* longest message of a pool queue */
-#define WATCH_TICKS 1	 /* the watcher's period, in ticks */
+#define NR 3	      /* slots per class */
+#define FUZZ_DATA 256 /* per-caller data buffer */
+#define MSG_MAX 64    /* longest message of a pool queue */
+#define WATCH_TICKS 1 /* the watcher's period, in ticks */
 #define CALLERS (FUZZ_MAX_TASKS + FUZZ_MAX_IRQ)
 
 /* Every task spawned in a run, for rescue and teardown to find. */
@@ -74,8 +74,7 @@ static uintptr_t *slot_of(enum cls c, int i)
 	return (uintptr_t *)&pool.ring[i];
 }
 
-static const char *const class_names[] = {"task", "sem", "msgQ", "wd",
-					  "ring"};
+static const char *const class_names[] = {"task", "sem", "msgQ", "wd", "ring"};
 
 /* An ID of class @c for a call, its text appended to the arguments. */
 static uintptr_t pick(struct fuzz_task *t, enum cls c)
@@ -154,27 +153,18 @@ static void spawned(TASK_ID tid)
 		pool.spawned[pool.nr_spawned++] = tid;
 }
 
-static int free_task_slot(struct fuzz_world *w)
-{
-	for (int i = 0; i < FUZZ_MAX_TASKS; i++)
-		if (!w->tasks[i].alive)
-			return i;
-	return -1;
-}
-
 static long task_spawn(struct fuzz_task *t)
 {
-	int i = free_task_slot(t->w);
+	int i = fuzz_free_slot(t->w);
 	int prio = fuzz_chance(&t->rng, 90) ? (int)fuzz_below(&t->rng, 255)
 					    : (int)fuzz_next(&t->rng);
-	int options = fuzz_chance(&t->rng, 90) ? VX_FP_TASK
-					       : (int)fuzz_next(&t->rng);
+	int options =
+	    fuzz_chance(&t->rng, 90) ? VX_FP_TASK : (int)fuzz_next(&t->rng);
 	int stack = fuzz_chance(&t->rng, 95) ? 0 : -1;
 	char *name = callers[t->slot].name;
 	TASK_ID tid;
 
-	snprintf(name, sizeof(callers[0].name), "w%u",
-		 fuzz_below(&t->rng, 4));
+	snprintf(name, sizeof(callers[0].name), "w%u", fuzz_below(&t->rng, 4));
 	fuzz_args(t, "slot %d, %s, prio %d, options %#x, stack %d", i, name,
 		  prio, options, stack);
 	if (i < 0)
@@ -384,8 +374,7 @@ static long msgq_send(struct fuzz_task *t)
 	if (n > FUZZ_DATA && n <= MSG_MAX + 1)
 		n = FUZZ_DATA;
 	fuzz_args(t, "%s, %u, prio %d", none ? "NULL" : "data", n, prio);
-	return status(
-	    msgQSend(q, none ? NULL : my_data(t), n, ticks, prio));
+	return status(msgQSend(q, none ? NULL : my_data(t), n, ticks, prio));
 }
 
 static long msgq_receive(struct fuzz_task *t)
@@ -441,8 +430,7 @@ static long wd_start(struct fuzz_task *t)
 
 	fuzz_args(t, "%d, %s", delay, none ? "NULL" : "routine");
 	return status(wdStart(wd, delay,
-			      none ? NULL
-				   : (FUNCPTR)(void (*)(void))wd_routine,
+			      none ? NULL : (FUNCPTR)(void (*)(void))wd_routine,
 			      (long)h));
 }
 
@@ -562,16 +550,17 @@ static const struct fuzz_op ops[] = {
 static int populate(struct fuzz_world *w)
 {
 	for (int i = 0; i < NR; i++) {
-		pool.sem[i] = i == 0 ? semMCreate(SEM_Q_PRIORITY |
-						  SEM_INVERSION_SAFE |
-						  SEM_DELETE_SAFE)
-				     : semCCreate(SEM_Q_FIFO, i);
+		pool.sem[i] =
+		    i == 0 ? semMCreate(SEM_Q_PRIORITY | SEM_INVERSION_SAFE |
+					SEM_DELETE_SAFE)
+			   : semCCreate(SEM_Q_FIFO, i);
 		pool.q[i] = msgQCreate(1 + i, MSG_MAX, i % 2);
 		pool.wd[i] = wdCreate();
 		pool.ring[i] = rngCreate(16 << i);
 		if (!pool.sem[i] || !pool.q[i] || !pool.wd[i] || !pool.ring[i])
 			return -1;
-		if (wdStart(pool.wd[i], 1 + i, (FUNCPTR)(void (*)(void))wd_routine,
+		if (wdStart(pool.wd[i], 1 + i,
+			    (FUNCPTR)(void (*)(void))wd_routine,
 			    (long)&w->irqs[i % FUZZ_MAX_IRQ]))
 			return -1;
 	}
@@ -587,10 +576,10 @@ static int setup(struct fuzz_world *w)
 		w->tasks[i].alive = true;
 	/* Each runs at once (above main): it may delete later ones. */
 	for (int i = 0; i < w->nr_tasks; i++) {
-		TASK_ID tid = taskSpawn(NULL, (int)fuzz_below(&w->rng, 255), 0,
-					0, (FUNCPTR)task_entry,
-					(long)&w->tasks[i], 0, 0, 0, 0, 0, 0,
-					0, 0, 0);
+		TASK_ID tid =
+		    taskSpawn(NULL, (int)fuzz_below(&w->rng, 255), 0, 0,
+			      (FUNCPTR)task_entry, (long)&w->tasks[i], 0, 0, 0,
+			      0, 0, 0, 0, 0, 0);
 
 		if (tid == ERROR)
 			w->tasks[i].alive = false;

@@ -8,31 +8,15 @@
  */
 #include "vxworks_test.h"
 
-#include <sched.h>
-#include <stdlib.h>
-
-#define SKIPPED 77
 #define MESSAGES 50000
 #define ROUNDS 20000
 
 /* Before the first VxWorks call: the runtime reads FUSION_CPUS then. */
 TEST(two_rt_cpus)
 {
-	cpu_set_t allowed;
-	char spec[32];
-	int lx[2], found = 0;
+	int lx[2];
 
-	CHECK_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
-	for (int cpu = 0; cpu < 8 && found < 2; cpu++)
-		if (CPU_ISSET(cpu, &allowed))
-			lx[found++] = cpu;
-	if (found < 2) {
-		printf("skipped: fewer than 2 usable CPUs among 0..7\n");
-		exit(SKIPPED);
-	}
-	snprintf(spec, sizeof(spec), "%d,%d", lx[0], lx[1]);
-	CHECK_EQ(setenv("FUSION_CPUS", spec, 1), 0);
-	CHECK_EQ(nk_instance_nr_cpus(test_runtime()), 2);
+	test_two_rt_cpus(lx);
 }
 
 /* Move the caller to RT CPU @cpu (no VxWorks call does). */
