@@ -36,6 +36,10 @@ typedef struct {
 #define memPartAlignedAlloc vxworks_memPartAlignedAlloc
 #define memPartFree vxworks_memPartFree
 #define memPartInfoGet vxworks_memPartInfoGet
+#define memSysPartIdGet vxworks_memSysPartIdGet
+#define memAddToPool vxworks_memAddToPool
+/* VxWorks's variable, read through a call (no global in the library). */
+#define memSysPartId (vxworks_memSysPartIdGet())
 
 /*
  * A partition managing @poolSize bytes at @pPool (which stays the
@@ -69,6 +73,14 @@ void *memPartAlignedAlloc(PART_ID partId, unsigned int nBytes,
 STATUS memPartFree(PART_ID partId, char *pBlock);
 /* @partId's statistics into *@ppartStats.  ERROR, S_objLib_OBJ_ID_ERROR. */
 STATUS memPartInfoGet(PART_ID partId, MEM_PART_STATS *ppartStats);
+/*
+ * The system partition (memSysPartId), made on first use without a
+ * pool: memAddToPool() gives it memory (malloc() does not use it).
+ * NULL with S_memLib_NOT_ENOUGH_MEMORY.
+ */
+PART_ID memSysPartIdGet(void);
+/* memPartAddToPool() on the system partition. */
+STATUS memAddToPool(char *pPool, unsigned int poolSize);
 
 #ifdef __cplusplus
 }

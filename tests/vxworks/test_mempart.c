@@ -79,6 +79,23 @@ TEST(pools_and_exhaustion)
 	CHECK_FAIL(memPartAddToPool(part, small, 4), S_memLib_INVALID_NBYTES);
 }
 
+TEST(system_partition)
+{
+	static _Alignas(64) char pool[8192];
+	PART_ID sys = memSysPartId;
+	void *block;
+
+	CHECK(sys != NULL);
+	CHECK(memSysPartId == sys);
+	/* No pool yet: nothing to give. */
+	CHECK_NULL(memPartAlloc(sys, 8), S_memLib_NOT_ENOUGH_MEMORY);
+	CHECK_FAIL(memAddToPool(NULL, 64), S_memLib_INVALID_NBYTES);
+	CHECK_EQ(memAddToPool(pool, sizeof(pool)), OK);
+	block = memPartAlloc(memSysPartId, 100);
+	CHECK((char *)block >= pool && (char *)block < pool + sizeof(pool));
+	CHECK_EQ(memPartFree(sys, block), OK);
+}
+
 TEST(bad_ids)
 {
 	SEM_ID s = semBCreate(SEM_Q_FIFO, SEM_EMPTY);
@@ -128,4 +145,4 @@ TEST(interrupt_context)
 }
 
 TESTS(T(create_errors), T(alloc_free_stats), T(pools_and_exhaustion),
-      T(bad_ids), T(interrupt_context));
+      T(system_partition), T(bad_ids), T(interrupt_context));

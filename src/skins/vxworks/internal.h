@@ -62,6 +62,7 @@ struct vx_state {
 	int clk_rate;	       /* sysClkRateGet() */
 	int slice;	       /* kernelTimeSlice(), ticks; 0: off */
 	unsigned long spawned; /* names "tN" of anonymous tasks */
+	uintptr_t sys_part;    /* memSysPartId, once asked for */
 	struct vx_spawn *spawning;
 };
 

@@ -79,6 +79,39 @@ PART_ID memPartCreate(char *pPool, unsigned int poolSize)
 	return ret ? NULL : (PART_ID)id;
 }
 
+/* The system partition starts without a pool: memAddToPool() gives it. */
+PART_ID memSysPartIdGet(void)
+{
+	struct nk_instance *nk;
+	struct vx_state *vs;
+	struct vx_part *p;
+	int ret = vx_enter(&nk, &vs);
+
+	if (ret) {
+		vx_fail(ret);
+		return NULL;
+	}
+	nk_lock(nk);
+	if (vs->sys_part == 0) {
+		p = nk_alloc(nk, sizeof(*p));
+		ret = p ? skin_register_locked(&vs->skin, VX_PART, NULL, p,
+					       &vs->sys_part)
+			: S_memLib_NOT_ENOUGH_MEMORY;
+		if (ret)
+			nk_free(nk, p);
+	}
+	nk_unlock(nk);
+	vx_status(ret);
+	return ret ? NULL : (PART_ID)vs->sys_part;
+}
+
+STATUS memAddToPool(char *pPool, unsigned int poolSize)
+{
+	PART_ID sys = memSysPartIdGet();
+
+	return sys ? memPartAddToPool(sys, pPool, poolSize) : ERROR;
+}
+
 /* Enter at task level, lock and find partition @id: lock held on 0. */
 static int part_get(PART_ID id, struct nk_instance **nk, struct vx_part **p)
 {
