@@ -113,7 +113,8 @@ STATUS taskActivate(TASK_ID tid);
 /*
  * Delete task @tid (0: the caller, which does not return).  A task made
  * safe by taskSafe() (or holding a SEM_DELETE_SAFE mutex) is deleted
- * once it is unsafe again: the caller waits for that.  ERROR with
+ * once it is unsafe again: the caller waits for that (under taskLock()
+ * it cannot: S_objLib_OBJ_UNAVAILABLE).  ERROR with
  * S_objLib_OBJ_ID_ERROR, S_intLib_NOT_ISR_CALLABLE.
  */
 STATUS taskDelete(TASK_ID tid);
