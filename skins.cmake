@@ -21,3 +21,8 @@ fusion_skin(alchemy
   INCLUDE alchemy
   TESTS alchemy
   ALIASES native)
+
+fusion_skin(psos
+  DESCRIPTION "pSOS+ API (pSOSystem: tasks, events, semaphores, queues, time)"
+  INCLUDE psos
+  TESTS psos)

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pSOS skin internals: the skin on the common object layer
+ * (skins/common/skin.h), its per-instance state and the helpers every
+ * service shares.
+ *
+ * An ID is the layer's handle (class tag and registry handle), so a
+ * stale, forged or zeroed one is refused before anything is followed.
+ * pSOS names need not be unique, so objects are registered anonymously
+ * and carry their name in their control block (struct psos_object):
+ * *_ident() walks the class in the shared registry.  Everything is
+ * serialised by the nucleus lock.
+ */
+#ifndef PSOS_INTERNAL_H
+#define PSOS_INTERNAL_H
+
+#include "skins/common/skin.h"
+
+#include <psos/psos.h>
+#include <fusion/fusion.h>
+
+#include <stdbool.h>
+
+#pragma GCC visibility push(hidden)
+
+enum psos_class_id {
+	PSOS_TASK,
+	PSOS_SEM,
+	PSOS_QUEUE,
+	PSOS_TIMER,
+	PSOS_NR_CLASSES
+};
+
+#define PSOS_NAME_MAX 32
+#define PSOS_SHORT_NAME 4
+#define PSOS_OBJ_VARQ 0x1 /* a queue of the q_v* family */
+
+/* The head of every control block: what *_ident() compares. */
+struct psos_object {
+	char name[PSOS_NAME_MAX];
+	unsigned int kind; /* PSOS_OBJ_* */
+};
+
+/* The skin's state in an instance.  Lock held for every field. */
+struct psos_state {
+	struct skin skin;
+	unsigned long ticks2sec;
+	unsigned long ticks2slice;
+	bool long_names;
+	/* The calendar: tm_set() was called, and calendar ticks (since
+	 * 1 March of year 0) minus the time base's tick count. */
+	bool time_set;
+	int64_t cal_offset;
+	/* tm_wkwhen() sleepers, woken by tm_set() to look again. */
+	struct nk_synch cal_sleepers;
+	/* tm_evwhen() timers, armed again by tm_set(). */
+	struct nk_list cal_timers;
+	/* t_restart(): the TCB the new thread's attach hook takes. */
+	struct psos_task *adopt;
+};
+
+extern const struct skin_desc psos_skin;
+
+/* The thread hooks and reclaim hooks, in their classes' files. */
+int psos_task_attach(struct nk_thread *thread, void *ext);
+void psos_task_exit(struct nk_thread *thread, void *ext);
+int psos_state_init(struct nk_instance *nk, void *state);
+void psos_state_fini(struct nk_instance *nk, void *state);
+void psos_sem_reclaim(struct nk_instance *nk, void *object);
+void psos_queue_reclaim(struct nk_instance *nk, void *object);
+void psos_timer_reclaim(struct nk_instance *nk, void *object);
+
+/* A nucleus code or wake reason as a pSOS one (object.c). */
+unsigned long psos_error(int err);
+
+/* A wait's result: @killed when its object was deleted. */
+static inline unsigned long psos_wait_error(int ret, unsigned long killed)
+{
+	return ret == -EIDRM ? killed : psos_error(ret);
+}
+
+/* The skin's state, entering the skin (the caller may become main). */
+static inline unsigned long psos_enter(struct nk_instance **nk,
+				       struct psos_state **st)
+{
+	return (unsigned long)skin_enter(&psos_skin, nk, (struct skin **)st);
+}
+
+/* The state once entered (lock held or not). */
+static inline struct psos_state *psos(void)
+{
+	return (struct psos_state *)skin_state(&psos_skin);
+}
+
+/*
+ * Enter, lock and find the object of class @cls behind @id.  Returns
+ * with the lock held on success only.  Errors: ERR_OBJID, ERR_OBJTYPE
+ * (an ID of another pSOS class), those of psos_enter().
+ */
+unsigned long psos_get(unsigned int cls, unsigned long id,
+		       struct nk_instance **nk, void **object);
+
+/*
+ * Delete the object of @cls behind @id: @check says what deletion
+ * tells the deleter (0, or an informative code: ERR_TATSDEL...) or
+ * refuses it (*@keep set).  Waiters wake with -EIDRM.  Lock NOT held.
+ */
+unsigned long psos_delete(unsigned int cls, unsigned long id,
+			  unsigned long (*check)(void *object, bool *keep));
+
+/* Copy @name as this instance compares names (4 chars or a string). */
+void psos_name(struct psos_state *st, char *dst, const char *name);
+/*
+ * The ID of an object of @cls named @name whose kind is @kind.
+ * Errors: ERR_OBJNF, ERR_NODENO (@node not 0), ERR_OBJID (NULL @id or
+ * @name).  Lock NOT held.
+ */
+unsigned long psos_ident(unsigned int cls, unsigned int kind,
+			 const char *name, unsigned long node,
+			 unsigned long *id);
+/*
+ * Allocate a zeroed control block of @size starting with a struct
+ * psos_object named @name.  Errors: ERR_OBJID (NULL @id), @nomem.
+ */
+unsigned long psos_alloc(const char *name, size_t size, unsigned long *id,
+			 unsigned long nomem, struct nk_instance **nk,
+			 void **object);
+
+/* A timeout in ticks, pSOS's way: 0 waits for ever. */
+static inline struct skin_timeout psos_timeout(struct psos_state *st,
+					       unsigned long ticks)
+{
+	return ticks ? skin_deadline(st->skin.nk,
+				     skin_rel_ticks(&st->skin, ticks))
+		     : skin_infinite();
+}
+
+/* The caller's TCB (tasks.c), attached with the defaults if need be;
+ * NULL outside a nucleus thread.  Lock held or not. */
+struct psos_task *psos_self(struct nk_instance *nk);
+/*
+ * Before a wait: a T_NOPREEMPT caller gives up its scheduler lock (the
+ * nucleus refuses to block under it), which may let a more urgent task
+ * run at once; true when it did: the caller must then look at its
+ * object again.  psos_wait_end() takes the lock back after the wait.
+ * Lock held for begin, not for end.
+ */
+bool psos_wait_begin(struct nk_instance *nk, struct psos_task *self);
+void psos_wait_end(struct nk_instance *nk, struct psos_task *self);
+
+/* Send @events to @t, waking it if they satisfy its wait.  Lock held;
+ * the caller reschedules. */
+void psos_events_post(struct psos_task *t, unsigned long events);
+/* Drop @t's timers (task ends or restarts).  Lock held. */
+void psos_timers_drop(struct psos_task *t);
+
+#pragma GCC visibility pop
+
+#endif

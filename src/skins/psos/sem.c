@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pSOS semaphores: nucleus counting semaphores.  A V with waiters hands
+ * its token straight to the first one (FIFO or by priority), so a woken
+ * P never touches the semaphore again.
+ */
+#include "internal.h"
+
+struct psos_sem {
+	struct psos_object obj;
+	struct nk_sem sem;
+};
+
+void psos_sem_reclaim(struct nk_instance *nk, void *object)
+{
+	struct psos_sem *s = object;
+
+	/* The waiters run once the caller reschedules, the semaphore
+	 * gone from the registry. */
+	nk_synch_destroy_locked(&s->sem.synch);
+	nk_free(nk, s);
+}
+
+unsigned long sm_create(const char *name, unsigned long count,
+			unsigned long flags, unsigned long *smid)
+{
+	struct nk_instance *nk;
+	struct psos_sem *s;
+	struct skin *sk;
+	uintptr_t handle;
+	unsigned long ret;
+	int err;
+
+	ret = psos_alloc(name, sizeof(*s), smid, ERR_NOSCB, &nk, (void **)&s);
+	if (ret)
+		return ret;
+	sk = &psos()->skin;
+	err = nk_sem_init(nk, &s->sem, skin_synch_name(sk, PSOS_SEM, s->obj.name),
+			  count, 0,
+			  (flags & SM_PRIOR) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO);
+	if (err == 0)
+		err = skin_publish(sk, PSOS_SEM, NULL, s, &handle);
+	if (err) {
+		nk_free(nk, s);
+		return err == -ENOSPC ? ERR_OBJTFULL : ERR_NOSCB;
+	}
+	*smid = handle;
+	return SUCCESS;
+}
+
+static unsigned long sem_check(void *object, bool *keep)
+{
+	struct psos_sem *s = object;
+
+	(void)keep;
+	return nk_synch_nr_waiters(&s->sem.synch) ? ERR_TATSDEL : SUCCESS;
+}
+
+unsigned long sm_delete(unsigned long smid)
+{
+	return psos_delete(PSOS_SEM, smid, sem_check);
+}
+
+unsigned long sm_ident(const char *name, unsigned long node,
+		       unsigned long *smid)
+{
+	return psos_ident(PSOS_SEM, 0, name, node, smid);
+}
+
+unsigned long sm_p(unsigned long smid, unsigned long flags,
+		   unsigned long timeout)
+{
+	struct skin_timeout to = skin_infinite();
+	struct nk_instance *nk;
+	struct psos_task *self = NULL;
+	struct psos_sem *s;
+	unsigned long ret;
+	int err;
+
+	for (;;) {
+		ret = psos_get(PSOS_SEM, smid, &nk, (void **)&s);
+		if (ret)
+			break;
+		err = nk_sem_take_locked(&s->sem, 0, NK_RELATIVE);
+		if (err == -EWOULDBLOCK && !(flags & SM_NOWAIT)) {
+			/* The first time only: one deadline for retries. */
+			if (self == NULL) {
+				self = psos_self(nk);
+				to = psos_timeout(psos(), timeout);
+			}
+			if (psos_wait_begin(nk, self)) {
+				nk_unlock(nk);
+				continue;
+			}
+			err = nk_sem_take_locked(&s->sem, to.value, to.mode);
+		}
+		nk_unlock(nk);
+		ret = err == -EWOULDBLOCK ? ERR_NOSEM
+					  : psos_wait_error(err, ERR_SKILLD);
+		break;
+	}
+	psos_wait_end(nk, self);
+	return ret;
+}
+
+unsigned long sm_v(unsigned long smid)
+{
+	struct nk_instance *nk;
+	struct psos_sem *s;
+	unsigned long ret;
+
+	ret = psos_get(PSOS_SEM, smid, &nk, (void **)&s);
+	if (ret)
+		return ret;
+	ret = psos_error(nk_sem_give_locked(&s->sem));
+	nk_sched_run(nk);
+	nk_unlock(nk);
+	return ret;
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scaffolding shared by the pSOS tests: the trail of events (dated in
+ * ms of virtual time on sim, undated on live), tasks spawned with a
+ * pointer argument, bad IDs.  The clock ticks at 100 Hz (10 ms).
+ *
+ * main is the nucleus thread at priority 0, below every pSOS task: a
+ * task it starts runs at once, up to its first wait.
+ */
+#ifndef PSOS_TEST_H
+#define PSOS_TEST_H
+
+#include "harness.h"
+
+#include <fusion/fusion.h>
+#include <psos/psos.h>
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TICK_MS 10
+
+static inline struct nk_instance *test_runtime(void)
+{
+	struct nk_instance *nk = NULL;
+
+	CHECK_EQ(fusion_runtime(&nk), 0);
+	return nk;
+}
+
+static inline bool on_sim(void)
+{
+	return strcmp(nk_instance_backend(test_runtime()), "sim") == 0;
+}
+
+static char trail[2048];
+static nk_time_t trail_t0;
+
+static inline void step(const char *what)
+{
+	size_t len = strlen(trail);
+
+	snprintf(trail + len, sizeof(trail) - len, "%s%s", len ? " " : "",
+		 what);
+}
+
+static inline void log_start(void)
+{
+	trail[0] = '\0';
+	trail_t0 = nk_now(test_runtime());
+}
+
+/* Milliseconds since log_start(). */
+static inline long long ms_now(void)
+{
+	return (nk_now(test_runtime()) - trail_t0) / 1000000;
+}
+
+/* Append an item dated "@ms" on sim. */
+static inline void __attribute__((format(printf, 1, 2)))
+note(const char *fmt, ...)
+{
+	char item[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(item, sizeof(item), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(item) && on_sim())
+		snprintf(item + n, sizeof(item) - (size_t)n, "@%lld",
+			 ms_now());
+	step(item);
+}
+
+/* Compare the trail, dates dropped on live. */
+static inline void check_log(const char *expected)
+{
+	bool sim = on_sim();
+	char want[sizeof(trail)];
+	size_t j = 0;
+
+	for (size_t i = 0; expected[i] && j < sizeof(want) - 1; i++) {
+		if (!sim && expected[i] == '@') {
+			while (expected[i + 1] >= '0' && expected[i + 1] <= '9')
+				i++;
+			continue;
+		}
+		want[j++] = expected[i];
+	}
+	want[j] = '\0';
+	CHECK_STR(trail, want);
+}
+
+/* A timeout that must not expire before the test acts, in ticks. */
+static inline unsigned long margin(unsigned long ticks)
+{
+	return on_sim() ? ticks : 200 * ticks;
+}
+
+typedef void (*task_body)(void *arg);
+
+/* Task entries receive their body and argument as two of the four. */
+static inline void task_entry(unsigned long body, unsigned long arg,
+			      unsigned long a2, unsigned long a3)
+{
+	(void)a2;
+	(void)a3;
+	((task_body)(uintptr_t)body)((void *)(uintptr_t)arg);
+}
+
+/* Create and start a task running @body(@arg) in @mode. */
+static inline unsigned long spawn(const char *name, unsigned long prio,
+				  unsigned long mode, task_body body, void *arg)
+{
+	unsigned long tid = 0,
+		      args[4] = {(uintptr_t)body, (uintptr_t)arg, 0, 0};
+
+	CHECK_EQ(t_create(name, prio, 4096, 4096, 0, &tid), 0);
+	CHECK_EQ(t_start(tid, mode, task_entry, args), 0);
+	return tid;
+}
+
+/* Let every task of the test end: main sleeps below them. */
+static inline void settle(unsigned long ticks)
+{
+	CHECK_EQ(tm_wkafter(margin(ticks)), 0);
+}
+
+/* IDs no object has: zero, forged, all ones. */
+static const unsigned long bad_ids[] = {0, 0xdeadbeef, ~0UL,
+					0x123456789abcUL};
+#define NR_BAD_IDS (sizeof(bad_ids) / sizeof(bad_ids[0]))
+
+#endif
