@@ -88,16 +88,16 @@ extern "C" {
 #define T_FPU 0x0002	/**< floating point (always available here) */
 
 /* Task modes, t_start() and t_mode(); the 0 of each pair is the default. */
-#define T_PREEMPT 0x0000     /**< preemptible */
-#define T_NOPREEMPT 0x0001   /**< not preempted by other tasks */
-#define T_NOTSLICE 0x0000    /**< no round robin */
-#define T_TSLICE 0x0002	     /**< round robin among equal priorities */
-#define T_ASR 0x0000	     /**< its ASR is enabled */
-#define T_NOASR 0x0004	     /**< its ASR is disabled */
-#define T_USER 0x0000	     /**< user mode (the only one here) */
-#define T_SUPV 0x2000	     /**< supervisor mode: accepted, as T_USER */
-#define T_ISR 0x0000	     /**< interrupts enabled while it runs */
-#define T_NOISR 0x0700	     /**< interrupts disabled: recorded only */
+#define T_PREEMPT 0x0000	  /**< preemptible */
+#define T_NOPREEMPT 0x0001	  /**< not preempted by other tasks */
+#define T_NOTSLICE 0x0000	  /**< no round robin */
+#define T_TSLICE 0x0002		  /**< round robin among equal priorities */
+#define T_ASR 0x0000		  /**< its ASR is enabled */
+#define T_NOASR 0x0004		  /**< its ASR is disabled */
+#define T_USER 0x0000		  /**< user mode (the only one here) */
+#define T_SUPV 0x2000		  /**< supervisor mode: accepted, as T_USER */
+#define T_ISR 0x0000		  /**< interrupts enabled while it runs */
+#define T_NOISR 0x0700		  /**< interrupts disabled: recorded only */
 #define T_LEVELMASK(n) ((n) << 8) /**< interrupt level 0..7: recorded */
 #define T_LEVELMASK0 0x0000
 #define T_LEVELMASK7 0x0700
@@ -118,9 +118,9 @@ extern "C" {
 
 /* Queues. */
 #define Q_LOCAL 0x0
-#define Q_GLOBAL 0x1 /**< accepted, as Q_LOCAL */
-#define Q_FIFO 0x0   /**< receivers in arrival order */
-#define Q_PRIOR 0x2  /**< receivers by priority */
+#define Q_GLOBAL 0x1  /**< accepted, as Q_LOCAL */
+#define Q_FIFO 0x0    /**< receivers in arrival order */
+#define Q_PRIOR 0x2   /**< receivers by priority */
 #define Q_NOLIMIT 0x0 /**< any number of messages */
 #define Q_LIMIT 0x4   /**< at most count messages */
 #define Q_SYSBUF 0x0  /**< buffers taken as messages come */
@@ -240,8 +240,7 @@ unsigned long t_setpri(unsigned long tid, unsigned long newprio,
  * *@p tid.  @p node must be 0.  Errors: ERR_OBJNF, ERR_NODENO, ERR_OBJID
  * (NULL @p tid, or a NULL name outside a task).
  */
-unsigned long t_ident(const char *name, unsigned long node,
-		      unsigned long *tid);
+unsigned long t_ident(const char *name, unsigned long node, unsigned long *tid);
 /** Notepad registers 0..15 of a task (tid 0: the caller).  Errors:
  * ERR_OBJID, ERR_OBJTYPE, ERR_REGNUM. @{ */
 unsigned long t_getreg(unsigned long tid, unsigned long regnum,
@@ -309,8 +308,7 @@ unsigned long q_create(const char *name, unsigned long count,
 /** Receivers wake with ERR_QKILLD; returns ERR_TATQDEL (there were
  * receivers) or ERR_MATQDEL (messages were lost).  ERR_VARQ. */
 unsigned long q_delete(unsigned long qid);
-unsigned long q_ident(const char *name, unsigned long node,
-		      unsigned long *qid);
+unsigned long q_ident(const char *name, unsigned long node, unsigned long *qid);
 /** Errors: ERR_OBJID, ERR_OBJTYPE, ERR_QFULL, ERR_NOMGB, ERR_VARQ.
  * Context: any. @{ */
 unsigned long q_send(unsigned long qid, unsigned long msgbuf[4]);
@@ -335,8 +333,7 @@ unsigned long q_vident(const char *name, unsigned long node,
 		       unsigned long *qid);
 /** Errors: ERR_MSGSIZ (longer than maxlen), ERR_QFULL, ERR_NOTVARQ. */
 unsigned long q_vsend(unsigned long qid, void *msgbuf, unsigned long msglen);
-unsigned long q_vurgent(unsigned long qid, void *msgbuf,
-			unsigned long msglen);
+unsigned long q_vurgent(unsigned long qid, void *msgbuf, unsigned long msglen);
 unsigned long q_vbroadcast(unsigned long qid, void *msgbuf,
 			   unsigned long msglen, unsigned long *count);
 /** Errors: ERR_BUFSIZ (@p buflen below the queue's maxlen), as

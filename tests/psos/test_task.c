@@ -37,7 +37,7 @@ TEST(create_errors)
 
 TEST(start_preempts_main)
 {
-	unsigned long tid, args[4] = {(uintptr_t)body_sleep, (uintptr_t)"a"};
+	unsigned long tid, args[4] = {(uintptr_t)body_sleep, (uintptr_t) "a"};
 
 	log_start();
 	CHECK_EQ(t_create("A", 10, 4096, 0, 0, &tid), 0);
@@ -67,9 +67,9 @@ TEST(priority_order_and_setpri)
 	CHECK_EQ(t_suspend(a), ERR_NACTIVE);
 	{
 		unsigned long args_a[4] = {(uintptr_t)body_note,
-					   (uintptr_t)"a"},
+					   (uintptr_t) "a"},
 			      args_b[4] = {(uintptr_t)body_note,
-					   (uintptr_t)"b"};
+					   (uintptr_t) "b"};
 
 		CHECK_EQ(t_mode(T_NOPREEMPT, T_NOPREEMPT, NULL), 0);
 		CHECK_EQ(t_start(b, 0, task_entry, args_b), 0);
@@ -108,9 +108,8 @@ TEST(ident)
 
 TEST(long_names)
 {
-	struct psos_config cfg = {.kc_ticks2sec = 100,
-				  .kc_ticks2slice = 10,
-				  .long_names = 1};
+	struct psos_config cfg = {
+	    .kc_ticks2sec = 100, .kc_ticks2slice = 10, .long_names = 1};
 	unsigned long a, found = 0;
 
 	CHECK_EQ(psos_configure(&cfg), 0);

@@ -115,9 +115,8 @@ void psos_name(struct psos_state *st, char *dst, const char *name);
  * Errors: ERR_OBJNF, ERR_NODENO (@node not 0), ERR_OBJID (NULL @id or
  * @name).  Lock NOT held.
  */
-unsigned long psos_ident(unsigned int cls, unsigned int kind,
-			 const char *name, unsigned long node,
-			 unsigned long *id);
+unsigned long psos_ident(unsigned int cls, unsigned int kind, const char *name,
+			 unsigned long node, unsigned long *id);
 /*
  * Allocate a zeroed control block of @size starting with a struct
  * psos_object named @name.  Errors: ERR_OBJID (NULL @id), @nomem.

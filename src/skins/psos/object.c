@@ -101,7 +101,8 @@ unsigned long psos_configure(const struct psos_config *config)
 	nk_lock(nk);
 	if (config->kc_ticks2sec != st->ticks2sec) {
 		nk_tbase_set_period(&st->skin.tbase,
-				    1000000000 / (nk_time_t)config->kc_ticks2sec);
+				    1000000000 /
+					(nk_time_t)config->kc_ticks2sec);
 		/* The calendar counted ticks of the old rate. */
 		st->time_set = false;
 	}
@@ -164,9 +165,8 @@ void psos_name(struct psos_state *st, char *dst, const char *name)
 	dst[n] = '\0';
 }
 
-unsigned long psos_ident(unsigned int cls, unsigned int kind,
-			 const char *name, unsigned long node,
-			 unsigned long *id)
+unsigned long psos_ident(unsigned int cls, unsigned int kind, const char *name,
+			 unsigned long node, unsigned long *id)
 {
 	char want[PSOS_NAME_MAX];
 	struct skin_entry e;

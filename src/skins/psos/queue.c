@@ -110,8 +110,8 @@ static unsigned long queue_create(const char *name, unsigned long flags,
 unsigned long q_create(const char *name, unsigned long count,
 		       unsigned long flags, unsigned long *qid)
 {
-	return queue_create(name, flags, (flags & Q_PRIBUF) ? count : 0,
-			    count, !(flags & Q_LIMIT), Q_FIXED_LEN, 0, qid);
+	return queue_create(name, flags, (flags & Q_PRIBUF) ? count : 0, count,
+			    !(flags & Q_LIMIT), Q_FIXED_LEN, 0, qid);
 }
 
 unsigned long q_vcreate(const char *name, unsigned long flags,
@@ -180,14 +180,12 @@ unsigned long q_vdelete(unsigned long qid)
 	return psos_delete(PSOS_QUEUE, qid, queue_check_var);
 }
 
-unsigned long q_ident(const char *name, unsigned long node,
-		      unsigned long *qid)
+unsigned long q_ident(const char *name, unsigned long node, unsigned long *qid)
 {
 	return psos_ident(PSOS_QUEUE, 0, name, node, qid);
 }
 
-unsigned long q_vident(const char *name, unsigned long node,
-		       unsigned long *qid)
+unsigned long q_vident(const char *name, unsigned long node, unsigned long *qid)
 {
 	return psos_ident(PSOS_QUEUE, PSOS_OBJ_VARQ, name, node, qid);
 }
@@ -225,8 +223,8 @@ static unsigned long queue_post(unsigned long qid, unsigned int kind,
 		ret = ERR_OBJID;
 	else if (len > q->maxlen)
 		ret = ERR_MSGSIZ;
-	if (ret || skin_wait_serve_locked(&q->receivers, queue_serve, &o,
-					  false)) {
+	if (ret ||
+	    skin_wait_serve_locked(&q->receivers, queue_serve, &o, false)) {
 		nk_sched_run(nk);
 		nk_unlock(nk);
 		return ret;

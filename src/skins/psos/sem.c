@@ -35,8 +35,8 @@ unsigned long sm_create(const char *name, unsigned long count,
 	if (ret)
 		return ret;
 	sk = &psos()->skin;
-	err = nk_sem_init(nk, &s->sem, skin_synch_name(sk, PSOS_SEM, s->obj.name),
-			  count, 0,
+	err = nk_sem_init(nk, &s->sem,
+			  skin_synch_name(sk, PSOS_SEM, s->obj.name), count, 0,
 			  (flags & SM_PRIOR) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO);
 	if (err == 0)
 		err = skin_publish(sk, PSOS_SEM, NULL, s, &handle);

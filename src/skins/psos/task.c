@@ -131,8 +131,8 @@ static void task_set_slice(struct psos_task *t, unsigned long mode)
 	struct psos_state *st = psos();
 	nk_time_t q = nk_tbase_ticks_to_ns(&st->skin.tbase, st->ticks2slice);
 
-	nk_thread_set_policy(t->thread,
-			     (mode & T_TSLICE) ? NK_SCHED_RR : NK_SCHED_FIFO, q);
+	nk_thread_set_policy(
+	    t->thread, (mode & T_TSLICE) ? NK_SCHED_RR : NK_SCHED_FIFO, q);
 }
 
 unsigned long t_create(const char *name, unsigned long prio,
@@ -361,16 +361,15 @@ unsigned long t_setpri(unsigned long tid, unsigned long newprio,
 	if (oldprio)
 		*oldprio = (unsigned long)nk_thread_priority(t->thread);
 	if (newprio) {
-		ret = psos_error(
-		    nk_thread_set_priority(t->thread, (int)newprio));
+		ret =
+		    psos_error(nk_thread_set_priority(t->thread, (int)newprio));
 		nk_sched_run(nk);
 	}
 	nk_unlock(nk);
 	return ret;
 }
 
-unsigned long t_ident(const char *name, unsigned long node,
-		      unsigned long *tid)
+unsigned long t_ident(const char *name, unsigned long node, unsigned long *tid)
 {
 	struct nk_instance *nk;
 	struct psos_state *st;

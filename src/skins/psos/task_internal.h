@@ -37,9 +37,9 @@ struct psos_task {
 	psos_entry_fn entry;
 	unsigned long args[4];
 	unsigned long regs[PSOS_NR_REGS];
-	unsigned long events;	 /* pending */
-	struct nk_synch evwait;	 /* the task itself, in ev_receive() */
-	struct nk_list timers;	 /* its tm_ev*() timers */
+	unsigned long events;	/* pending */
+	struct nk_synch evwait; /* the task itself, in ev_receive() */
+	struct nk_list timers;	/* its tm_ev*() timers */
 };
 
 /* What the nucleus thread carries: its TCB (NULL once given away). */

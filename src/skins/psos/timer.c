@@ -19,7 +19,7 @@
 
 struct psos_timer {
 	struct psos_object obj;
-	uintptr_t handle; /* 0 once fired (one-shot) or cancelled */
+	uintptr_t handle;	 /* 0 once fired (one-shot) or cancelled */
 	struct nk_list link;	 /* in its task's list */
 	struct nk_list cal_link; /* tm_evwhen: in the state's list */
 	struct nk_timer timer;
@@ -82,7 +82,8 @@ static unsigned long cal_ticks(struct psos_state *st, unsigned long date,
 		return ERR_ILLTIME;
 	if (ticks >= st->ticks2sec)
 		return ERR_ILLTICKS;
-	secs = days_of(y, m, d) * SECS_PER_DAY + (int64_t)(h * 3600 + mi * 60 + s);
+	secs =
+	    days_of(y, m, d) * SECS_PER_DAY + (int64_t)(h * 3600 + mi * 60 + s);
 	*out = secs * (int64_t)st->ticks2sec + (int64_t)ticks;
 	return SUCCESS;
 }
@@ -103,7 +104,8 @@ static struct skin_timeout cal_date(struct psos_state *st, int64_t tick)
 
 static void timer_fire(struct nk_timer *timer)
 {
-	struct psos_timer *tm = nk_container_of(timer, struct psos_timer, timer);
+	struct psos_timer *tm =
+	    nk_container_of(timer, struct psos_timer, timer);
 
 	psos_events_post(tm->task, tm->events);
 	if (!tm->periodic && tm->handle) {
@@ -215,7 +217,8 @@ unsigned long tm_get(unsigned long *date, unsigned long *time,
 	secs %= SECS_PER_DAY;
 	*date = y << 16 | m << 8 | d;
 	*time = (unsigned long)(secs / 3600) << 16 |
-		(unsigned long)(secs / 60 % 60) << 8 | (unsigned long)(secs % 60);
+		(unsigned long)(secs / 60 % 60) << 8 |
+		(unsigned long)(secs % 60);
 	return SUCCESS;
 }
 
@@ -262,8 +265,8 @@ unsigned long tm_wkwhen(unsigned long date, unsigned long time,
 	if (self == NULL || nk_in_interrupt(nk))
 		return ERR_SSFN;
 	nk_lock(nk);
-	ret = st->time_set ? cal_ticks(st, date, time, ticks, &cal)
-			   : ERR_NOTIME;
+	ret =
+	    st->time_set ? cal_ticks(st, date, time, ticks, &cal) : ERR_NOTIME;
 	if (ret == 0 && cal <= cal_now(st))
 		ret = ERR_TOOLATE;
 	/* A tm_set() wakes the sleepers: each looks at the calendar again. */
@@ -350,10 +353,10 @@ static unsigned long timer_after(unsigned long ticks, unsigned long events,
 	ret = timer_self(tmid, &nk, &st, &self);
 	if (ret)
 		return ret;
-	ret = timer_arm(nk, st, self, events, skin_rel_ticks(&st->skin, ticks),
-			every ? nk_tbase_ticks_to_ns(&st->skin.tbase, ticks)
-			      : 0,
-			NULL, tmid);
+	ret =
+	    timer_arm(nk, st, self, events, skin_rel_ticks(&st->skin, ticks),
+		      every ? nk_tbase_ticks_to_ns(&st->skin.tbase, ticks) : 0,
+		      NULL, tmid);
 	nk_unlock(nk);
 	return ret;
 }
@@ -383,8 +386,8 @@ unsigned long tm_evwhen(unsigned long date, unsigned long time,
 	ret = timer_self(tmid, &nk, &st, &self);
 	if (ret)
 		return ret;
-	ret = st->time_set ? cal_ticks(st, date, time, ticks, &cal)
-			   : ERR_NOTIME;
+	ret =
+	    st->time_set ? cal_ticks(st, date, time, ticks, &cal) : ERR_NOTIME;
 	if (ret == 0 && cal <= cal_now(st))
 		ret = ERR_TOOLATE;
 	if (ret == 0)
