@@ -168,6 +168,7 @@ struct psos_config {
 #define q_vurgent psos_q_vurgent
 #define q_vbroadcast psos_q_vbroadcast
 #define q_vreceive psos_q_vreceive
+#define tm_tick psos_tm_tick
 #define tm_set psos_tm_set
 #define tm_get psos_tm_get
 #define tm_wkafter psos_tm_wkafter
@@ -346,6 +347,13 @@ unsigned long q_vreceive(unsigned long qid, unsigned long flags,
 /** @name Time
  * Dates are packed: date = year << 16 | month << 8 | day, time = hour
  * << 16 | minute << 8 | second, plus ticks within the second.  @{ */
+/**
+ * Announce one tick beyond those of the clock, which counts its own:
+ * the tick count and the calendar advance by one at once, and the
+ * dated waits and timers aim again (delays already running in ticks
+ * keep their dates).  Always 0.  Context: any.
+ */
+unsigned long tm_tick(void);
 /** Errors: ERR_ILLDATE, ERR_ILLTIME, ERR_ILLTICKS.  Context: any. */
 unsigned long tm_set(unsigned long date, unsigned long time,
 		     unsigned long ticks);

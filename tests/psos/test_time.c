@@ -38,6 +38,11 @@ TEST(calendar)
 	CHECK_EQ(date, DATE(2024, 3, 1));
 	CHECK_EQ(time, TIME(0, 0, 0));
 	CHECK_EQ(ticks, 0);
+	/* An announced tick counts at once, on top of the clock's. */
+	CHECK_EQ(tm_tick(), 0);
+	CHECK_EQ(tm_tick(), 0);
+	CHECK_EQ(tm_get(&date, &time, &ticks), 0);
+	CHECK_EQ(ticks, 2);
 	/* Year 0 and the last day pSOS can pack. */
 	CHECK_EQ(tm_set(DATE(0, 1, 1), TIME(0, 0, 0), 0), 0);
 	CHECK_EQ(tm_get(&date, &time, &ticks), 0);
@@ -175,8 +180,18 @@ TEST(evwhen_and_tm_set)
 	CHECK_EQ(tm_set(DATE(2030, 1, 1), TIME(0, 0, 2), 0), 0);
 	settle(1);
 	check_log("ev10@10");
+	/* Two announced ticks bring a dated timer forward by two. */
+	CHECK_EQ(tm_set(DATE(2030, 1, 1), TIME(0, 0, 0), 95), 0);
+	log_start();
+	spawn("E", 10, 0, body_evwhen, &tmid);
+	CHECK_EQ(tm_tick(), 0);
+	CHECK_EQ(tm_tick(), 0);
+	settle(5);
+	check_log("ev10@30");
+	/* 95 + 2 announced + 5 slept. */
 	CHECK_EQ(tm_get(&date, &time, &ticks), 0);
-	CHECK_EQ(time, TIME(0, 0, 2));
+	CHECK_EQ(time, TIME(0, 0, 1));
+	CHECK_EQ(ticks, 2);
 }
 
 TEST(bad_timer_ids)

@@ -159,12 +159,27 @@ static void timers_sweep(struct nk_instance *nk, struct psos_task *t)
 	}
 }
 
+/* The calendar moved: dated waits and timers aim again.  Lock held. */
+static void cal_moved(struct nk_instance *nk, struct psos_state *st)
+{
+	struct nk_list *pos;
+
+	nk_synch_flush(&st->cal_sleepers, NK_WAKE_OK);
+	nk_list_for_each(pos, &st->cal_timers) {
+		struct psos_timer *tm =
+		    nk_list_entry(pos, struct psos_timer, cal_link);
+		struct skin_timeout to = cal_date(st, tm->cal_tick);
+
+		nk_timer_start_locked(&tm->timer, to.value, 0, to.mode);
+	}
+	nk_sched_run(nk);
+}
+
 unsigned long tm_set(unsigned long date, unsigned long time,
 		     unsigned long ticks)
 {
 	struct nk_instance *nk;
 	struct psos_state *st;
-	struct nk_list *pos;
 	int64_t cal;
 	unsigned long ret;
 
@@ -176,19 +191,27 @@ unsigned long tm_set(unsigned long date, unsigned long time,
 	if (ret == 0) {
 		st->cal_offset = cal - (int64_t)nk_tbase_ticks(&st->skin.tbase);
 		st->time_set = true;
-		/* Dated waits and timers look at the new calendar. */
-		nk_synch_flush(&st->cal_sleepers, NK_WAKE_OK);
-		nk_list_for_each(pos, &st->cal_timers) {
-			struct psos_timer *tm =
-			    nk_list_entry(pos, struct psos_timer, cal_link);
-			struct skin_timeout to = cal_date(st, tm->cal_tick);
-
-			nk_timer_start_locked(&tm->timer, to.value, 0, to.mode);
-		}
-		nk_sched_run(nk);
+		cal_moved(nk, st);
 	}
 	nk_unlock(nk);
 	return ret;
+}
+
+unsigned long tm_tick(void)
+{
+	struct nk_instance *nk;
+	struct psos_state *st;
+	unsigned long ret;
+
+	ret = psos_enter(&nk, &st);
+	if (ret)
+		return ret;
+	nk_lock(nk);
+	nk_tbase_set_ticks(&st->skin.tbase,
+			   nk_tbase_ticks(&st->skin.tbase) + 1);
+	cal_moved(nk, st);
+	nk_unlock(nk);
+	return SUCCESS;
 }
 
 unsigned long tm_get(unsigned long *date, unsigned long *time,
