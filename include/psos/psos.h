@@ -54,6 +54,26 @@ extern "C" {
 #define ERR_NOTSUSP 0x15  /**< task not suspended */
 #define ERR_SETPRI 0x16	  /**< cannot change the priority */
 #define ERR_REGNUM 0x17	  /**< register number out of range */
+#define ERR_RNADDR 0x1B	  /**< region address not long-aligned */
+#define ERR_UNITSIZE 0x1C /**< unit size not a power of 2 of 16 or more */
+#define ERR_TINYUNIT 0x1D /**< more than 32767 units: unit too small */
+#define ERR_TINYRN 0x1E	  /**< region smaller than one unit */
+#define ERR_SEGINUSE 0x1F /**< segments still allocated (no RN_DEL) */
+#define ERR_ZERO 0x20	  /**< segment of size 0 */
+#define ERR_TOOBIG 0x21	  /**< segment larger than the region */
+#define ERR_NOSEG 0x22	  /**< no segment free (RN_NOWAIT) */
+#define ERR_NOTINRN 0x23  /**< segment outside the region */
+#define ERR_SEGADDR 0x24  /**< not the start of a segment */
+#define ERR_SEGFREE 0x25  /**< segment already free */
+#define ERR_RNKILLD 0x26  /**< region deleted while the task waited */
+#define ERR_TATRNDEL 0x27 /**< informative: tasks were waiting */
+#define ERR_PTADDR 0x28	  /**< partition address not long-aligned */
+#define ERR_BUFSIZE 0x29  /**< buffer size not a power of 2 of 4 or more */
+#define ERR_TINYPT 0x2A	  /**< partition smaller than one buffer */
+#define ERR_BUFINUSE 0x2B /**< buffers still allocated (no PT_DEL) */
+#define ERR_NOBUF 0x2C	  /**< no buffer free */
+#define ERR_BUFADDR 0x2D  /**< not the start of a buffer of it */
+#define ERR_BUFFREE 0x2F  /**< buffer already free */
 #define ERR_QKILLD 0x36	  /**< queue deleted while the task waited */
 #define ERR_NOQCB 0x33	  /**< too many queues */
 #define ERR_NOMGB 0x34	  /**< no message buffer */
@@ -128,6 +148,18 @@ extern "C" {
 #define Q_WAIT 0x0
 #define Q_NOWAIT 0x1 /**< q_receive(): ERR_NOMSG instead of waiting */
 
+/* Regions and partitions. */
+#define RN_FIFO 0x0  /**< waiters served in arrival order */
+#define RN_PRIOR 0x2 /**< waiters by priority */
+#define RN_NODEL 0x0 /**< rn_delete() refused while segments are out */
+#define RN_DEL 0x4   /**< rn_delete() allowed with segments out */
+#define RN_WAIT 0x0
+#define RN_NOWAIT 0x1 /**< rn_getseg(): ERR_NOSEG instead of waiting */
+#define PT_LOCAL 0x0
+#define PT_GLOBAL 0x1 /**< accepted, as PT_LOCAL */
+#define PT_NODEL 0x0  /**< pt_delete() refused while buffers are out */
+#define PT_DEL 0x4    /**< pt_delete() allowed with buffers out */
+
 /** What psos_configure() sets (pSOS's configuration table). */
 struct psos_config {
 	unsigned long kc_ticks2sec;   /**< clock ticks per second (100) */
@@ -168,6 +200,16 @@ struct psos_config {
 #define q_vurgent psos_q_vurgent
 #define q_vbroadcast psos_q_vbroadcast
 #define q_vreceive psos_q_vreceive
+#define rn_create psos_rn_create
+#define rn_delete psos_rn_delete
+#define rn_ident psos_rn_ident
+#define rn_getseg psos_rn_getseg
+#define rn_retseg psos_rn_retseg
+#define pt_create psos_pt_create
+#define pt_delete psos_pt_delete
+#define pt_ident psos_pt_ident
+#define pt_getbuf psos_pt_getbuf
+#define pt_retbuf psos_pt_retbuf
 #define tm_tick psos_tm_tick
 #define tm_set psos_tm_set
 #define tm_get psos_tm_get
@@ -342,6 +384,62 @@ unsigned long q_vbroadcast(unsigned long qid, void *msgbuf,
 unsigned long q_vreceive(unsigned long qid, unsigned long flags,
 			 unsigned long timeout, void *msgbuf,
 			 unsigned long buflen, unsigned long *msglen);
+/** @} */
+
+/** @name Memory regions
+ * A region hands out segments of whole units from memory the caller
+ * gives it, lowest address first; its bookkeeping lives outside that
+ * memory, so all of it is allocatable.  @{ */
+/**
+ * Manage [@p saddr, @p saddr + @p length) in units of @p unit_size
+ * bytes (a power of 2, 16 or more; at most 32767 units); the bytes
+ * allocatable into *@p asiz.  Errors: ERR_RNADDR (NULL or not
+ * long-aligned), ERR_UNITSIZE, ERR_TINYUNIT, ERR_TINYRN, ERR_OBJTFULL,
+ * ERR_OBJID (NULL @p rnid or @p asiz).
+ */
+unsigned long rn_create(const char *name, void *saddr, unsigned long length,
+			unsigned long unit_size, unsigned long flags,
+			unsigned long *rnid, unsigned long *asiz);
+/** Waiters wake with ERR_RNKILLD; returns ERR_TATRNDEL if there were.
+ * Errors: ERR_SEGINUSE (segments out, no RN_DEL). */
+unsigned long rn_delete(unsigned long rnid);
+unsigned long rn_ident(const char *name, unsigned long *rnid);
+/**
+ * A segment of @p size bytes (rounded up to units) into *@p seg_addr,
+ * waiting up to @p timeout ticks (0: for ever) unless RN_NOWAIT.
+ * Errors: ERR_ZERO, ERR_TOOBIG, ERR_NOSEG, ERR_TIMEOUT, ERR_RNKILLD,
+ * ERR_SSFN (would wait outside a task), ERR_OBJID (NULL @p seg_addr).
+ */
+unsigned long rn_getseg(unsigned long rnid, unsigned long size,
+			unsigned long flags, unsigned long timeout,
+			void **seg_addr);
+/**
+ * Give a segment back; the waiters it lets through are served in queue
+ * order, every one that fits.  Errors: ERR_NOTINRN, ERR_SEGADDR,
+ * ERR_SEGFREE.
+ */
+unsigned long rn_retseg(unsigned long rnid, void *seg_addr);
+/** @} */
+
+/** @name Memory partitions: fixed-size buffers, never waited for. @{ */
+/**
+ * Cut [@p paddr, @p paddr + @p length) into buffers of @p bsize bytes
+ * (a power of 2, 4 or more); their number into *@p nbuf.  @p laddr is
+ * ignored (one node).  Errors: ERR_PTADDR, ERR_BUFSIZE, ERR_TINYPT,
+ * ERR_OBJTFULL, ERR_OBJID (NULL @p ptid or @p nbuf).
+ */
+unsigned long pt_create(const char *name, void *paddr, void *laddr,
+			unsigned long length, unsigned long bsize,
+			unsigned long flags, unsigned long *ptid,
+			unsigned long *nbuf);
+/** Errors: ERR_BUFINUSE (buffers out, no PT_DEL). */
+unsigned long pt_delete(unsigned long ptid);
+unsigned long pt_ident(const char *name, unsigned long node,
+		       unsigned long *ptid);
+/** Errors: ERR_NOBUF, ERR_OBJID (NULL @p bufaddr).  Context: any. */
+unsigned long pt_getbuf(unsigned long ptid, void **bufaddr);
+/** Errors: ERR_BUFADDR, ERR_BUFFREE.  Context: any. */
+unsigned long pt_retbuf(unsigned long ptid, void *bufaddr);
 /** @} */
 
 /** @name Time

@@ -130,8 +130,7 @@ TEST(broadcast_wakes_all)
 
 TEST(timeout_and_delete)
 {
-	struct receiver a = {.name = "a", .timeout = 3},
-			b = {.name = "b"};
+	struct receiver a = {.name = "a", .timeout = 3}, b = {.name = "b"};
 	unsigned long q, msg[4];
 
 	CHECK_EQ(q_create("Q", 0, 0, &q), 0);

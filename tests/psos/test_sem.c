@@ -153,6 +153,5 @@ TEST(outside_tasks)
 	CHECK_EQ(sm_delete(s[0]), 0);
 }
 
-TESTS(T(count_and_nowait), T(timeout_exact), T(fifo_order),
-      T(priority_order), T(delete_with_waiters), T(ident), T(bad_sem_ids),
-      T(outside_tasks));
+TESTS(T(count_and_nowait), T(timeout_exact), T(fifo_order), T(priority_order),
+      T(delete_with_waiters), T(ident), T(bad_sem_ids), T(outside_tasks));

@@ -28,6 +28,8 @@ enum psos_class_id {
 	PSOS_SEM,
 	PSOS_QUEUE,
 	PSOS_TIMER,
+	PSOS_REGION,
+	PSOS_PARTITION,
 	PSOS_NR_CLASSES
 };
 
@@ -69,6 +71,8 @@ void psos_state_fini(struct nk_instance *nk, void *state);
 void psos_sem_reclaim(struct nk_instance *nk, void *object);
 void psos_queue_reclaim(struct nk_instance *nk, void *object);
 void psos_timer_reclaim(struct nk_instance *nk, void *object);
+void psos_region_reclaim(struct nk_instance *nk, void *object);
+void psos_partition_reclaim(struct nk_instance *nk, void *object);
 
 /* A nucleus code or wake reason as a pSOS one (object.c). */
 unsigned long psos_error(int err);

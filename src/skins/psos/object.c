@@ -63,6 +63,8 @@ static const struct skin_class psos_classes[PSOS_NR_CLASSES] = {
     [PSOS_QUEUE] = {"queue", .reclaim = psos_queue_reclaim},
     [PSOS_TIMER] = {"timer", .bad_handle = ERR_BADTMID,
 		    .reclaim = psos_timer_reclaim},
+    [PSOS_REGION] = {"region", .reclaim = psos_region_reclaim},
+    [PSOS_PARTITION] = {"partition", .reclaim = psos_partition_reclaim},
 };
 
 const struct skin_desc psos_skin = {

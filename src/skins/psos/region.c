@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pSOS memory regions: segments of whole units, first fit from the
+ * lowest address, over memory the program gives.  A region's map (one
+ * entry per unit, at most 32767) lives in the instance's memory, not
+ * in the region: a segment's start is known exactly (ERR_SEGADDR,
+ * ERR_SEGFREE) and every byte of the region is allocatable.
+ *
+ * A waiter asks for a number of units in its wait context; a returned
+ * segment re-examines the waiters in queue order (FIFO or priority)
+ * and serves each one that now fits, as pSOS documents.
+ */
+#include "internal.h"
+
+#define RN_MAX_UNITS 32767
+#define RN_MIN_UNIT 16
+
+struct psos_region {
+	struct psos_object obj;
+	/* The program's memory: a region is used in the process whose
+	 * addresses these are (sessions would give it shared memory). */
+	unsigned char *base;
+	unsigned long unit;
+	unsigned long nunits;
+	unsigned long used; /* units allocated */
+	unsigned long flags;
+	/* Per unit: n > 0 starts a segment of n units, -1 lies inside
+	 * one, 0 is free. */
+	short *map;
+	struct nk_synch waiters;
+};
+
+struct rn_wait {
+	unsigned long units;
+	void *seg;
+};
+
+void psos_region_reclaim(struct nk_instance *nk, void *object)
+{
+	struct psos_region *r = object;
+
+	nk_synch_destroy_locked(&r->waiters);
+	nk_free(nk, r->map);
+	nk_free(nk, r);
+}
+
+unsigned long rn_create(const char *name, void *saddr, unsigned long length,
+			unsigned long unit_size, unsigned long flags,
+			unsigned long *rnid, unsigned long *asiz)
+{
+	struct nk_instance *nk;
+	struct psos_region *r;
+	struct skin *sk;
+	uintptr_t handle;
+	unsigned long ret;
+	int err;
+
+	if (asiz == NULL)
+		return ERR_OBJID;
+	if (saddr == NULL || (uintptr_t)saddr % sizeof(long))
+		return ERR_RNADDR;
+	if (unit_size < RN_MIN_UNIT || (unit_size & (unit_size - 1)))
+		return ERR_UNITSIZE;
+	if (length / unit_size > RN_MAX_UNITS)
+		return ERR_TINYUNIT;
+	if (length < unit_size)
+		return ERR_TINYRN;
+	ret = psos_alloc(name, sizeof(*r), rnid, ERR_OBJTFULL, &nk, (void **)&r);
+	if (ret)
+		return ret;
+	sk = &psos()->skin;
+	r->base = saddr;
+	r->unit = unit_size;
+	r->nunits = length / unit_size;
+	r->flags = flags;
+	r->map = nk_alloc(nk, r->nunits * sizeof(*r->map));
+	err = r->map ? skin_wait_init(nk, &r->waiters,
+				      skin_synch_name(sk, PSOS_REGION,
+						      r->obj.name),
+				      flags & RN_PRIOR)
+		     : -ENOMEM;
+	if (err == 0)
+		err = skin_publish(sk, PSOS_REGION, NULL, r, &handle);
+	if (err) {
+		nk_lock(nk);
+		psos_region_reclaim(nk, r);
+		nk_unlock(nk);
+		return ERR_OBJTFULL;
+	}
+	*asiz = r->nunits * r->unit;
+	*rnid = handle;
+	return SUCCESS;
+}
+
+static unsigned long region_check(void *object, bool *keep)
+{
+	struct psos_region *r = object;
+
+	if (r->used && !(r->flags & RN_DEL)) {
+		*keep = true;
+		return ERR_SEGINUSE;
+	}
+	return nk_synch_nr_waiters(&r->waiters) ? ERR_TATRNDEL : SUCCESS;
+}
+
+unsigned long rn_delete(unsigned long rnid)
+{
+	return psos_delete(PSOS_REGION, rnid, region_check);
+}
+
+unsigned long rn_ident(const char *name, unsigned long *rnid)
+{
+	return psos_ident(PSOS_REGION, 0, name, 0, rnid);
+}
+
+/* The lowest run of @n free units, taken; NULL if none.  Lock held. */
+static void *region_take(struct psos_region *r, unsigned long n)
+{
+	unsigned long u = 0, run = 0;
+
+	while (u < r->nunits) {
+		if (r->map[u] > 0) {
+			u += (unsigned long)r->map[u];
+			run = 0;
+			continue;
+		}
+		if (++run == n) {
+			unsigned long start = u + 1 - n;
+
+			r->map[start] = (short)n;
+			for (unsigned long i = start + 1; i <= u; i++)
+				r->map[i] = -1;
+			r->used += n;
+			return r->base + start * r->unit;
+		}
+		u++;
+	}
+	return NULL;
+}
+
+static bool region_serve(void *ctx, void *arg)
+{
+	struct rn_wait *w = ctx;
+
+	w->seg = region_take(arg, w->units);
+	return w->seg != NULL;
+}
+
+unsigned long rn_getseg(unsigned long rnid, unsigned long size,
+			unsigned long flags, unsigned long timeout,
+			void **seg_addr)
+{
+	struct rn_wait w = {0};
+	struct skin_timeout to = skin_infinite();
+	struct nk_instance *nk;
+	struct psos_task *self = NULL;
+	struct psos_region *r;
+	unsigned long ret;
+
+	for (;;) {
+		ret = psos_get(PSOS_REGION, rnid, &nk, (void **)&r);
+		if (ret)
+			break;
+		w.units = (size + r->unit - 1) / r->unit;
+		if (seg_addr == NULL)
+			ret = ERR_OBJID;
+		else if (size == 0)
+			ret = ERR_ZERO;
+		else if (size > r->nunits * r->unit)
+			ret = ERR_TOOBIG;
+		else if ((w.seg = region_take(r, w.units)) != NULL)
+			ret = SUCCESS;
+		else if (flags & RN_NOWAIT)
+			ret = ERR_NOSEG;
+		else {
+			if (self == NULL) {
+				self = psos_self(nk);
+				to = psos_timeout(psos(), timeout);
+			}
+			if (psos_wait_begin(nk, self)) {
+				nk_unlock(nk);
+				continue;
+			}
+			ret = psos_wait_error(
+			    skin_wait_sleep_locked(&psos()->skin, PSOS_REGION,
+						   rnid, r, &r->waiters, &w,
+						   to),
+			    ERR_RNKILLD);
+		}
+		nk_unlock(nk);
+		break;
+	}
+	psos_wait_end(nk, self);
+	if (ret == 0)
+		*seg_addr = w.seg;
+	return ret;
+}
+
+unsigned long rn_retseg(unsigned long rnid, void *seg_addr)
+{
+	struct nk_instance *nk;
+	struct psos_region *r;
+	unsigned long ret, off, u, n;
+
+	ret = psos_get(PSOS_REGION, rnid, &nk, (void **)&r);
+	if (ret)
+		return ret;
+	off = (unsigned long)((uintptr_t)seg_addr - (uintptr_t)r->base);
+	u = off / r->unit;
+	if ((uintptr_t)seg_addr < (uintptr_t)r->base || u >= r->nunits) {
+		ret = ERR_NOTINRN;
+	} else if (off % r->unit || r->map[u] < 0) {
+		ret = ERR_SEGADDR;
+	} else if (r->map[u] == 0) {
+		ret = ERR_SEGFREE;
+	} else {
+		n = (unsigned long)r->map[u];
+		for (unsigned long i = u; i < u + n; i++)
+			r->map[i] = 0;
+		r->used -= n;
+		if (skin_wait_serve_locked(&r->waiters, region_serve, r, true))
+			nk_sched_run(nk);
+	}
+	nk_unlock(nk);
+	return ret;
+}
