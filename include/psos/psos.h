@@ -200,6 +200,9 @@ struct psos_config {
 #define q_vurgent psos_q_vurgent
 #define q_vbroadcast psos_q_vbroadcast
 #define q_vreceive psos_q_vreceive
+#define as_catch psos_as_catch
+#define as_send psos_as_send
+#define as_return psos_as_return
 #define rn_create psos_rn_create
 #define rn_delete psos_rn_delete
 #define rn_ident psos_rn_ident
@@ -384,6 +387,28 @@ unsigned long q_vbroadcast(unsigned long qid, void *msgbuf,
 unsigned long q_vreceive(unsigned long qid, unsigned long flags,
 			 unsigned long timeout, void *msgbuf,
 			 unsigned long buflen, unsigned long *msglen);
+/** @} */
+
+/** @name Asynchronous signals
+ * A task's ASR runs in the task itself, before the task goes on with
+ * its own code: on its next entry into a pSOS call and on return from
+ * each wait (a waiting task stays waiting: pSOS runs the ASR when the
+ * task is next dispatched).  It runs in the mode given to as_catch()
+ * and ends by returning or with as_return().  @{ */
+/**
+ * Make @p start_addr(signals) the caller's ASR (NULL: none, as_send()
+ * then fails), run in @p mode (T_NOASR: not nested).  Always 0 from a
+ * task; ERR_SSFN outside one.
+ */
+unsigned long as_catch(void (*start_addr)(unsigned long signals),
+		       unsigned long mode);
+/** Add @p signals to a task's pending ones; on the caller, its ASR
+ * runs before this returns.  Errors: ERR_NOASR (no ASR), ERR_OBJID,
+ * ERR_OBJTYPE.  Context: any. */
+unsigned long as_send(unsigned long tid, unsigned long signals);
+/** Leave the running ASR: the task goes on where the ASR found it.
+ * Does not return from an ASR; ERR_NOTINASR elsewhere. */
+unsigned long as_return(void);
 /** @} */
 
 /** @name Memory regions

@@ -21,8 +21,8 @@ struct getter {
 static void body_get(void *arg)
 {
 	struct getter *g = arg;
-	unsigned long ret = rn_getseg(g->rnid, g->size, RN_WAIT, g->timeout,
-				      &g->seg);
+	unsigned long ret =
+	    rn_getseg(g->rnid, g->size, RN_WAIT, g->timeout, &g->seg);
 
 	note("%s:%lx:%ld", g->name, ret,
 	     ret ? -1L : (long)((char *)g->seg - (char *)mem));

@@ -83,10 +83,19 @@ static inline unsigned long psos_wait_error(int ret, unsigned long killed)
 	return ret == -EIDRM ? killed : psos_error(ret);
 }
 
-/* The skin's state, entering the skin (the caller may become main). */
+/*
+ * A delivery point of the caller's ASR (asr.c): on entry to a service
+ * and on return from a wait, a task with signals pending and its ASR
+ * enabled runs it first.  Lock NOT held.
+ */
+void psos_asr_poll(void);
+
+/* The skin's state, entering the skin (the caller may become main);
+ * a delivery point of the caller's ASR. */
 static inline unsigned long psos_enter(struct nk_instance **nk,
 				       struct psos_state **st)
 {
+	psos_asr_poll();
 	return (unsigned long)skin_enter(&psos_skin, nk, (struct skin **)st);
 }
 

@@ -121,7 +121,10 @@ unsigned long psos_get(unsigned int cls, unsigned long id,
 	uintptr_t handle = id;
 	struct skin *sk;
 	void *other;
-	int ret = skin_get(&psos_skin, cls, &handle, nk, object);
+	int ret;
+
+	psos_asr_poll();
+	ret = skin_get(&psos_skin, cls, &handle, nk, object);
 
 	if (ret != (int)skin_bad_handle(&psos_skin, cls))
 		return (unsigned long)ret;

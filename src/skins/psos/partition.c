@@ -49,7 +49,8 @@ unsigned long pt_create(const char *name, void *paddr, void *laddr,
 		return ERR_BUFSIZE;
 	if (length < bsize)
 		return ERR_TINYPT;
-	ret = psos_alloc(name, sizeof(*p), ptid, ERR_OBJTFULL, &nk, (void **)&p);
+	ret =
+	    psos_alloc(name, sizeof(*p), ptid, ERR_OBJTFULL, &nk, (void **)&p);
 	if (ret)
 		return ret;
 	p->base = paddr;

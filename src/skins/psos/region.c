@@ -65,7 +65,8 @@ unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 		return ERR_TINYUNIT;
 	if (length < unit_size)
 		return ERR_TINYRN;
-	ret = psos_alloc(name, sizeof(*r), rnid, ERR_OBJTFULL, &nk, (void **)&r);
+	ret =
+	    psos_alloc(name, sizeof(*r), rnid, ERR_OBJTFULL, &nk, (void **)&r);
 	if (ret)
 		return ret;
 	sk = &psos()->skin;
@@ -74,11 +75,12 @@ unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 	r->nunits = length / unit_size;
 	r->flags = flags;
 	r->map = nk_alloc(nk, r->nunits * sizeof(*r->map));
-	err = r->map ? skin_wait_init(nk, &r->waiters,
-				      skin_synch_name(sk, PSOS_REGION,
-						      r->obj.name),
-				      flags & RN_PRIOR)
-		     : -ENOMEM;
+	err =
+	    r->map
+		? skin_wait_init(nk, &r->waiters,
+				 skin_synch_name(sk, PSOS_REGION, r->obj.name),
+				 flags & RN_PRIOR)
+		: -ENOMEM;
 	if (err == 0)
 		err = skin_publish(sk, PSOS_REGION, NULL, r, &handle);
 	if (err) {
@@ -181,11 +183,10 @@ unsigned long rn_getseg(unsigned long rnid, unsigned long size,
 				nk_unlock(nk);
 				continue;
 			}
-			ret = psos_wait_error(
-			    skin_wait_sleep_locked(&psos()->skin, PSOS_REGION,
-						   rnid, r, &r->waiters, &w,
-						   to),
-			    ERR_RNKILLD);
+			ret = psos_wait_error(skin_wait_sleep_locked(
+						  &psos()->skin, PSOS_REGION,
+						  rnid, r, &r->waiters, &w, to),
+					      ERR_RNKILLD);
 		}
 		nk_unlock(nk);
 		break;

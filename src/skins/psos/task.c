@@ -97,10 +97,12 @@ bool psos_wait_begin(struct nk_instance *nk, struct psos_task *self)
 
 void psos_wait_end(struct nk_instance *nk, struct psos_task *self)
 {
-	if (self == NULL || !self->unlocked)
-		return;
-	self->unlocked = false;
-	nk_sched_lock(nk);
+	if (self && self->unlocked) {
+		self->unlocked = false;
+		nk_sched_lock(nk);
+	}
+	/* Back from the nucleus: signals sent meanwhile run first. */
+	psos_asr_poll();
 }
 
 /*
@@ -279,6 +281,9 @@ unsigned long t_restart(unsigned long tid, unsigned long targs[4])
 	x->task = NULL;
 	t->thread = thread;
 	t->events = 0;
+	/* It catches its signals again, if it wants them. */
+	t->asr = NULL;
+	__atomic_store_n(&t->signals, 0, __ATOMIC_RELAXED);
 	psos_timers_drop(t);
 	for (int i = 0; i < 4; i++)
 		t->args[i] = targs ? targs[i] : 0;
@@ -428,25 +433,14 @@ unsigned long t_setreg(unsigned long tid, unsigned long regnum,
 	return task_reg(tid, regnum, NULL, reg_value);
 }
 
-unsigned long t_mode(unsigned long mask, unsigned long new_mode,
-		     unsigned long *old_mode)
+unsigned long psos_task_mode(struct nk_instance *nk, struct psos_task *t,
+			     unsigned long mode)
 {
-	struct nk_instance *nk;
-	struct psos_state *st;
-	struct psos_task *t;
-	unsigned long old, mode, ret;
+	unsigned long old;
 
-	ret = psos_enter(&nk, &st);
-	if (ret)
-		return ret;
-	t = psos_self(nk);
-	if (t == NULL || nk_in_interrupt(nk))
-		return ERR_SSFN;
-	mask &= PSOS_MODE_BITS;
 	nk_lock(nk);
 	old = t->mode;
-	mode = (old & ~mask) | (new_mode & mask);
-	t->mode = mode;
+	t->mode = mode & PSOS_MODE_BITS;
 	if ((old ^ mode) & T_TSLICE)
 		task_set_slice(t, mode);
 	nk_unlock(nk);
@@ -455,7 +449,28 @@ unsigned long t_mode(unsigned long mask, unsigned long new_mode,
 		nk_sched_unlock(nk);
 	if ((mode & ~old) & T_NOPREEMPT)
 		nk_sched_lock(nk);
+	return old;
+}
+
+unsigned long t_mode(unsigned long mask, unsigned long new_mode,
+		     unsigned long *old_mode)
+{
+	struct nk_instance *nk;
+	struct psos_state *st;
+	struct psos_task *t;
+	unsigned long old, ret;
+
+	ret = psos_enter(&nk, &st);
+	if (ret)
+		return ret;
+	t = psos_self(nk);
+	if (t == NULL || nk_in_interrupt(nk))
+		return ERR_SSFN;
+	mask &= PSOS_MODE_BITS;
+	old = psos_task_mode(nk, t, (t->mode & ~mask) | (new_mode & mask));
 	if (old_mode)
 		*old_mode = old;
+	/* T_ASR back on: the signals it held off are delivered now. */
+	psos_asr_poll();
 	return SUCCESS;
 }

@@ -40,12 +40,25 @@ struct psos_task {
 	unsigned long events;	/* pending */
 	struct nk_synch evwait; /* the task itself, in ev_receive() */
 	struct nk_list timers;	/* its tm_ev*() timers */
+	/* Its ASR, called by this process only, its mode, the signals
+	 * pending for it (read unlocked as a hint), the ASRs running
+	 * (nested) and where as_return() goes, on the task's stack. */
+	void (*asr)(unsigned long signals);
+	unsigned long asr_mode;
+	unsigned long signals;
+	unsigned int in_asr;
+	void *asr_return;
 };
 
 /* What the nucleus thread carries: its TCB (NULL once given away). */
 struct psos_ext {
 	struct psos_task *task;
 };
+
+/* Set the caller @t's mode (scheduler lock, time slice); returns the old
+ * one.  Lock NOT held. */
+unsigned long psos_task_mode(struct nk_instance *nk, struct psos_task *t,
+			     unsigned long mode);
 
 #pragma GCC visibility pop
 
