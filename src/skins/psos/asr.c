@@ -12,27 +12,30 @@
 
 #include <setjmp.h>
 
-/* The caller's TCB if it has an ASR to run now, lock-free for the
- * common case of nothing pending. */
-static struct psos_task *asr_due(struct nk_instance **nk)
+void psos_asr_count(int delta)
 {
-	struct nk_thread *self;
+	__atomic_add_fetch(&psos()->asr_pending, (unsigned int)delta,
+			   __ATOMIC_RELAXED);
+}
+
+/* The caller's TCB if it has signals pending. */
+static struct psos_task *asr_due(struct nk_instance *nk)
+{
+	struct nk_thread *self = nk_thread_self(nk);
 	struct psos_ext *x;
 
-	*nk = fusion_runtime_peek();
-	if (*nk == NULL || (self = nk_thread_self(*nk)) == NULL)
+	if (self == NULL || nk_in_interrupt(nk))
 		return NULL;
 	x = nk_thread_personality(self, &psos_skin.pers);
 	if (x == NULL || x->task == NULL ||
 	    __atomic_load_n(&x->task->signals, __ATOMIC_RELAXED) == 0)
 		return NULL;
-	return nk_in_interrupt(*nk) ? NULL : x->task;
+	return x->task;
 }
 
-void psos_asr_poll(void)
+void psos_asr_deliver(struct nk_instance *nk)
 {
-	struct nk_instance *nk;
-	struct psos_task *t = asr_due(&nk);
+	struct psos_task *t = asr_due(nk);
 
 	while (t) {
 		void (*asr)(unsigned long) = NULL;
@@ -46,6 +49,7 @@ void psos_asr_poll(void)
 			mode = t->asr_mode;
 			signals = t->signals;
 			__atomic_store_n(&t->signals, 0, __ATOMIC_RELAXED);
+			psos_asr_count(-1);
 		}
 		nk_unlock(nk);
 		if (asr == NULL)
@@ -92,11 +96,14 @@ unsigned long as_send(unsigned long tid, unsigned long signals)
 	ret = psos_get(PSOS_TASK, tid, &nk, (void **)&t);
 	if (ret)
 		return ret;
-	if (t->asr == NULL)
+	if (t->asr == NULL) {
 		ret = ERR_NOASR;
-	else
+	} else if (signals) {
+		if (t->signals == 0)
+			psos_asr_count(1);
 		__atomic_store_n(&t->signals, t->signals | signals,
 				 __ATOMIC_RELAXED);
+	}
 	nk_unlock(nk);
 	/* Sent to itself: its ASR runs before the call returns. */
 	if (ret == 0)

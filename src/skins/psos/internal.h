@@ -59,6 +59,9 @@ struct psos_state {
 	struct nk_list cal_timers;
 	/* t_restart(): the TCB the new thread's attach hook takes. */
 	struct psos_task *adopt;
+	/* Tasks with signals pending: read unlocked, so that the ASR
+	 * delivery points cost nothing while nobody sends any. */
+	unsigned int asr_pending;
 };
 
 extern const struct skin_desc psos_skin;
@@ -83,12 +86,27 @@ static inline unsigned long psos_wait_error(int ret, unsigned long killed)
 	return ret == -EIDRM ? killed : psos_error(ret);
 }
 
+/* Run the caller's ASR if it has signals pending (asr.c).  Lock NOT
+ * held. */
+void psos_asr_deliver(struct nk_instance *nk);
+/* Count a task's signals going from none to some (+1) or back (-1).
+ * Lock held. */
+void psos_asr_count(int delta);
+
 /*
- * A delivery point of the caller's ASR (asr.c): on entry to a service
- * and on return from a wait, a task with signals pending and its ASR
- * enabled runs it first.  Lock NOT held.
+ * A delivery point of the caller's ASR: on entry to a service and on
+ * return from a wait, a task with signals pending and its ASR enabled
+ * runs it first.  Lock NOT held.
  */
-void psos_asr_poll(void);
+static inline void psos_asr_poll(void)
+{
+	struct nk_instance *nk;
+	struct skin *sk = skin_entered(&psos_skin, &nk);
+
+	if (sk && __atomic_load_n(&((struct psos_state *)sk)->asr_pending,
+				  __ATOMIC_RELAXED))
+		psos_asr_deliver(nk);
+}
 
 /* The skin's state, entering the skin (the caller may become main);
  * a delivery point of the caller's ASR. */

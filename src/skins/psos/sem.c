@@ -112,8 +112,8 @@ unsigned long sm_v(unsigned long smid)
 	ret = psos_get(PSOS_SEM, smid, &nk, (void **)&s);
 	if (ret)
 		return ret;
+	/* A woken waiter more urgent than the caller runs at once. */
 	ret = psos_error(nk_sem_give_locked(&s->sem));
-	nk_sched_run(nk);
 	nk_unlock(nk);
 	return ret;
 }

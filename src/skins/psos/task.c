@@ -67,6 +67,8 @@ void psos_task_exit(struct nk_thread *thread, void *ext)
 	if (t == NULL)
 		return;
 	x->task = NULL;
+	if (t->signals)
+		psos_asr_count(-1);
 	psos_timers_drop(t);
 	skin_unregister_locked(&psos()->skin, t->handle);
 	nk_synch_destroy_locked(&t->evwait);
@@ -283,6 +285,8 @@ unsigned long t_restart(unsigned long tid, unsigned long targs[4])
 	t->events = 0;
 	/* It catches its signals again, if it wants them. */
 	t->asr = NULL;
+	if (t->signals)
+		psos_asr_count(-1);
 	__atomic_store_n(&t->signals, 0, __ATOMIC_RELAXED);
 	psos_timers_drop(t);
 	for (int i = 0; i < 4; i++)
