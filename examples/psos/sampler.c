@@ -51,7 +51,8 @@ static void sampler(unsigned long a0, unsigned long a1, unsigned long a2,
 		struct sample *s;
 
 		fail("ev_receive", ev_receive(EV_TICK, EV_ALL, 0, &got));
-		fail("rn_getseg", rn_getseg(region, sizeof(*s), RN_WAIT, 0, &seg));
+		fail("rn_getseg",
+		     rn_getseg(region, sizeof(*s), RN_WAIT, 0, &seg));
 		if (error)
 			break;
 		s = seg;

@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 #ifndef SUCCESS
-#define SUCCESS 0
+#define SUCCESS 0 /**< what every call returns when it succeeds */
 #endif
 
 /* Error codes, as pSOSystem System Calls, appendix B, numbers them. */
@@ -119,25 +119,25 @@ extern "C" {
 #define T_ISR 0x0000		  /**< interrupts enabled while it runs */
 #define T_NOISR 0x0700		  /**< interrupts disabled: recorded only */
 #define T_LEVELMASK(n) ((n) << 8) /**< interrupt level 0..7: recorded */
-#define T_LEVELMASK0 0x0000
-#define T_LEVELMASK7 0x0700
+#define T_LEVELMASK0 0x0000	  /**< interrupt level 0 */
+#define T_LEVELMASK7 0x0700	  /**< interrupt level 7 */
 
 /* Semaphores. */
-#define SM_LOCAL 0x0
+#define SM_LOCAL 0x0  /**< known on this node */
 #define SM_GLOBAL 0x1 /**< accepted, as SM_LOCAL */
 #define SM_FIFO 0x0   /**< waiters in arrival order */
 #define SM_PRIOR 0x2  /**< waiters by priority */
-#define SM_WAIT 0x0
+#define SM_WAIT 0x0   /**< sm_p(): wait for a token */
 #define SM_NOWAIT 0x1 /**< sm_p(): ERR_NOSEM instead of waiting */
 
 /* Events. */
-#define EV_WAIT 0x0
+#define EV_WAIT 0x0   /**< ev_receive(): wait for the events */
 #define EV_NOWAIT 0x1 /**< ev_receive(): ERR_NOEVS instead of waiting */
 #define EV_ALL 0x0    /**< all the events asked for */
 #define EV_ANY 0x2    /**< any of them */
 
 /* Queues. */
-#define Q_LOCAL 0x0
+#define Q_LOCAL 0x0   /**< known on this node */
 #define Q_GLOBAL 0x1  /**< accepted, as Q_LOCAL */
 #define Q_FIFO 0x0    /**< receivers in arrival order */
 #define Q_PRIOR 0x2   /**< receivers by priority */
@@ -145,17 +145,17 @@ extern "C" {
 #define Q_LIMIT 0x4   /**< at most count messages */
 #define Q_SYSBUF 0x0  /**< buffers taken as messages come */
 #define Q_PRIBUF 0x8  /**< count buffers of its own, from creation */
-#define Q_WAIT 0x0
-#define Q_NOWAIT 0x1 /**< q_receive(): ERR_NOMSG instead of waiting */
+#define Q_WAIT 0x0    /**< q_receive(): wait for a message */
+#define Q_NOWAIT 0x1  /**< q_receive(): ERR_NOMSG instead of waiting */
 
 /* Regions and partitions. */
-#define RN_FIFO 0x0  /**< waiters served in arrival order */
-#define RN_PRIOR 0x2 /**< waiters by priority */
-#define RN_NODEL 0x0 /**< rn_delete() refused while segments are out */
-#define RN_DEL 0x4   /**< rn_delete() allowed with segments out */
-#define RN_WAIT 0x0
+#define RN_FIFO 0x0   /**< waiters served in arrival order */
+#define RN_PRIOR 0x2  /**< waiters by priority */
+#define RN_NODEL 0x0  /**< rn_delete() refused while segments are out */
+#define RN_DEL 0x4    /**< rn_delete() allowed with segments out */
+#define RN_WAIT 0x0   /**< rn_getseg(): wait for a segment */
 #define RN_NOWAIT 0x1 /**< rn_getseg(): ERR_NOSEG instead of waiting */
-#define PT_LOCAL 0x0
+#define PT_LOCAL 0x0  /**< known on this node */
 #define PT_GLOBAL 0x1 /**< accepted, as PT_LOCAL */
 #define PT_NODEL 0x0  /**< pt_delete() refused while buffers are out */
 #define PT_DEL 0x4    /**< pt_delete() allowed with buffers out */
@@ -287,13 +287,13 @@ unsigned long t_setpri(unsigned long tid, unsigned long newprio,
  * (NULL @p tid, or a NULL name outside a task).
  */
 unsigned long t_ident(const char *name, unsigned long node, unsigned long *tid);
-/** Notepad registers 0..15 of a task (tid 0: the caller).  Errors:
- * ERR_OBJID, ERR_OBJTYPE, ERR_REGNUM. @{ */
+/** Read notepad register @p regnum (0..15) of a task (tid 0: the
+ * caller).  Errors: ERR_OBJID, ERR_OBJTYPE, ERR_REGNUM. */
 unsigned long t_getreg(unsigned long tid, unsigned long regnum,
 		       unsigned long *reg_value);
+/** Write notepad register @p regnum; errors as t_getreg(). */
 unsigned long t_setreg(unsigned long tid, unsigned long regnum,
 		       unsigned long reg_value);
-/** @} */
 /**
  * Change the bits of the caller's mode named in @p mask to those of
  * @p new_mode; the previous mode into *@p old_mode (may be NULL).
@@ -320,7 +320,8 @@ unsigned long ev_receive(unsigned long events, unsigned long flags,
 			 unsigned long timeout, unsigned long *events_r);
 /** @} */
 
-/** @name Semaphores @{ */
+/** @name Semaphores
+ * Counting, waiters in FIFO or priority order.  @{ */
 /** Errors: ERR_OBJTFULL, ERR_NOSCB, ERR_OBJID (NULL @p smid). */
 unsigned long sm_create(const char *name, unsigned long count,
 			unsigned long flags, unsigned long *smid);
@@ -354,13 +355,13 @@ unsigned long q_create(const char *name, unsigned long count,
 /** Receivers wake with ERR_QKILLD; returns ERR_TATQDEL (there were
  * receivers) or ERR_MATQDEL (messages were lost).  ERR_VARQ. */
 unsigned long q_delete(unsigned long qid);
+/** A fixed queue named @p name; errors as sm_ident(). */
 unsigned long q_ident(const char *name, unsigned long node, unsigned long *qid);
-/** Errors: ERR_OBJID, ERR_OBJTYPE, ERR_QFULL, ERR_NOMGB, ERR_VARQ.
- * Context: any. @{ */
+/** Queue a message at the tail.  Errors: ERR_OBJID, ERR_OBJTYPE,
+ * ERR_QFULL, ERR_NOMGB, ERR_VARQ.  Context: any. */
 unsigned long q_send(unsigned long qid, unsigned long msgbuf[4]);
-/** At the head of the queue. */
+/** As q_send(), at the head of the queue. */
 unsigned long q_urgent(unsigned long qid, unsigned long msgbuf[4]);
-/** @} */
 /** Give a copy to every waiting receiver (none: nothing is queued);
  * their number into *@p count.  Context: any. */
 unsigned long q_broadcast(unsigned long qid, unsigned long msgbuf[4],
@@ -374,12 +375,17 @@ unsigned long q_receive(unsigned long qid, unsigned long flags,
 unsigned long q_vcreate(const char *name, unsigned long flags,
 			unsigned long maxnum, unsigned long maxlen,
 			unsigned long *qid);
+/** As q_delete(), for a variable queue (ERR_NOTVARQ). */
 unsigned long q_vdelete(unsigned long qid);
+/** A variable queue named @p name; errors as sm_ident(). */
 unsigned long q_vident(const char *name, unsigned long node,
 		       unsigned long *qid);
-/** Errors: ERR_MSGSIZ (longer than maxlen), ERR_QFULL, ERR_NOTVARQ. */
+/** As q_send(), @p msglen bytes.  Errors: ERR_MSGSIZ (longer than
+ * maxlen), ERR_QFULL, ERR_NOTVARQ. */
 unsigned long q_vsend(unsigned long qid, void *msgbuf, unsigned long msglen);
+/** As q_vsend(), at the head of the queue. */
 unsigned long q_vurgent(unsigned long qid, void *msgbuf, unsigned long msglen);
+/** As q_broadcast(), @p msglen bytes (ERR_MSGSIZ, ERR_NOTVARQ). */
 unsigned long q_vbroadcast(unsigned long qid, void *msgbuf,
 			   unsigned long msglen, unsigned long *count);
 /** Errors: ERR_BUFSIZ (@p buflen below the queue's maxlen), as
@@ -446,7 +452,8 @@ unsigned long rn_getseg(unsigned long rnid, unsigned long size,
 unsigned long rn_retseg(unsigned long rnid, void *seg_addr);
 /** @} */
 
-/** @name Memory partitions: fixed-size buffers, never waited for. @{ */
+/** @name Memory partitions
+ * Fixed-size buffers, never waited for.  @{ */
 /**
  * Cut [@p paddr, @p paddr + @p length) into buffers of @p bsize bytes
  * (a power of 2, 4 or more); their number into *@p nbuf.  @p laddr is
@@ -490,14 +497,14 @@ unsigned long tm_wkafter(unsigned long ticks);
  * ERR_NOTIME, ERR_ILLDATE, ERR_ILLTIME, ERR_ILLTICKS, ERR_TOOLATE. */
 unsigned long tm_wkwhen(unsigned long date, unsigned long time,
 			unsigned long ticks);
-/** Send @p events to the caller after @p ticks (once, or every @p ticks
- * for tm_evevery); its ID into *@p tmid.  Errors: ERR_ILLTICKS (0
- * ticks), ERR_NOTIMERS, ERR_OBJID (NULL @p tmid), ERR_SSFN. @{ */
+/** Send @p events to the caller once, after @p ticks; the timer's ID
+ * into *@p tmid.  Errors: ERR_ILLTICKS (0 ticks), ERR_NOTIMERS,
+ * ERR_OBJID (NULL @p tmid), ERR_SSFN (not a task). */
 unsigned long tm_evafter(unsigned long ticks, unsigned long events,
 			 unsigned long *tmid);
+/** As tm_evafter(), every @p ticks until tm_cancel(). */
 unsigned long tm_evevery(unsigned long ticks, unsigned long events,
 			 unsigned long *tmid);
-/** @} */
 /** As tm_evafter, at a date (errors of tm_wkwhen). */
 unsigned long tm_evwhen(unsigned long date, unsigned long time,
 			unsigned long ticks, unsigned long events,
