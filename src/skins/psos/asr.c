@@ -87,24 +87,24 @@ unsigned long as_catch(void (*start_addr)(unsigned long signals),
 	return SUCCESS;
 }
 
+static unsigned long asr_post(struct nk_instance *nk, void *object,
+			      unsigned long signals)
+{
+	struct psos_task *t = object;
+
+	(void)nk;
+	if (t->asr == NULL)
+		return ERR_NOASR;
+	if (signals && t->signals == 0)
+		psos_asr_count(1);
+	__atomic_store_n(&t->signals, t->signals | signals, __ATOMIC_RELAXED);
+	return SUCCESS;
+}
+
 unsigned long as_send(unsigned long tid, unsigned long signals)
 {
-	struct nk_instance *nk;
-	struct psos_task *t;
-	unsigned long ret;
+	unsigned long ret = psos_call(PSOS_TASK, tid, asr_post, signals);
 
-	ret = psos_get(PSOS_TASK, tid, &nk, (void **)&t);
-	if (ret)
-		return ret;
-	if (t->asr == NULL) {
-		ret = ERR_NOASR;
-	} else if (signals) {
-		if (t->signals == 0)
-			psos_asr_count(1);
-		__atomic_store_n(&t->signals, t->signals | signals,
-				 __ATOMIC_RELAXED);
-	}
-	nk_unlock(nk);
 	/* Sent to itself: its ASR runs before the call returns. */
 	if (ret == 0)
 		psos_asr_poll();

@@ -36,19 +36,17 @@ void psos_events_post(struct psos_task *t, unsigned long events)
 	skin_wait_serve_locked(&t->evwait, ev_serve, t, false);
 }
 
-unsigned long ev_send(unsigned long tid, unsigned long events)
+static unsigned long ev_post(struct nk_instance *nk, void *t,
+			     unsigned long events)
 {
-	struct nk_instance *nk;
-	struct psos_task *t;
-	unsigned long ret;
-
-	ret = psos_get(PSOS_TASK, tid, &nk, (void **)&t);
-	if (ret)
-		return ret;
 	psos_events_post(t, events);
 	nk_sched_run(nk);
-	nk_unlock(nk);
 	return SUCCESS;
+}
+
+unsigned long ev_send(unsigned long tid, unsigned long events)
+{
+	return psos_call(PSOS_TASK, tid, ev_post, events);
 }
 
 unsigned long ev_receive(unsigned long events, unsigned long flags,

@@ -131,6 +131,16 @@ static inline struct psos_state *psos(void)
 unsigned long psos_get(unsigned int cls, unsigned long id,
 		       struct nk_instance **nk, void **object);
 
+/* What psos_call() runs on an object, lock held: it reschedules if it
+ * wakes a thread. */
+typedef unsigned long (*psos_op_fn)(struct nk_instance *nk, void *object,
+				    unsigned long arg);
+
+/* Find the object of @cls behind @id and run @op(nk, object, @arg) on
+ * it under the lock.  Errors: those of psos_get() and @op. */
+unsigned long psos_call(unsigned int cls, unsigned long id, psos_op_fn op,
+			unsigned long arg);
+
 /*
  * Delete the object of @cls behind @id: @check says what deletion
  * tells the deleter (0, or an informative code: ERR_TATSDEL...) or

@@ -138,6 +138,21 @@ unsigned long psos_get(unsigned int cls, unsigned long id,
 	return (unsigned long)ret;
 }
 
+unsigned long psos_call(unsigned int cls, unsigned long id, psos_op_fn op,
+			unsigned long arg)
+{
+	struct nk_instance *nk;
+	void *object;
+	unsigned long ret;
+
+	ret = psos_get(cls, id, &nk, &object);
+	if (ret)
+		return ret;
+	ret = op(nk, object, arg);
+	nk_unlock(nk);
+	return ret;
+}
+
 unsigned long psos_delete(unsigned int cls, unsigned long id,
 			  unsigned long (*check)(void *object, bool *keep))
 {

@@ -89,49 +89,51 @@ unsigned long pt_ident(const char *name, unsigned long node,
 	return psos_ident(PSOS_PARTITION, 0, name, node, ptid);
 }
 
-unsigned long pt_getbuf(unsigned long ptid, void **bufaddr)
+static unsigned long partition_get(struct nk_instance *nk, void *object,
+				   unsigned long bufaddr)
 {
-	struct nk_instance *nk;
-	struct psos_partition *p;
-	unsigned long ret;
+	struct psos_partition *p = object;
+	void **out = (void **)bufaddr;
 
-	ret = psos_get(PSOS_PARTITION, ptid, &nk, (void **)&p);
-	if (ret)
-		return ret;
-	ret = bufaddr ? ERR_NOBUF : ERR_OBJID;
-	for (unsigned long i = 0; bufaddr && i < p->nbuf; i++) {
+	(void)nk;
+	if (out == NULL)
+		return ERR_OBJID;
+	for (unsigned long i = 0; i < p->nbuf; i++) {
 		if (!p->out[i]) {
 			p->out[i] = 1;
 			p->used++;
-			*bufaddr = p->base + i * p->bsize;
-			ret = SUCCESS;
-			break;
+			*out = p->base + i * p->bsize;
+			return SUCCESS;
 		}
 	}
-	nk_unlock(nk);
-	return ret;
+	return ERR_NOBUF;
+}
+
+unsigned long pt_getbuf(unsigned long ptid, void **bufaddr)
+{
+	return psos_call(PSOS_PARTITION, ptid, partition_get,
+			 (unsigned long)bufaddr);
+}
+
+static unsigned long partition_put(struct nk_instance *nk, void *object,
+				   unsigned long bufaddr)
+{
+	struct psos_partition *p = object;
+	unsigned long off = bufaddr - (unsigned long)p->base;
+	unsigned long i = off / p->bsize;
+
+	(void)nk;
+	if (bufaddr < (unsigned long)p->base || i >= p->nbuf || off % p->bsize)
+		return ERR_BUFADDR;
+	if (!p->out[i])
+		return ERR_BUFFREE;
+	p->out[i] = 0;
+	p->used--;
+	return SUCCESS;
 }
 
 unsigned long pt_retbuf(unsigned long ptid, void *bufaddr)
 {
-	struct nk_instance *nk;
-	struct psos_partition *p;
-	unsigned long ret, off, i;
-
-	ret = psos_get(PSOS_PARTITION, ptid, &nk, (void **)&p);
-	if (ret)
-		return ret;
-	off = (unsigned long)((uintptr_t)bufaddr - (uintptr_t)p->base);
-	i = off / p->bsize;
-	if ((uintptr_t)bufaddr < (uintptr_t)p->base || i >= p->nbuf ||
-	    off % p->bsize) {
-		ret = ERR_BUFADDR;
-	} else if (!p->out[i]) {
-		ret = ERR_BUFFREE;
-	} else {
-		p->out[i] = 0;
-		p->used--;
-	}
-	nk_unlock(nk);
-	return ret;
+	return psos_call(PSOS_PARTITION, ptid, partition_put,
+			 (unsigned long)bufaddr);
 }

@@ -197,31 +197,30 @@ unsigned long rn_getseg(unsigned long rnid, unsigned long size,
 	return ret;
 }
 
+static unsigned long region_put(struct nk_instance *nk, void *object,
+				unsigned long seg)
+{
+	struct psos_region *r = object;
+	unsigned long off = seg - (unsigned long)r->base;
+	unsigned long u = off / r->unit, n;
+
+	if (seg < (unsigned long)r->base || u >= r->nunits)
+		return ERR_NOTINRN;
+	if (off % r->unit || r->map[u] < 0)
+		return ERR_SEGADDR;
+	if (r->map[u] == 0)
+		return ERR_SEGFREE;
+	n = (unsigned long)r->map[u];
+	for (unsigned long i = u; i < u + n; i++)
+		r->map[i] = 0;
+	r->used -= n;
+	if (skin_wait_serve_locked(&r->waiters, region_serve, r, true))
+		nk_sched_run(nk);
+	return SUCCESS;
+}
+
 unsigned long rn_retseg(unsigned long rnid, void *seg_addr)
 {
-	struct nk_instance *nk;
-	struct psos_region *r;
-	unsigned long ret, off, u, n;
-
-	ret = psos_get(PSOS_REGION, rnid, &nk, (void **)&r);
-	if (ret)
-		return ret;
-	off = (unsigned long)((uintptr_t)seg_addr - (uintptr_t)r->base);
-	u = off / r->unit;
-	if ((uintptr_t)seg_addr < (uintptr_t)r->base || u >= r->nunits) {
-		ret = ERR_NOTINRN;
-	} else if (off % r->unit || r->map[u] < 0) {
-		ret = ERR_SEGADDR;
-	} else if (r->map[u] == 0) {
-		ret = ERR_SEGFREE;
-	} else {
-		n = (unsigned long)r->map[u];
-		for (unsigned long i = u; i < u + n; i++)
-			r->map[i] = 0;
-		r->used -= n;
-		if (skin_wait_serve_locked(&r->waiters, region_serve, r, true))
-			nk_sched_run(nk);
-	}
-	nk_unlock(nk);
-	return ret;
+	return psos_call(PSOS_REGION, rnid, region_put,
+			 (unsigned long)seg_addr);
 }

@@ -103,17 +103,17 @@ unsigned long sm_p(unsigned long smid, unsigned long flags,
 	return ret;
 }
 
+/* A woken waiter more urgent than the caller runs at once. */
+static unsigned long sem_give(struct nk_instance *nk, void *object,
+			      unsigned long arg)
+{
+	struct psos_sem *s = object;
+
+	(void)nk, (void)arg;
+	return psos_error(nk_sem_give_locked(&s->sem));
+}
+
 unsigned long sm_v(unsigned long smid)
 {
-	struct nk_instance *nk;
-	struct psos_sem *s;
-	unsigned long ret;
-
-	ret = psos_get(PSOS_SEM, smid, &nk, (void **)&s);
-	if (ret)
-		return ret;
-	/* A woken waiter more urgent than the caller runs at once. */
-	ret = psos_error(nk_sem_give_locked(&s->sem));
-	nk_unlock(nk);
-	return ret;
+	return psos_call(PSOS_SEM, smid, sem_give, 0);
 }

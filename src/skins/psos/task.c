@@ -298,7 +298,62 @@ unsigned long t_restart(unsigned long tid, unsigned long targs[4])
 	return psos_error(err);
 }
 
-unsigned long t_delete(unsigned long tid)
+/* What t_delete() and its kind do to a task. */
+enum task_op {
+	TASK_DELETE,
+	TASK_SUSPEND,
+	TASK_RESUME,
+	TASK_SETPRI,
+	TASK_GETREG,
+	TASK_SETREG,
+};
+
+/* @op on @t, with @arg (a priority, a register number) and *@value
+ * (the old priority, a register's value).  Lock held. */
+static unsigned long task_op(struct psos_task *t, enum task_op op,
+			     unsigned long arg, unsigned long *value)
+{
+	unsigned int state = nk_thread_state(t->thread);
+
+	switch (op) {
+	case TASK_DELETE:
+		/* The exit hook frees the TCB.  On the caller: no return. */
+		return psos_error(nk_thread_delete(t->thread));
+	case TASK_SUSPEND:
+		if (state & NK_THREAD_SUSPENDED)
+			return ERR_SUSP;
+		if (state & NK_THREAD_DORMANT)
+			return ERR_NACTIVE;
+		return psos_error(nk_thread_suspend(t->thread));
+	case TASK_RESUME:
+		if (!(state & NK_THREAD_SUSPENDED))
+			return ERR_NOTSUSP;
+		return psos_error(nk_thread_resume(t->thread));
+	case TASK_SETPRI:
+		if (arg > NK_PRIO_MAX)
+			return ERR_SETPRI;
+		if (value)
+			*value = (unsigned long)nk_thread_priority(t->thread);
+		return arg ? psos_error(
+				 nk_thread_set_priority(t->thread, (int)arg))
+			   : SUCCESS;
+	case TASK_GETREG:
+	case TASK_SETREG:
+		if (arg >= PSOS_NR_REGS)
+			return ERR_REGNUM;
+		if (op == TASK_GETREG)
+			*value = t->regs[arg];
+		else
+			t->regs[arg] = *value;
+		return SUCCESS;
+	}
+	return ERR_SSFN;
+}
+
+/* @op on the task @tid (0: the caller), a more urgent task it readies
+ * running at once. */
+static unsigned long task_control(unsigned long tid, enum task_op op,
+				  unsigned long arg, unsigned long *value)
 {
 	struct nk_instance *nk;
 	struct psos_task *t;
@@ -307,75 +362,31 @@ unsigned long t_delete(unsigned long tid)
 	ret = task_get(tid, &nk, &t);
 	if (ret)
 		return ret;
-	/* The exit hook frees the TCB.  On the caller: no return. */
-	ret = psos_error(nk_thread_delete(t->thread));
+	ret = task_op(t, op, arg, value);
+	nk_sched_run(nk);
 	nk_unlock(nk);
 	return ret;
+}
+
+unsigned long t_delete(unsigned long tid)
+{
+	return task_control(tid, TASK_DELETE, 0, NULL);
 }
 
 unsigned long t_suspend(unsigned long tid)
 {
-	struct nk_instance *nk;
-	struct psos_task *t;
-	unsigned int state;
-	unsigned long ret;
-
-	ret = task_get(tid, &nk, &t);
-	if (ret)
-		return ret;
-	state = nk_thread_state(t->thread);
-	if (state & NK_THREAD_SUSPENDED)
-		ret = ERR_SUSP;
-	else if (state & NK_THREAD_DORMANT)
-		ret = ERR_NACTIVE;
-	else
-		ret = psos_error(nk_thread_suspend(t->thread));
-	nk_unlock(nk);
-	return ret;
+	return task_control(tid, TASK_SUSPEND, 0, NULL);
 }
 
 unsigned long t_resume(unsigned long tid)
 {
-	struct nk_instance *nk;
-	struct psos_task *t;
-	unsigned long ret;
-
-	ret = task_get(tid, &nk, &t);
-	if (ret)
-		return ret;
-	if (nk_thread_state(t->thread) & NK_THREAD_SUSPENDED) {
-		ret = psos_error(nk_thread_resume(t->thread));
-		nk_sched_run(nk);
-	} else {
-		ret = ERR_NOTSUSP;
-	}
-	nk_unlock(nk);
-	return ret;
+	return task_control(tid, TASK_RESUME, 0, NULL);
 }
 
 unsigned long t_setpri(unsigned long tid, unsigned long newprio,
 		       unsigned long *oldprio)
 {
-	struct nk_instance *nk;
-	struct psos_task *t;
-	unsigned long ret;
-
-	ret = task_get(tid, &nk, &t);
-	if (ret)
-		return ret;
-	if (newprio > NK_PRIO_MAX) {
-		nk_unlock(nk);
-		return ERR_SETPRI;
-	}
-	if (oldprio)
-		*oldprio = (unsigned long)nk_thread_priority(t->thread);
-	if (newprio) {
-		ret =
-		    psos_error(nk_thread_set_priority(t->thread, (int)newprio));
-		nk_sched_run(nk);
-	}
-	nk_unlock(nk);
-	return ret;
+	return task_control(tid, TASK_SETPRI, newprio, oldprio);
 }
 
 unsigned long t_ident(const char *name, unsigned long node, unsigned long *tid)
@@ -402,39 +413,18 @@ unsigned long t_ident(const char *name, unsigned long node, unsigned long *tid)
 	return SUCCESS;
 }
 
-/* t_getreg (@value NULL: t_setreg with @set). */
-static unsigned long task_reg(unsigned long tid, unsigned long regnum,
-			      unsigned long *value, unsigned long set)
-{
-	struct nk_instance *nk;
-	struct psos_task *t;
-	unsigned long ret;
-
-	ret = task_get(tid, &nk, &t);
-	if (ret)
-		return ret;
-	if (regnum >= PSOS_NR_REGS)
-		ret = ERR_REGNUM;
-	else if (value)
-		*value = t->regs[regnum];
-	else
-		t->regs[regnum] = set;
-	nk_unlock(nk);
-	return ret;
-}
-
 unsigned long t_getreg(unsigned long tid, unsigned long regnum,
 		       unsigned long *reg_value)
 {
 	if (reg_value == NULL)
 		return ERR_OBJID;
-	return task_reg(tid, regnum, reg_value, 0);
+	return task_control(tid, TASK_GETREG, regnum, reg_value);
 }
 
 unsigned long t_setreg(unsigned long tid, unsigned long regnum,
 		       unsigned long reg_value)
 {
-	return task_reg(tid, regnum, NULL, reg_value);
+	return task_control(tid, TASK_SETREG, regnum, &reg_value);
 }
 
 unsigned long psos_task_mode(struct nk_instance *nk, struct psos_task *t,

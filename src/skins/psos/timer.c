@@ -420,16 +420,15 @@ unsigned long tm_evwhen(unsigned long date, unsigned long time,
 	return ret;
 }
 
+static unsigned long timer_cancel(struct nk_instance *nk, void *tm,
+				  unsigned long arg)
+{
+	(void)arg;
+	timer_free(nk, tm);
+	return SUCCESS;
+}
+
 unsigned long tm_cancel(unsigned long tmid)
 {
-	struct nk_instance *nk;
-	struct psos_timer *tm;
-	unsigned long ret;
-
-	ret = psos_get(PSOS_TIMER, tmid, &nk, (void **)&tm);
-	if (ret)
-		return ret;
-	timer_free(nk, tm);
-	nk_unlock(nk);
-	return SUCCESS;
+	return psos_call(PSOS_TIMER, tmid, timer_cancel, 0);
 }
