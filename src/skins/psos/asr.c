@@ -74,12 +74,9 @@ unsigned long as_catch(void (*start_addr)(unsigned long signals),
 	struct psos_task *t;
 	unsigned long ret;
 
-	ret = psos_enter(&nk, &st);
+	ret = psos_enter_self(&nk, &st, &t, ERR_SSFN);
 	if (ret)
 		return ret;
-	t = psos_self(nk);
-	if (t == NULL)
-		return ERR_SSFN;
 	nk_lock(nk);
 	t->asr = start_addr;
 	t->asr_mode = mode;

@@ -60,12 +60,9 @@ unsigned long ev_receive(unsigned long events, unsigned long flags,
 	unsigned long ret;
 	int err = 0;
 
-	ret = psos_enter(&nk, &st);
+	ret = psos_enter_self(&nk, &st, &self, ERR_SSFN);
 	if (ret)
 		return ret;
-	self = psos_self(nk);
-	if (self == NULL || nk_in_interrupt(nk))
-		return ERR_SSFN;
 	to = psos_timeout(st, timeout);
 	for (;;) {
 		nk_lock(nk);

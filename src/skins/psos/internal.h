@@ -166,6 +166,18 @@ unsigned long psos_alloc(const char *name, size_t size, unsigned long *id,
 			 unsigned long nomem, struct nk_instance **nk,
 			 void **object);
 
+/*
+ * Prepare @object (from psos_alloc(), its fields set) with @setup, which
+ * gets the name its wait queues carry and returns 0, a -errno or a pSOS
+ * code, then publish it into *@id.  On any error the class's reclaim
+ * hook frees all of it (it must take what is still zeroed).  Errors:
+ * @setup's, ERR_OBJTFULL (registry full), @nomem.  Lock NOT held.
+ */
+unsigned long psos_create(unsigned int cls, void *object,
+			  int (*setup)(struct nk_instance *nk, void *object,
+				       const char *wname),
+			  unsigned long nomem, unsigned long *id);
+
 /* A timeout in ticks, pSOS's way: 0 waits for ever. */
 static inline struct skin_timeout psos_timeout(struct psos_state *st,
 					       unsigned long ticks)
@@ -178,6 +190,21 @@ static inline struct skin_timeout psos_timeout(struct psos_state *st,
 /* The caller's TCB (tasks.c), attached with the defaults if need be;
  * NULL outside a nucleus thread.  Lock held or not. */
 struct psos_task *psos_self(struct nk_instance *nk);
+/*
+ * Enter the skin (psos_enter()) and find the caller's TCB (psos_self());
+ * @none when the caller is no task or runs in interrupt context.  Lock
+ * NOT held.
+ */
+unsigned long psos_enter_self(struct nk_instance **nk, struct psos_state **st,
+			      struct psos_task **self, unsigned long none);
+/*
+ * In a service's retry loop, before a wait: the first time, find the
+ * caller (*@self) and turn @timeout (ticks, 0: for ever) into one
+ * deadline (*@to) for every retry; then psos_wait_begin().  True when
+ * the caller must unlock and look at its object again.  Lock held.
+ */
+bool psos_wait_prepare(struct nk_instance *nk, struct psos_task **self,
+		       struct skin_timeout *to, unsigned long timeout);
 /*
  * Before a wait: a T_NOPREEMPT caller gives up its scheduler lock (the
  * nucleus refuses to block under it), which may let a more urgent task

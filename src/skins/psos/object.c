@@ -217,6 +217,33 @@ unsigned long psos_ident(unsigned int cls, unsigned int kind, const char *name,
 	return ret;
 }
 
+unsigned long psos_create(unsigned int cls, void *object,
+			  int (*setup)(struct nk_instance *nk, void *object,
+				       const char *wname),
+			  unsigned long nomem, unsigned long *id)
+{
+	struct psos_state *st = psos();
+	struct nk_instance *nk = st->skin.nk;
+	struct psos_object *o = object;
+	uintptr_t handle;
+	int err;
+
+	/* Its wait queues carry its own name, not the anonymous entry's. */
+	err = setup(nk, object, skin_synch_name(&st->skin, cls, o->name));
+	if (err == 0)
+		err = skin_publish(&st->skin, cls, NULL, object, &handle);
+	if (err) {
+		nk_lock(nk);
+		psos_skin.classes[cls].reclaim(nk, object);
+		nk_unlock(nk);
+		if (err > 0)
+			return (unsigned long)err;
+		return err == -ENOSPC ? ERR_OBJTFULL : nomem;
+	}
+	*id = handle;
+	return SUCCESS;
+}
+
 unsigned long psos_alloc(const char *name, size_t size, unsigned long *id,
 			 unsigned long nomem, struct nk_instance **nk,
 			 void **object)

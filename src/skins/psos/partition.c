@@ -29,6 +29,17 @@ void psos_partition_reclaim(struct nk_instance *nk, void *object)
 	nk_free(nk, p);
 }
 
+/* Its map of buffers out.  No wait queue: nobody waits for a buffer. */
+static int partition_setup(struct nk_instance *nk, void *object,
+			   const char *wname)
+{
+	struct psos_partition *p = object;
+
+	(void)wname;
+	p->out = nk_alloc(nk, p->nbuf);
+	return p->out ? 0 : -ENOMEM;
+}
+
 unsigned long pt_create(const char *name, void *paddr, void *laddr,
 			unsigned long length, unsigned long bsize,
 			unsigned long flags, unsigned long *ptid,
@@ -36,9 +47,7 @@ unsigned long pt_create(const char *name, void *paddr, void *laddr,
 {
 	struct nk_instance *nk;
 	struct psos_partition *p;
-	uintptr_t handle;
 	unsigned long ret;
-	int err = -ENOMEM;
 
 	(void)laddr; /* the address other nodes see: one node here */
 	if (nbuf == NULL)
@@ -57,17 +66,11 @@ unsigned long pt_create(const char *name, void *paddr, void *laddr,
 	p->bsize = bsize;
 	p->nbuf = length / bsize;
 	p->flags = flags;
-	p->out = nk_alloc(nk, p->nbuf);
-	if (p->out)
-		err = skin_publish(&psos()->skin, PSOS_PARTITION, NULL, p,
-				   &handle);
-	if (err) {
-		psos_partition_reclaim(nk, p);
-		return ERR_OBJTFULL;
-	}
-	*nbuf = p->nbuf;
-	*ptid = handle;
-	return SUCCESS;
+	ret =
+	    psos_create(PSOS_PARTITION, p, partition_setup, ERR_OBJTFULL, ptid);
+	if (ret == 0)
+		*nbuf = length / bsize;
+	return ret;
 }
 
 static unsigned long partition_check(void *object, bool *keep)

@@ -28,6 +28,7 @@ struct psos_queue {
 	unsigned long maxlen;
 	unsigned long limit; /* most messages queued; 0 with nolimit */
 	bool nolimit;
+	unsigned long nbufs; /* buffers of its own */
 	unsigned long count; /* messages queued */
 	struct nk_list msgs;
 	struct nk_list free; /* its own buffers, unused */
@@ -48,7 +49,7 @@ void psos_queue_reclaim(struct nk_instance *nk, void *object)
 
 	nk_synch_destroy_locked(&q->receivers);
 	for (int i = 0; i < 2; i++) {
-		while (lists[i]->next && !nk_list_empty(lists[i])) {
+		while (!nk_list_empty(lists[i])) {
 			struct nk_list *l = lists[i]->next;
 
 			nk_list_del(l);
@@ -58,6 +59,21 @@ void psos_queue_reclaim(struct nk_instance *nk, void *object)
 	nk_free(nk, q);
 }
 
+/* Its own buffers, its receivers' queue. */
+static int queue_setup(struct nk_instance *nk, void *object, const char *wname)
+{
+	struct psos_queue *q = object;
+
+	for (unsigned long i = 0; i < q->nbufs; i++) {
+		struct q_msg *m = nk_alloc(nk, sizeof(*m) + q->maxlen);
+
+		if (m == NULL)
+			return ERR_NOMGB;
+		nk_list_add_before(&m->link, &q->free);
+	}
+	return skin_wait_init(nk, &q->receivers, wname, q->flags & Q_PRIOR);
+}
+
 static unsigned long queue_create(const char *name, unsigned long flags,
 				  unsigned long nbufs, unsigned long limit,
 				  bool nolimit, unsigned long maxlen,
@@ -65,46 +81,20 @@ static unsigned long queue_create(const char *name, unsigned long flags,
 {
 	struct nk_instance *nk;
 	struct psos_queue *q;
-	struct skin *sk;
-	uintptr_t handle;
 	unsigned long ret;
-	int err;
 
 	ret = psos_alloc(name, sizeof(*q), qid, ERR_NOQCB, &nk, (void **)&q);
 	if (ret)
 		return ret;
-	sk = &psos()->skin;
 	q->obj.kind = kind;
 	q->flags = flags;
 	q->maxlen = maxlen;
 	q->limit = limit;
 	q->nolimit = nolimit;
+	q->nbufs = nbufs;
 	nk_list_init(&q->msgs);
 	nk_list_init(&q->free);
-	for (unsigned long i = 0; i < nbufs && ret == 0; i++) {
-		struct q_msg *m = nk_alloc(nk, sizeof(*m) + maxlen);
-
-		if (m)
-			nk_list_add_before(&m->link, &q->free);
-		else
-			ret = ERR_NOMGB;
-	}
-	err = ret ? 0
-		  : skin_wait_init(nk, &q->receivers,
-				   skin_synch_name(sk, PSOS_QUEUE, q->obj.name),
-				   flags & Q_PRIOR);
-	if (ret == 0 && err == 0)
-		err = skin_publish(sk, PSOS_QUEUE, NULL, q, &handle);
-	if (ret == 0 && err)
-		ret = err == -ENOSPC ? ERR_OBJTFULL : ERR_NOQCB;
-	if (ret) {
-		nk_lock(nk);
-		psos_queue_reclaim(nk, q);
-		nk_unlock(nk);
-		return ret;
-	}
-	*qid = handle;
-	return SUCCESS;
+	return psos_create(PSOS_QUEUE, q, queue_setup, ERR_NOQCB, qid);
 }
 
 unsigned long q_create(const char *name, unsigned long count,
@@ -352,11 +342,7 @@ static unsigned long queue_receive(unsigned long qid, unsigned int kind,
 		} else if (flags & Q_NOWAIT) {
 			ret = ERR_NOMSG;
 		} else {
-			if (self == NULL) {
-				self = psos_self(nk);
-				to = psos_timeout(psos(), timeout);
-			}
-			if (psos_wait_begin(nk, self)) {
+			if (psos_wait_prepare(nk, &self, &to, timeout)) {
 				nk_unlock(nk);
 				continue;
 			}

@@ -44,16 +44,24 @@ void psos_region_reclaim(struct nk_instance *nk, void *object)
 	nk_free(nk, r);
 }
 
+/* Its map of units, its waiters' queue. */
+static int region_setup(struct nk_instance *nk, void *object, const char *wname)
+{
+	struct psos_region *r = object;
+
+	r->map = nk_alloc(nk, r->nunits * sizeof(*r->map));
+	if (r->map == NULL)
+		return -ENOMEM;
+	return skin_wait_init(nk, &r->waiters, wname, r->flags & RN_PRIOR);
+}
+
 unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 			unsigned long unit_size, unsigned long flags,
 			unsigned long *rnid, unsigned long *asiz)
 {
 	struct nk_instance *nk;
 	struct psos_region *r;
-	struct skin *sk;
-	uintptr_t handle;
 	unsigned long ret;
-	int err;
 
 	if (asiz == NULL)
 		return ERR_OBJID;
@@ -69,29 +77,14 @@ unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 	    psos_alloc(name, sizeof(*r), rnid, ERR_OBJTFULL, &nk, (void **)&r);
 	if (ret)
 		return ret;
-	sk = &psos()->skin;
 	r->base = saddr;
 	r->unit = unit_size;
 	r->nunits = length / unit_size;
 	r->flags = flags;
-	r->map = nk_alloc(nk, r->nunits * sizeof(*r->map));
-	err =
-	    r->map
-		? skin_wait_init(nk, &r->waiters,
-				 skin_synch_name(sk, PSOS_REGION, r->obj.name),
-				 flags & RN_PRIOR)
-		: -ENOMEM;
-	if (err == 0)
-		err = skin_publish(sk, PSOS_REGION, NULL, r, &handle);
-	if (err) {
-		nk_lock(nk);
-		psos_region_reclaim(nk, r);
-		nk_unlock(nk);
-		return ERR_OBJTFULL;
-	}
-	*asiz = r->nunits * r->unit;
-	*rnid = handle;
-	return SUCCESS;
+	ret = psos_create(PSOS_REGION, r, region_setup, ERR_OBJTFULL, rnid);
+	if (ret == 0)
+		*asiz = (length / unit_size) * unit_size;
+	return ret;
 }
 
 static unsigned long region_check(void *object, bool *keep)
@@ -175,11 +168,7 @@ unsigned long rn_getseg(unsigned long rnid, unsigned long size,
 		else if (flags & RN_NOWAIT)
 			ret = ERR_NOSEG;
 		else {
-			if (self == NULL) {
-				self = psos_self(nk);
-				to = psos_timeout(psos(), timeout);
-			}
-			if (psos_wait_begin(nk, self)) {
+			if (psos_wait_prepare(nk, &self, &to, timeout)) {
 				nk_unlock(nk);
 				continue;
 			}

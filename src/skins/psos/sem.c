@@ -8,6 +8,8 @@
 
 struct psos_sem {
 	struct psos_object obj;
+	unsigned long count0; /* from sm_create() */
+	unsigned long flags;
 	struct nk_sem sem;
 };
 
@@ -21,31 +23,28 @@ void psos_sem_reclaim(struct nk_instance *nk, void *object)
 	nk_free(nk, s);
 }
 
+static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
+{
+	struct psos_sem *s = object;
+
+	return nk_sem_init(nk, &s->sem, wname, s->count0, 0,
+			   (s->flags & SM_PRIOR) ? NK_SYNCH_PRIO
+						 : NK_SYNCH_FIFO);
+}
+
 unsigned long sm_create(const char *name, unsigned long count,
 			unsigned long flags, unsigned long *smid)
 {
 	struct nk_instance *nk;
 	struct psos_sem *s;
-	struct skin *sk;
-	uintptr_t handle;
 	unsigned long ret;
-	int err;
 
 	ret = psos_alloc(name, sizeof(*s), smid, ERR_NOSCB, &nk, (void **)&s);
 	if (ret)
 		return ret;
-	sk = &psos()->skin;
-	err = nk_sem_init(nk, &s->sem,
-			  skin_synch_name(sk, PSOS_SEM, s->obj.name), count, 0,
-			  (flags & SM_PRIOR) ? NK_SYNCH_PRIO : NK_SYNCH_FIFO);
-	if (err == 0)
-		err = skin_publish(sk, PSOS_SEM, NULL, s, &handle);
-	if (err) {
-		nk_free(nk, s);
-		return err == -ENOSPC ? ERR_OBJTFULL : ERR_NOSCB;
-	}
-	*smid = handle;
-	return SUCCESS;
+	s->count0 = count;
+	s->flags = flags;
+	return psos_create(PSOS_SEM, s, sem_setup, ERR_NOSCB, smid);
 }
 
 static unsigned long sem_check(void *object, bool *keep)
@@ -83,12 +82,7 @@ unsigned long sm_p(unsigned long smid, unsigned long flags,
 			break;
 		err = nk_sem_take_locked(&s->sem, 0, NK_RELATIVE);
 		if (err == -EWOULDBLOCK && !(flags & SM_NOWAIT)) {
-			/* The first time only: one deadline for retries. */
-			if (self == NULL) {
-				self = psos_self(nk);
-				to = psos_timeout(psos(), timeout);
-			}
-			if (psos_wait_begin(nk, self)) {
+			if (psos_wait_prepare(nk, &self, &to, timeout)) {
 				nk_unlock(nk);
 				continue;
 			}

@@ -88,6 +88,27 @@ struct psos_task *psos_self(struct nk_instance *nk)
 	return x->task;
 }
 
+unsigned long psos_enter_self(struct nk_instance **nk, struct psos_state **st,
+			      struct psos_task **self, unsigned long none)
+{
+	unsigned long ret = psos_enter(nk, st);
+
+	if (ret)
+		return ret;
+	*self = psos_self(*nk);
+	return *self && !nk_in_interrupt(*nk) ? SUCCESS : none;
+}
+
+bool psos_wait_prepare(struct nk_instance *nk, struct psos_task **self,
+		       struct skin_timeout *to, unsigned long timeout)
+{
+	if (*self == NULL) {
+		*self = psos_self(nk);
+		*to = psos_timeout(psos(), timeout);
+	}
+	return psos_wait_begin(nk, *self);
+}
+
 bool psos_wait_begin(struct nk_instance *nk, struct psos_task *self)
 {
 	if (self == NULL || !(self->mode & T_NOPREEMPT) || self->unlocked)
@@ -119,12 +140,9 @@ static unsigned long task_get(unsigned long tid, struct nk_instance **nk,
 
 	if (tid)
 		return psos_get(PSOS_TASK, tid, nk, (void **)t);
-	ret = psos_enter(nk, &st);
+	ret = psos_enter_self(nk, &st, t, ERR_OBJID);
 	if (ret)
 		return ret;
-	*t = psos_self(*nk);
-	if (*t == NULL)
-		return ERR_OBJID;
 	nk_lock(*nk);
 	return SUCCESS;
 }
@@ -403,14 +421,10 @@ unsigned long t_ident(const char *name, unsigned long node, unsigned long *tid)
 	if (node != 0)
 		return ERR_NODENO;
 	/* A null name is the caller. */
-	ret = psos_enter(&nk, &st);
-	if (ret)
-		return ret;
-	self = psos_self(nk);
-	if (self == NULL)
-		return ERR_OBJID;
-	*tid = self->handle;
-	return SUCCESS;
+	ret = psos_enter_self(&nk, &st, &self, ERR_OBJID);
+	if (ret == 0)
+		*tid = self->handle;
+	return ret;
 }
 
 unsigned long t_getreg(unsigned long tid, unsigned long regnum,
@@ -454,12 +468,9 @@ unsigned long t_mode(unsigned long mask, unsigned long new_mode,
 	struct psos_task *t;
 	unsigned long old, ret;
 
-	ret = psos_enter(&nk, &st);
+	ret = psos_enter_self(&nk, &st, &t, ERR_SSFN);
 	if (ret)
 		return ret;
-	t = psos_self(nk);
-	if (t == NULL || nk_in_interrupt(nk))
-		return ERR_SSFN;
 	mask &= PSOS_MODE_BITS;
 	old = psos_task_mode(nk, t, (t->mode & ~mask) | (new_mode & mask));
 	if (old_mode)

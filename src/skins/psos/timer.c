@@ -254,12 +254,9 @@ unsigned long tm_wkafter(unsigned long ticks)
 	unsigned long ret;
 	int err;
 
-	ret = psos_enter(&nk, &st);
+	ret = psos_enter_self(&nk, &st, &self, ERR_SSFN);
 	if (ret)
 		return ret;
-	self = psos_self(nk);
-	if (self == NULL || nk_in_interrupt(nk))
-		return ERR_SSFN;
 	if (ticks == 0)
 		return psos_error(nk_thread_yield(nk));
 	nk_lock(nk);
@@ -281,12 +278,9 @@ unsigned long tm_wkwhen(unsigned long date, unsigned long time,
 	unsigned long ret;
 	int err = 0;
 
-	ret = psos_enter(&nk, &st);
+	ret = psos_enter_self(&nk, &st, &self, ERR_SSFN);
 	if (ret)
 		return ret;
-	self = psos_self(nk);
-	if (self == NULL || nk_in_interrupt(nk))
-		return ERR_SSFN;
 	nk_lock(nk);
 	ret =
 	    st->time_set ? cal_ticks(st, date, time, ticks, &cal) : ERR_NOTIME;
@@ -352,12 +346,9 @@ static unsigned long timer_self(unsigned long *tmid, struct nk_instance **nk,
 
 	if (tmid == NULL)
 		return ERR_OBJID;
-	ret = psos_enter(nk, st);
+	ret = psos_enter_self(nk, st, self, ERR_SSFN);
 	if (ret)
 		return ret;
-	*self = psos_self(*nk);
-	if (*self == NULL)
-		return ERR_SSFN;
 	nk_lock(*nk);
 	timers_sweep(*nk, *self);
 	return SUCCESS;
