@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
@@ -39,6 +40,13 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 void test_log_append(char *log, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define log_append(log, ...) test_log_append(log, sizeof(log), __VA_ARGS__)
+
+/*
+ * Copy @expected into @out (@size bytes with the NUL), dropping the
+ * dates ("@" and the digits after it) unless @dated: trails compare
+ * exact dates on sim, the order alone on live.
+ */
+void test_undate(const char *expected, bool dated, char *out, size_t size);
 
 /*
  * Fork; in the child, run @child(@arg) with its stderr into a pipe and

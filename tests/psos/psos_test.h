@@ -34,16 +34,9 @@ static inline bool on_sim(void)
 	return strcmp(nk_instance_backend(test_runtime()), "sim") == 0;
 }
 
+/* The trail of events, in order, separated by spaces. */
 static char trail[2048];
 static nk_time_t trail_t0;
-
-static inline void step(const char *what)
-{
-	size_t len = strlen(trail);
-
-	snprintf(trail + len, sizeof(trail) - len, "%s%s", len ? " " : "",
-		 what);
-}
 
 static inline void log_start(void)
 {
@@ -57,38 +50,28 @@ static inline long long ms_now(void)
 	return (nk_now(test_runtime()) - trail_t0) / 1000000;
 }
 
-/* Append an item dated "@ms" on sim. */
+/* Append an item, dated "@ms" on sim. */
 static inline void __attribute__((format(printf, 1, 2)))
 note(const char *fmt, ...)
 {
 	char item[128];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(item, sizeof(item), fmt, ap);
+	vsnprintf(item, sizeof(item), fmt, ap);
 	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(item) && on_sim())
-		snprintf(item + n, sizeof(item) - (size_t)n, "@%lld", ms_now());
-	step(item);
+	if (on_sim())
+		log_append(trail, "%s@%lld", item, ms_now());
+	else
+		log_append(trail, "%s", item);
 }
 
 /* Compare the trail, dates dropped on live. */
 static inline void check_log(const char *expected)
 {
-	bool sim = on_sim();
 	char want[sizeof(trail)];
-	size_t j = 0;
 
-	for (size_t i = 0; expected[i] && j < sizeof(want) - 1; i++) {
-		if (!sim && expected[i] == '@') {
-			while (expected[i + 1] >= '0' && expected[i + 1] <= '9')
-				i++;
-			continue;
-		}
-		want[j++] = expected[i];
-	}
-	want[j] = '\0';
+	test_undate(expected, on_sim(), want, sizeof(want));
 	CHECK_STR(trail, want);
 }
 
