@@ -7,7 +7,7 @@
 #ifndef ALCHEMY_TEST_H
 #define ALCHEMY_TEST_H
 
-#include "harness.h"
+#include "skin_test.h"
 
 #include <alchemy/task.h>
 #include <alchemy/timer.h>
@@ -18,24 +18,6 @@
 #include <stdbool.h>
 
 #define MS 1000000ULL
-
-/* The process runtime (the first call makes main a task). */
-static inline struct nk_instance *test_runtime(void)
-{
-	struct nk_instance *nk = NULL;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return nk;
-}
-
-/*
- * Whether the tests run on sim: virtual time, exact dates.  On live,
- * tests assert only order and error codes.
- */
-static inline bool on_sim(void)
-{
-	return strcmp(nk_instance_backend(test_runtime()), "sim") == 0;
-}
 
 /* Effective nucleus priority of the caller (inheritance included). */
 static inline int my_prio(void)

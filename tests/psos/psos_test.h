@@ -10,7 +10,7 @@
 #ifndef PSOS_TEST_H
 #define PSOS_TEST_H
 
-#include "harness.h"
+#include "skin_test.h"
 
 #include <fusion/fusion.h>
 #include <psos/psos.h>
@@ -20,19 +20,6 @@
 #include <stdint.h>
 
 #define TICK_MS 10
-
-static inline struct nk_instance *test_runtime(void)
-{
-	struct nk_instance *nk = NULL;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return nk;
-}
-
-static inline bool on_sim(void)
-{
-	return strcmp(nk_instance_backend(test_runtime()), "sim") == 0;
-}
 
 /* The trail of events, in order, separated by spaces. */
 static char trail[2048];
