@@ -19,8 +19,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TICK_MS 10
-
 /* The trail of events, in order, separated by spaces. */
 static char trail[2048];
 static nk_time_t trail_t0;

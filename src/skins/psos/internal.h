@@ -163,8 +163,7 @@ unsigned long psos_ident(unsigned int cls, unsigned int kind, const char *name,
  * psos_object named @name.  Errors: ERR_OBJID (NULL @id), @nomem.
  */
 unsigned long psos_alloc(const char *name, size_t size, unsigned long *id,
-			 unsigned long nomem, struct nk_instance **nk,
-			 void **object);
+			 unsigned long nomem, void **object);
 
 /*
  * Prepare @object (from psos_alloc(), its fields set) with @setup, which

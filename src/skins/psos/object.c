@@ -245,18 +245,18 @@ unsigned long psos_create(unsigned int cls, void *object,
 }
 
 unsigned long psos_alloc(const char *name, size_t size, unsigned long *id,
-			 unsigned long nomem, struct nk_instance **nk,
-			 void **object)
+			 unsigned long nomem, void **object)
 {
+	struct nk_instance *nk;
 	struct psos_state *st;
 	unsigned long ret;
 
 	if (id == NULL)
 		return ERR_OBJID;
-	ret = psos_enter(nk, &st);
+	ret = psos_enter(&nk, &st);
 	if (ret)
 		return ret;
-	*object = nk_alloc(*nk, size);
+	*object = nk_alloc(nk, size);
 	if (*object == NULL)
 		return nomem;
 	psos_name(st, ((struct psos_object *)*object)->name, name);

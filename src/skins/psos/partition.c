@@ -45,7 +45,6 @@ unsigned long pt_create(const char *name, void *paddr, void *laddr,
 			unsigned long flags, unsigned long *ptid,
 			unsigned long *nbuf)
 {
-	struct nk_instance *nk;
 	struct psos_partition *p;
 	unsigned long ret;
 
@@ -58,8 +57,7 @@ unsigned long pt_create(const char *name, void *paddr, void *laddr,
 		return ERR_BUFSIZE;
 	if (length < bsize)
 		return ERR_TINYPT;
-	ret =
-	    psos_alloc(name, sizeof(*p), ptid, ERR_OBJTFULL, &nk, (void **)&p);
+	ret = psos_alloc(name, sizeof(*p), ptid, ERR_OBJTFULL, (void **)&p);
 	if (ret)
 		return ret;
 	p->base = paddr;

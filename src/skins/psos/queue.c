@@ -79,11 +79,10 @@ static unsigned long queue_create(const char *name, unsigned long flags,
 				  bool nolimit, unsigned long maxlen,
 				  unsigned int kind, unsigned long *qid)
 {
-	struct nk_instance *nk;
 	struct psos_queue *q;
 	unsigned long ret;
 
-	ret = psos_alloc(name, sizeof(*q), qid, ERR_NOQCB, &nk, (void **)&q);
+	ret = psos_alloc(name, sizeof(*q), qid, ERR_NOQCB, (void **)&q);
 	if (ret)
 		return ret;
 	q->obj.kind = kind;

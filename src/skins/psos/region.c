@@ -59,7 +59,6 @@ unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 			unsigned long unit_size, unsigned long flags,
 			unsigned long *rnid, unsigned long *asiz)
 {
-	struct nk_instance *nk;
 	struct psos_region *r;
 	unsigned long ret;
 
@@ -73,8 +72,7 @@ unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 		return ERR_TINYUNIT;
 	if (length < unit_size)
 		return ERR_TINYRN;
-	ret =
-	    psos_alloc(name, sizeof(*r), rnid, ERR_OBJTFULL, &nk, (void **)&r);
+	ret = psos_alloc(name, sizeof(*r), rnid, ERR_OBJTFULL, (void **)&r);
 	if (ret)
 		return ret;
 	r->base = saddr;

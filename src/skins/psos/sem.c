@@ -35,11 +35,10 @@ static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
 unsigned long sm_create(const char *name, unsigned long count,
 			unsigned long flags, unsigned long *smid)
 {
-	struct nk_instance *nk;
 	struct psos_sem *s;
 	unsigned long ret;
 
-	ret = psos_alloc(name, sizeof(*s), smid, ERR_NOSCB, &nk, (void **)&s);
+	ret = psos_alloc(name, sizeof(*s), smid, ERR_NOSCB, (void **)&s);
 	if (ret)
 		return ret;
 	s->count0 = count;
