@@ -17,6 +17,7 @@ TEST(create_checks)
 	CHECK_EQ(pt_create("P", NULL, NULL, 1024, 64, 0, &pt, &n), ERR_PTADDR);
 	CHECK_EQ(pt_create("P", (char *)mem + 2, NULL, 1024, 64, 0, &pt, &n),
 		 ERR_PTADDR);
+	CHECK_EQ(pt_create("P", mem, NULL, 1024, 0, 0, &pt, &n), ERR_BUFSIZE);
 	CHECK_EQ(pt_create("P", mem, NULL, 1024, 2, 0, &pt, &n), ERR_BUFSIZE);
 	CHECK_EQ(pt_create("P", mem, NULL, 1024, 96, 0, &pt, &n), ERR_BUFSIZE);
 	CHECK_EQ(pt_create("P", mem, NULL, 32, 64, 0, &pt, &n), ERR_TINYPT);

@@ -35,6 +35,7 @@ TEST(create_checks)
 	CHECK_EQ(rn_create("R", NULL, 4096, 64, 0, &rn, &asiz), ERR_RNADDR);
 	CHECK_EQ(rn_create("R", (char *)mem + 1, 4096, 64, 0, &rn, &asiz),
 		 ERR_RNADDR);
+	CHECK_EQ(rn_create("R", mem, 4096, 0, 0, &rn, &asiz), ERR_UNITSIZE);
 	CHECK_EQ(rn_create("R", mem, 4096, 8, 0, &rn, &asiz), ERR_UNITSIZE);
 	CHECK_EQ(rn_create("R", mem, 4096, 48, 0, &rn, &asiz), ERR_UNITSIZE);
 	CHECK_EQ(rn_create("R", mem, 32768UL * 16, 16, 0, &rn, &asiz),

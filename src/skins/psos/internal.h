@@ -159,20 +159,17 @@ void psos_name(struct psos_state *st, char *dst, const char *name);
 unsigned long psos_ident(unsigned int cls, unsigned int kind, const char *name,
 			 unsigned long node, unsigned long *id);
 /*
- * Allocate a zeroed control block of @size starting with a struct
- * psos_object named @name.  Errors: ERR_OBJID (NULL @id), @nomem.
+ * Create an object of class @cls named @name: a control block of @size
+ * bytes from the instance's memory, a copy of @init (which starts with
+ * a struct psos_object, its name left for this call to fill in), then
+ * prepared by @setup (given the name its wait queues carry; it returns
+ * 0, a -errno or a pSOS code) and published into *@id.  On any error
+ * the class's reclaim hook frees all of it (it must take what @setup
+ * left undone).  Errors: ERR_OBJID (NULL @id), @setup's, ERR_OBJTFULL
+ * (registry full), @nomem.  Lock NOT held.
  */
-unsigned long psos_alloc(const char *name, size_t size, unsigned long *id,
-			 unsigned long nomem, void **object);
-
-/*
- * Prepare @object (from psos_alloc(), its fields set) with @setup, which
- * gets the name its wait queues carry and returns 0, a -errno or a pSOS
- * code, then publish it into *@id.  On any error the class's reclaim
- * hook frees all of it (it must take what is still zeroed).  Errors:
- * @setup's, ERR_OBJTFULL (registry full), @nomem.  Lock NOT held.
- */
-unsigned long psos_create(unsigned int cls, void *object,
+unsigned long psos_create(unsigned int cls, const char *name, const void *init,
+			  size_t size,
 			  int (*setup)(struct nk_instance *nk, void *object,
 				       const char *wname),
 			  unsigned long nomem, unsigned long *id);

@@ -217,48 +217,41 @@ unsigned long psos_ident(unsigned int cls, unsigned int kind, const char *name,
 	return ret;
 }
 
-unsigned long psos_create(unsigned int cls, void *object,
+unsigned long psos_create(unsigned int cls, const char *name, const void *init,
+			  size_t size,
 			  int (*setup)(struct nk_instance *nk, void *object,
 				       const char *wname),
 			  unsigned long nomem, unsigned long *id)
 {
-	struct psos_state *st = psos();
-	struct nk_instance *nk = st->skin.nk;
-	struct psos_object *o = object;
-	uintptr_t handle;
-	int err;
-
-	/* Its wait queues carry its own name, not the anonymous entry's. */
-	err = setup(nk, object, skin_synch_name(&st->skin, cls, o->name));
-	if (err == 0)
-		err = skin_publish(&st->skin, cls, NULL, object, &handle);
-	if (err) {
-		nk_lock(nk);
-		psos_skin.classes[cls].reclaim(nk, object);
-		nk_unlock(nk);
-		if (err > 0)
-			return (unsigned long)err;
-		return err == -ENOSPC ? ERR_OBJTFULL : nomem;
-	}
-	*id = handle;
-	return SUCCESS;
-}
-
-unsigned long psos_alloc(const char *name, size_t size, unsigned long *id,
-			 unsigned long nomem, void **object)
-{
 	struct nk_instance *nk;
 	struct psos_state *st;
+	struct psos_object *o;
+	uintptr_t handle;
 	unsigned long ret;
+	int err;
 
 	if (id == NULL)
 		return ERR_OBJID;
 	ret = psos_enter(&nk, &st);
 	if (ret)
 		return ret;
-	*object = nk_alloc(nk, size);
-	if (*object == NULL)
+	o = nk_alloc(nk, size);
+	if (o == NULL)
 		return nomem;
-	psos_name(st, ((struct psos_object *)*object)->name, name);
+	memcpy(o, init, size);
+	psos_name(st, o->name, name);
+	/* Its wait queues carry its own name, not the anonymous entry's. */
+	err = setup(nk, o, skin_synch_name(&st->skin, cls, o->name));
+	if (err == 0)
+		err = skin_publish(&st->skin, cls, NULL, o, &handle);
+	if (err) {
+		nk_lock(nk);
+		psos_skin.classes[cls].reclaim(nk, o);
+		nk_unlock(nk);
+		if (err > 0)
+			return (unsigned long)err;
+		return err == -ENOSPC ? ERR_OBJTFULL : nomem;
+	}
+	*id = handle;
 	return SUCCESS;
 }

@@ -45,7 +45,10 @@ unsigned long pt_create(const char *name, void *paddr, void *laddr,
 			unsigned long flags, unsigned long *ptid,
 			unsigned long *nbuf)
 {
-	struct psos_partition *p;
+	const struct psos_partition init = {.base = paddr,
+					    .bsize = bsize,
+					    .nbuf = bsize ? length / bsize : 0,
+					    .flags = flags};
 	unsigned long ret;
 
 	(void)laddr; /* the address other nodes see: one node here */
@@ -57,17 +60,10 @@ unsigned long pt_create(const char *name, void *paddr, void *laddr,
 		return ERR_BUFSIZE;
 	if (length < bsize)
 		return ERR_TINYPT;
-	ret = psos_alloc(name, sizeof(*p), ptid, ERR_OBJTFULL, (void **)&p);
-	if (ret)
-		return ret;
-	p->base = paddr;
-	p->bsize = bsize;
-	p->nbuf = length / bsize;
-	p->flags = flags;
-	ret =
-	    psos_create(PSOS_PARTITION, p, partition_setup, ERR_OBJTFULL, ptid);
+	ret = psos_create(PSOS_PARTITION, name, &init, sizeof(init),
+			  partition_setup, ERR_OBJTFULL, ptid);
 	if (ret == 0)
-		*nbuf = length / bsize;
+		*nbuf = init.nbuf;
 	return ret;
 }
 

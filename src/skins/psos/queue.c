@@ -64,6 +64,8 @@ static int queue_setup(struct nk_instance *nk, void *object, const char *wname)
 {
 	struct psos_queue *q = object;
 
+	nk_list_init(&q->msgs);
+	nk_list_init(&q->free);
 	for (unsigned long i = 0; i < q->nbufs; i++) {
 		struct q_msg *m = nk_alloc(nk, sizeof(*m) + q->maxlen);
 
@@ -74,43 +76,40 @@ static int queue_setup(struct nk_instance *nk, void *object, const char *wname)
 	return skin_wait_init(nk, &q->receivers, wname, q->flags & Q_PRIOR);
 }
 
-static unsigned long queue_create(const char *name, unsigned long flags,
-				  unsigned long nbufs, unsigned long limit,
-				  bool nolimit, unsigned long maxlen,
-				  unsigned int kind, unsigned long *qid)
+static unsigned long queue_create(const char *name,
+				  const struct psos_queue *init,
+				  unsigned long *qid)
 {
-	struct psos_queue *q;
-	unsigned long ret;
-
-	ret = psos_alloc(name, sizeof(*q), qid, ERR_NOQCB, (void **)&q);
-	if (ret)
-		return ret;
-	q->obj.kind = kind;
-	q->flags = flags;
-	q->maxlen = maxlen;
-	q->limit = limit;
-	q->nolimit = nolimit;
-	q->nbufs = nbufs;
-	nk_list_init(&q->msgs);
-	nk_list_init(&q->free);
-	return psos_create(PSOS_QUEUE, q, queue_setup, ERR_NOQCB, qid);
+	return psos_create(PSOS_QUEUE, name, init, sizeof(*init), queue_setup,
+			   ERR_NOQCB, qid);
 }
 
 unsigned long q_create(const char *name, unsigned long count,
 		       unsigned long flags, unsigned long *qid)
 {
-	return queue_create(name, flags, (flags & Q_PRIBUF) ? count : 0, count,
-			    !(flags & Q_LIMIT), Q_FIXED_LEN, 0, qid);
+	const struct psos_queue init = {.flags = flags,
+					.maxlen = Q_FIXED_LEN,
+					.limit = count,
+					.nolimit = !(flags & Q_LIMIT),
+					.nbufs =
+					    (flags & Q_PRIBUF) ? count : 0};
+
+	return queue_create(name, &init, qid);
 }
 
 unsigned long q_vcreate(const char *name, unsigned long flags,
 			unsigned long maxnum, unsigned long maxlen,
 			unsigned long *qid)
 {
+	const struct psos_queue init = {.obj.kind = PSOS_OBJ_VARQ,
+					.flags = flags,
+					.maxlen = maxlen,
+					.limit = maxnum,
+					.nbufs = maxnum};
+
 	if (maxlen == 0)
 		return ERR_MSGSIZ;
-	return queue_create(name, flags, maxnum, maxnum, false, maxlen,
-			    PSOS_OBJ_VARQ, qid);
+	return queue_create(name, &init, qid);
 }
 
 /* The family's code for a queue of the other family. */

@@ -59,7 +59,11 @@ unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 			unsigned long unit_size, unsigned long flags,
 			unsigned long *rnid, unsigned long *asiz)
 {
-	struct psos_region *r;
+	const struct psos_region init = {.base = saddr,
+					 .unit = unit_size,
+					 .nunits =
+					     unit_size ? length / unit_size : 0,
+					 .flags = flags};
 	unsigned long ret;
 
 	if (asiz == NULL)
@@ -72,16 +76,10 @@ unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 		return ERR_TINYUNIT;
 	if (length < unit_size)
 		return ERR_TINYRN;
-	ret = psos_alloc(name, sizeof(*r), rnid, ERR_OBJTFULL, (void **)&r);
-	if (ret)
-		return ret;
-	r->base = saddr;
-	r->unit = unit_size;
-	r->nunits = length / unit_size;
-	r->flags = flags;
-	ret = psos_create(PSOS_REGION, r, region_setup, ERR_OBJTFULL, rnid);
+	ret = psos_create(PSOS_REGION, name, &init, sizeof(init), region_setup,
+			  ERR_OBJTFULL, rnid);
 	if (ret == 0)
-		*asiz = (length / unit_size) * unit_size;
+		*asiz = init.nunits * unit_size;
 	return ret;
 }
 

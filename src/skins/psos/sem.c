@@ -35,15 +35,10 @@ static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
 unsigned long sm_create(const char *name, unsigned long count,
 			unsigned long flags, unsigned long *smid)
 {
-	struct psos_sem *s;
-	unsigned long ret;
+	const struct psos_sem init = {.count0 = count, .flags = flags};
 
-	ret = psos_alloc(name, sizeof(*s), smid, ERR_NOSCB, (void **)&s);
-	if (ret)
-		return ret;
-	s->count0 = count;
-	s->flags = flags;
-	return psos_create(PSOS_SEM, s, sem_setup, ERR_NOSCB, smid);
+	return psos_create(PSOS_SEM, name, &init, sizeof(init), sem_setup,
+			   ERR_NOSCB, smid);
 }
 
 static unsigned long sem_check(void *object, bool *keep)
