@@ -11,6 +11,7 @@
 
 #include <fusion/fusion.h>
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -30,6 +31,15 @@ static inline struct nk_instance *test_runtime(void)
 static inline bool on_sim(void)
 {
 	return strcmp(nk_instance_backend(test_runtime()), "sim") == 0;
+}
+
+/* Run @body(@arg) in a plain pthread (not a task) and wait for it. */
+static inline void run_plain_thread(void *(*body)(void *arg), void *arg)
+{
+	pthread_t th;
+
+	CHECK_EQ(pthread_create(&th, NULL, body, arg), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
 }
 
 #endif

@@ -146,13 +146,4 @@ check_bind_absent(int (*bind)(void *desc, const char *name, RTIME timeout),
 		CHECK_EQ(rt_timer_read() - t0, timeout);
 }
 
-/* Run @body(@arg) in a plain pthread (not a task) and wait for it. */
-static inline void run_plain_thread(void *(*body)(void *arg), void *arg)
-{
-	pthread_t th;
-
-	CHECK_EQ(pthread_create(&th, NULL, body, arg), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
-}
-
 #endif

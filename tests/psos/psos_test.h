@@ -96,6 +96,30 @@ static inline void settle(unsigned long ticks)
 	CHECK_EQ(tm_wkafter(margin(ticks)), 0);
 }
 
+/*
+ * Three waiters, started at priorities 10, 30 and 20 in that order: served
+ * FIFO they run a, b, c; by priority b, c, a.
+ */
+static inline void spawn_waiters(task_body body, void *a, void *b, void *c)
+{
+	spawn("A", 10, 0, body, a);
+	spawn("B", 30, 0, body, b);
+	spawn("C", 20, 0, body, c);
+}
+
+/*
+ * A waiter with a timeout (@a) left to expire, @ticks, then another (@b)
+ * still waiting as main notes "delete" (and deletes the object).
+ */
+static inline void spawn_timeout_then_waiter(task_body body, void *a, void *b,
+					     unsigned long ticks)
+{
+	spawn("A", 10, 0, body, a);
+	settle(ticks);
+	spawn("B", 10, 0, body, b);
+	note("delete");
+}
+
 /* IDs no object has: zero, forged, all ones. */
 static const unsigned long bad_ids[] = {0, 0xdeadbeef, ~0UL, 0x123456789abcUL};
 #define NR_BAD_IDS (sizeof(bad_ids) / sizeof(bad_ids[0]))

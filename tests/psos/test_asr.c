@@ -90,11 +90,9 @@ static void *plain(void *arg)
 TEST(outside_tasks)
 {
 	unsigned long ret[2] = {1, 1};
-	pthread_t th;
 
 	test_runtime();
-	CHECK_EQ(pthread_create(&th, NULL, plain, ret), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(plain, ret);
 	CHECK_EQ(ret[0], ERR_SSFN);
 	CHECK_EQ(ret[1], ERR_NOTINASR);
 }

@@ -86,9 +86,7 @@ static void receivers(unsigned long flags, const char *expected)
 	CHECK_EQ(q_create("Q", 0, flags, &q), 0);
 	a.qid = b.qid = c.qid = q;
 	log_start();
-	spawn("A", 10, 0, body_receive, &a);
-	spawn("B", 30, 0, body_receive, &b);
-	spawn("C", 20, 0, body_receive, &c);
+	spawn_waiters(body_receive, &a, &b, &c);
 	for (unsigned long i = 1; i <= 3; i++)
 		send(q, i);
 	check_log(expected);
@@ -136,10 +134,7 @@ TEST(timeout_and_delete)
 	CHECK_EQ(q_create("Q", 0, 0, &q), 0);
 	a.qid = b.qid = q;
 	log_start();
-	spawn("A", 10, 0, body_receive, &a);
-	settle(4);
-	spawn("B", 10, 0, body_receive, &b);
-	note("delete");
+	spawn_timeout_then_waiter(body_receive, &a, &b, 4);
 	CHECK_EQ(q_delete(q), ERR_TATQDEL);
 	check_log("a:1:0:0@30 delete@40 b:36:0:0@40");
 	CHECK_EQ(q_receive(q, Q_NOWAIT, 0, msg), ERR_OBJID);

@@ -141,10 +141,7 @@ TEST(timeout_and_delete)
 	CHECK_EQ(rn_getseg(rn, 1024, RN_NOWAIT, 0, &all), 0);
 	a.rnid = b.rnid = rn;
 	log_start();
-	spawn("A", 10, 0, body_get, &a);
-	settle(3);
-	spawn("B", 10, 0, body_get, &b);
-	note("delete");
+	spawn_timeout_then_waiter(body_get, &a, &b, 3);
 	/* RN_DEL: deleted with a segment out. */
 	CHECK_EQ(rn_delete(rn), ERR_TATRNDEL);
 	check_log("a:1:-1@20 delete@30 b:26:-1@30");

@@ -50,15 +50,14 @@ TEST(timeout_exact)
 
 static void order(unsigned long flags, const char *expected)
 {
-	struct pender a = {.name = "a"}, b = {.name = "b"}, c = {.name = "c"};
+	struct pender p[3] = {{.name = "a"}, {.name = "b"}, {.name = "c"}};
 	unsigned long s;
 
 	CHECK_EQ(sm_create("S", 0, flags, &s), 0);
-	a.smid = b.smid = c.smid = s;
+	for (int i = 0; i < 3; i++)
+		p[i].smid = s;
 	log_start();
-	spawn("A", 10, 0, body_p, &a);
-	spawn("B", 30, 0, body_p, &b);
-	spawn("C", 20, 0, body_p, &c);
+	spawn_waiters(body_p, &p[0], &p[1], &p[2]);
 	/* Each V preempts main for the waiter it wakes. */
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(sm_v(s), 0);
@@ -142,11 +141,9 @@ static void *plain_p(void *arg)
 TEST(outside_tasks)
 {
 	unsigned long s[3] = {0, 1, 1};
-	pthread_t th;
 
 	CHECK_EQ(sm_create("S", 0, 0, &s[0]), 0);
-	CHECK_EQ(pthread_create(&th, NULL, plain_p, s), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(plain_p, s);
 	CHECK_EQ(s[1], ERR_SSFN);
 	CHECK_EQ(s[2], 0);
 	CHECK_EQ(sm_p(s[0], SM_NOWAIT, 0), 0);

@@ -329,11 +329,9 @@ static void *plain_thread(void *arg)
 TEST(outside_tasks)
 {
 	unsigned long ret[4] = {1, 1, 1, 1};
-	pthread_t th;
 
 	test_runtime();
-	CHECK_EQ(pthread_create(&th, NULL, plain_thread, ret), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
+	run_plain_thread(plain_thread, ret);
 	CHECK_EQ(ret[0], ERR_SSFN);
 	CHECK_EQ(ret[1], ERR_OBJID);
 	CHECK_EQ(ret[2], ERR_SSFN);
