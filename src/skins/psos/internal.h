@@ -123,6 +123,13 @@ static inline struct psos_state *psos(void)
 	return (struct psos_state *)skin_state(&psos_skin);
 }
 
+/* The state in instance @nk, for the hooks that run in it whatever the
+ * process runtime is (lock held or not). */
+static inline struct psos_state *psos_in(struct nk_instance *nk)
+{
+	return nk_personality_state(nk, &psos_skin.pers);
+}
+
 /*
  * Enter, lock and find the object of class @cls behind @id.  Returns
  * with the lock held on success only.  Errors: ERR_OBJID, ERR_OBJTYPE

@@ -26,10 +26,10 @@ static void task_trampoline(void *arg);
  * thread) until t_create() says it is dormant.  Lock held. */
 int psos_task_attach(struct nk_thread *thread, void *ext)
 {
-	struct psos_state *st = psos();
+	struct nk_instance *nk = nk_thread_instance(thread);
+	struct psos_state *st = psos_in(nk);
 	struct psos_ext *x = ext;
 	struct psos_task *t = st->adopt;
-	struct nk_instance *nk = nk_thread_instance(thread);
 	int ret;
 
 	if (t) {
@@ -70,7 +70,7 @@ void psos_task_exit(struct nk_thread *thread, void *ext)
 	if (t->signals)
 		psos_asr_count(-1);
 	psos_timers_drop(t);
-	skin_unregister_locked(&psos()->skin, t->handle);
+	skin_unregister_locked(&psos_in(nk)->skin, t->handle);
 	nk_synch_destroy_locked(&t->evwait);
 	nk_free(nk, t);
 }

@@ -109,7 +109,7 @@ static void timer_fire(struct nk_timer *timer)
 
 	psos_events_post(tm->task, tm->events);
 	if (!tm->periodic && tm->handle) {
-		skin_unregister_locked(&psos()->skin, tm->handle);
+		skin_unregister_locked(&psos_in(timer->nk)->skin, tm->handle);
 		tm->handle = 0;
 		nk_list_del(&tm->cal_link);
 	}
@@ -120,7 +120,7 @@ static void timer_free(struct nk_instance *nk, struct psos_timer *tm)
 {
 	nk_timer_destroy(&tm->timer);
 	if (tm->handle)
-		skin_unregister_locked(&psos()->skin, tm->handle);
+		skin_unregister_locked(&psos_in(nk)->skin, tm->handle);
 	nk_list_del(&tm->link);
 	nk_list_del(&tm->cal_link);
 	nk_free(nk, tm);
