@@ -287,6 +287,37 @@ TEST(restart)
 	check_log("run1@0 run2@30");
 }
 
+static void body_restart_self(unsigned long count, unsigned long a1,
+			      unsigned long a2, unsigned long a3)
+{
+	unsigned long again[4] = {count + 1, 0, 0, 0}, v = 0;
+
+	(void)a1;
+	(void)a2;
+	(void)a3;
+	CHECK_EQ(t_getreg(0, 0, &v), 0);
+	note("run%lu:%lu", count, v);
+	CHECK_EQ(t_setreg(0, 0, v + 10), 0);
+	if (count < 3) {
+		CHECK_EQ(tm_wkafter(1), 0);
+		t_restart(0, again);
+		note("not-reached");
+	}
+}
+
+TEST(restart_self)
+{
+	unsigned long a, args[4] = {1, 0, 0, 0};
+
+	log_start();
+	CHECK_EQ(t_create("RS", 10, 4096, 0, 0, &a), 0);
+	CHECK_EQ(t_start(a, 0, body_restart_self, args), 0);
+	settle(3);
+	/* Same ID throughout; the notepad registers survive. */
+	check_log("run1:0@0 run2:10@10 run3:20@20");
+	CHECK_EQ(t_delete(a), ERR_OBJID);
+}
+
 TEST(bad_task_ids)
 {
 	unsigned long v, smid;
@@ -341,4 +372,4 @@ TEST(outside_tasks)
 TESTS(T(create_errors), T(start_preempts_main), T(priority_order_and_setpri),
       T(ident), T(long_names), T(delete_self_and_other), T(suspend_resume),
       T(registers), T(nopreempt), T(timeslice_round_robin), T(restart),
-      T(bad_task_ids), T(outside_tasks));
+      T(restart_self), T(bad_task_ids), T(outside_tasks));
