@@ -148,6 +148,28 @@ TEST(timeout_and_delete)
 	CHECK_EQ(rn_retseg(rn, all), ERR_OBJID);
 }
 
+static void body_hold(void *arg)
+{
+	struct getter *g = arg;
+
+	CHECK_EQ(rn_getseg(g->rnid, g->size, RN_NOWAIT, 0, &g->seg), 0);
+	CHECK_EQ(t_delete(0), 0);
+}
+
+TEST(segments_outlive_their_task)
+{
+	struct getter g = {.size = 100};
+	unsigned long rn, asiz;
+
+	CHECK_EQ(rn_create("R", mem, 1024, 64, 0, &rn, &asiz), 0);
+	g.rnid = rn;
+	spawn("HOLD", 10, 0, body_hold, &g);
+	/* Segments belong to nobody: a deleted task's stay allocated. */
+	CHECK_EQ(rn_delete(rn), ERR_SEGINUSE);
+	CHECK_EQ(rn_retseg(rn, g.seg), 0);
+	CHECK_EQ(rn_delete(rn), 0);
+}
+
 TEST(bad_region_ids)
 {
 	void *seg;
@@ -168,4 +190,5 @@ TEST(bad_region_ids)
 }
 
 TESTS(T(create_checks), T(segments_and_returns), T(fifo_waiters),
-      T(priority_waiters), T(timeout_and_delete), T(bad_region_ids));
+      T(priority_waiters), T(timeout_and_delete),
+      T(segments_outlive_their_task), T(bad_region_ids));

@@ -113,6 +113,23 @@ TEST(ident)
 	CHECK_EQ(sm_delete(s2), 0);
 }
 
+TEST(object_table_full)
+{
+	static unsigned long ids[5000];
+	size_t n = 0;
+	unsigned long ret;
+
+	/* The registry holds 4096 entries: the table fills up. */
+	while ((ret = sm_create("FULL", 0, 0, &ids[n])) == 0 && n < 4999)
+		n++;
+	CHECK_EQ(ret, ERR_OBJTFULL);
+	CHECK(n > 4000);
+	while (n > 0)
+		CHECK_EQ(sm_delete(ids[--n]), 0);
+	CHECK_EQ(sm_create("S", 0, 0, &ids[0]), 0);
+	CHECK_EQ(sm_delete(ids[0]), 0);
+}
+
 TEST(bad_sem_ids)
 {
 	unsigned long tid;
@@ -151,4 +168,5 @@ TEST(outside_tasks)
 }
 
 TESTS(T(count_and_nowait), T(timeout_exact), T(fifo_order), T(priority_order),
-      T(delete_with_waiters), T(ident), T(bad_sem_ids), T(outside_tasks));
+      T(delete_with_waiters), T(ident), T(object_table_full), T(bad_sem_ids),
+      T(outside_tasks));
