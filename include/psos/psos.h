@@ -105,7 +105,9 @@ extern "C" {
 #define T_LOCAL 0x0000	/**< local to its node (the only kind here) */
 #define T_GLOBAL 0x0001 /**< known to other nodes: accepted, as T_LOCAL */
 #define T_NOFPU 0x0000	/**< no floating point */
-#define T_FPU 0x0002	/**< floating point (always available here) */
+/** Floating point: every task has it here.  0, as Alchemy's T_FPU, so
+ * that <alchemy/task.h> and this header go in one file. */
+#define T_FPU 0x0
 
 /* Task modes, t_start() and t_mode(); the 0 of each pair is the default. */
 #define T_PREEMPT 0x0000	  /**< preemptible */
