@@ -44,7 +44,8 @@ TEST(no_asr_and_self)
 	CHECK_EQ(as_catch(NULL, 0), 0);
 	CHECK_EQ(as_send(self, 1), ERR_NOASR);
 	check_log("asr:5@0 sent@0 held@0 asr:3@0 released@0 asr:8@0 back@0");
-	CHECK_EQ(as_send(bad_ids[1], 1), ERR_OBJID);
+	for (size_t i = 0; i < NR_BAD_IDS; i++)
+		CHECK_EQ(as_send(bad_ids[i], 1), ERR_OBJID);
 }
 
 struct waiter {

@@ -42,9 +42,9 @@ TEST(one_program)
 	CHECK_EQ(rt_sem_create(&asem, "asem", 0, S_PRIO), 0);
 	log_start();
 	/* Alchemy 19 is nucleus 20, above pSOS 15 and below pSOS 25. */
-	CHECK_EQ(rt_task_spawn(&at, "alch", 0, 19, T_JOINABLE, alchemy_body,
-			       NULL),
-		 0);
+	CHECK_EQ(
+	    rt_task_spawn(&at, "alch", 0, 19, T_JOINABLE, alchemy_body, NULL),
+	    0);
 	spawn("P15", 15, 0, psos_body, "p15");
 	spawn("P25", 25, 0, psos_body, "p25");
 	spawn("PA", 10, 0, psos_on_alchemy, NULL);

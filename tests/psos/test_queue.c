@@ -152,6 +152,8 @@ TEST(variable_queues)
 	CHECK_EQ(q_vurgent(q, "hi", 3), 0);
 	CHECK_EQ(q_vsend(q, "full", 5), ERR_QFULL);
 	CHECK_EQ(q_vsend(q, big, 17), ERR_MSGSIZ);
+	CHECK_EQ(q_vsend(q, NULL, 1), ERR_OBJID);
+	CHECK_EQ(q_vbroadcast(q, "x", 2, NULL), ERR_OBJID);
 	CHECK_EQ(q_vreceive(q, Q_NOWAIT, 0, buf, 8, &len), ERR_BUFSIZ);
 	CHECK_EQ(q_vreceive(q, Q_NOWAIT, 0, buf, sizeof(buf), NULL), ERR_OBJID);
 	CHECK_EQ(q_vreceive(q, Q_NOWAIT, 0, buf, sizeof(buf), &len), 0);
@@ -210,6 +212,8 @@ TEST(bad_queue_ids)
 		CHECK_EQ(q_receive(id, 0, 1, msg), ERR_OBJID);
 		CHECK_EQ(q_delete(id), ERR_OBJID);
 		CHECK_EQ(q_vsend(id, msg, 1), ERR_OBJID);
+		CHECK_EQ(q_vurgent(id, msg, 1), ERR_OBJID);
+		CHECK_EQ(q_vbroadcast(id, msg, 1, &n), ERR_OBJID);
 		CHECK_EQ(q_vreceive(id, 0, 1, msg, 16, &len), ERR_OBJID);
 		CHECK_EQ(q_vdelete(id), ERR_OBJID);
 	}

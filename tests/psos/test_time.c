@@ -175,6 +175,8 @@ TEST(evwhen_and_tm_set)
 		 ERR_TOOLATE);
 	CHECK_EQ(tm_evwhen(DATE(2030, 1, 1), TIME(0, 0, 0), 200, 1, &tmid),
 		 ERR_ILLTICKS);
+	CHECK_EQ(tm_evwhen(DATE(2031, 1, 1), TIME(0, 0, 0), 0, 1, NULL),
+		 ERR_OBJID);
 	log_start();
 	spawn("E", 10, 0, body_evwhen, &tmid);
 	settle(110);
