@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /** @file
  * The pSOS+ kernel API (pSOSystem System Calls): tasks, events,
- * semaphores, message queues and time, on the Fusion nucleus.
+ * semaphores, message queues, time, memory regions and partitions, and
+ * asynchronous signals, on the Fusion nucleus.
  *
  * Every call returns 0 or a pSOS error code (ERR_*, with its pSOS
  * value); objects are named by IDs (unsigned long) that hold a handle,
