@@ -54,10 +54,14 @@ cross:
 # fuzz_api per API, each run twice on sim and their logs compared, then
 # each libFuzzer target for STRESS_SECONDS; counts at the end.
 STRESS_SEEDS ?= 10000
+# Session members killed at random points (tests/session/).
+STRESS_KILLS ?= 20000
 STRESS_SECONDS ?= 300
 FUZZ := $(BUILD)/tests/fuzz
 stress: build
 	$(FUZZ)/fuzz_api --from 1 --count $(STRESS_SEEDS) --jobs $(JOBS)
+	FUSION_BACKEND=live FUSION_SESSION_KILLS=$(STRESS_KILLS) \
+		$(BUILD)/bin/session_test_session_death
 	@for t in scenario options; do \
 		if [ ! -x $(FUZZ)/fuzz_$$t ]; then \
 			echo "fuzz_$$t: not built (no clang with libFuzzer)"; \
