@@ -181,6 +181,20 @@ unsigned long psos_create(unsigned int cls, const char *name, const void *init,
 				       const char *wname),
 			  unsigned long nomem, unsigned long *id);
 
+/*
+ * The memory of a region or partition and the size it is cut in:
+ * @addr_err for a NULL or not long-aligned @addr, @size_err for a @size
+ * below @min or not a power of 2.
+ */
+static inline unsigned long
+psos_check_pool(const void *addr, unsigned long size, unsigned long min,
+		unsigned long addr_err, unsigned long size_err)
+{
+	if (addr == NULL || (uintptr_t)addr % sizeof(long))
+		return addr_err;
+	return size < min || (size & (size - 1)) ? size_err : SUCCESS;
+}
+
 /* A timeout in ticks, pSOS's way: 0 waits for ever. */
 static inline struct skin_timeout psos_timeout(struct psos_state *st,
 					       unsigned long ticks)

@@ -54,10 +54,10 @@ unsigned long pt_create(const char *name, void *paddr, void *laddr,
 	(void)laddr; /* the address other nodes see: one node here */
 	if (nbuf == NULL)
 		return ERR_OBJID;
-	if (paddr == NULL || (uintptr_t)paddr % sizeof(long))
-		return ERR_PTADDR;
-	if (bsize < PT_MIN_BUF || (bsize & (bsize - 1)))
-		return ERR_BUFSIZE;
+	ret =
+	    psos_check_pool(paddr, bsize, PT_MIN_BUF, ERR_PTADDR, ERR_BUFSIZE);
+	if (ret)
+		return ret;
 	if (length < bsize)
 		return ERR_TINYPT;
 	ret = psos_create(PSOS_PARTITION, name, &init, sizeof(init),

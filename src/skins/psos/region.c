@@ -68,10 +68,10 @@ unsigned long rn_create(const char *name, void *saddr, unsigned long length,
 
 	if (asiz == NULL)
 		return ERR_OBJID;
-	if (saddr == NULL || (uintptr_t)saddr % sizeof(long))
-		return ERR_RNADDR;
-	if (unit_size < RN_MIN_UNIT || (unit_size & (unit_size - 1)))
-		return ERR_UNITSIZE;
+	ret = psos_check_pool(saddr, unit_size, RN_MIN_UNIT, ERR_RNADDR,
+			      ERR_UNITSIZE);
+	if (ret)
+		return ret;
 	if (length / unit_size > RN_MAX_UNITS)
 		return ERR_TINYUNIT;
 	if (length < unit_size)

@@ -21,6 +21,18 @@
 
 static void task_trampoline(void *arg);
 
+/* Free @t and all it holds, its ID if it has one.  Lock held. */
+static void task_free(struct nk_instance *nk, struct psos_task *t)
+{
+	if (t->signals)
+		psos_asr_count(-1);
+	psos_timers_drop(t);
+	if (t->handle)
+		skin_unregister_locked(&psos_in(nk)->skin, t->handle);
+	nk_synch_destroy_locked(&t->evwait);
+	nk_free(nk, t);
+}
+
 /* Set up a TCB for @thread: the one t_restart() hands over, else a new
  * one, with the thread's priority, running (main, another skin's
  * thread) until t_create() says it is dormant.  Lock held. */
@@ -47,13 +59,11 @@ int psos_task_attach(struct nk_thread *thread, void *ext)
 	if (ret == 0)
 		ret = skin_register_locked(&st->skin, PSOS_TASK, NULL, t,
 					   &t->handle);
-	if (ret) {
-		nk_synch_destroy_locked(&t->evwait);
-		nk_free(nk, t);
-		return ret;
-	}
-	x->task = t;
-	return 0;
+	if (ret)
+		task_free(nk, t);
+	else
+		x->task = t;
+	return ret;
 }
 
 /* The thread ends: its TCB goes with it, unless t_restart() gave the
@@ -61,18 +71,11 @@ int psos_task_attach(struct nk_thread *thread, void *ext)
 void psos_task_exit(struct nk_thread *thread, void *ext)
 {
 	struct psos_ext *x = ext;
-	struct psos_task *t = x->task;
-	struct nk_instance *nk = nk_thread_instance(thread);
 
-	if (t == NULL)
+	if (x->task == NULL)
 		return;
+	task_free(nk_thread_instance(thread), x->task);
 	x->task = NULL;
-	if (t->signals)
-		psos_asr_count(-1);
-	psos_timers_drop(t);
-	skin_unregister_locked(&psos_in(nk)->skin, t->handle);
-	nk_synch_destroy_locked(&t->evwait);
-	nk_free(nk, t);
 }
 
 struct psos_task *psos_self(struct nk_instance *nk)

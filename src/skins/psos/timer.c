@@ -312,6 +312,7 @@ static unsigned long timer_arm(struct nk_instance *nk, struct psos_state *st,
 
 	if (tm == NULL)
 		return ERR_NOTIMERS;
+	nk_list_init(&tm->link);
 	nk_list_init(&tm->cal_link);
 	tm->task = self;
 	tm->events = events;
@@ -322,8 +323,7 @@ static unsigned long timer_arm(struct nk_instance *nk, struct psos_state *st,
 		err = skin_register_locked(&st->skin, PSOS_TIMER, NULL, tm,
 					   &tm->handle);
 	if (err) {
-		nk_timer_destroy(&tm->timer);
-		nk_free(nk, tm);
+		timer_free(nk, tm);
 		return ERR_NOTIMERS;
 	}
 	nk_list_add_before(&tm->link, &self->timers);
