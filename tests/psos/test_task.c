@@ -81,6 +81,27 @@ TEST(priority_order_and_setpri)
 	check_log("main@0 a@0 b@0");
 }
 
+static void body_raise(void *arg)
+{
+	unsigned long low, old = 0,
+			   args[4] = {(uintptr_t)body_note, (uintptr_t) "low"};
+
+	(void)arg;
+	CHECK_EQ(t_create("LOW", 10, 4096, 0, 0, &low), 0);
+	CHECK_EQ(t_start(low, 0, task_entry, args), 0);
+	note("started");
+	/* Raised above the caller, it runs at once. */
+	CHECK_EQ(t_setpri(low, 30, &old), 0);
+	note("raised:%lu", old);
+}
+
+TEST(setpri_preempts)
+{
+	log_start();
+	spawn("HIGH", 20, 0, body_raise, NULL);
+	check_log("started@0 low@0 raised:10@0");
+}
+
 TEST(ident)
 {
 	unsigned long a, b, found = 0, self = 0;
@@ -370,6 +391,6 @@ TEST(outside_tasks)
 }
 
 TESTS(T(create_errors), T(start_preempts_main), T(priority_order_and_setpri),
-      T(ident), T(long_names), T(delete_self_and_other), T(suspend_resume),
-      T(registers), T(nopreempt), T(timeslice_round_robin), T(restart),
-      T(restart_self), T(bad_task_ids), T(outside_tasks));
+      T(setpri_preempts), T(ident), T(long_names), T(delete_self_and_other),
+      T(suspend_resume), T(registers), T(nopreempt), T(timeslice_round_robin),
+      T(restart), T(restart_self), T(bad_task_ids), T(outside_tasks));
