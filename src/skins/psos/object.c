@@ -118,24 +118,29 @@ unsigned long psos_configure(const struct psos_config *config)
 unsigned long psos_get(unsigned int cls, unsigned long id,
 		       struct nk_instance **nk, void **object)
 {
-	uintptr_t handle = id;
-	struct skin *sk;
+	struct skin *sk = skin_entered(&psos_skin, nk);
+	unsigned long ret;
 	void *other;
-	int ret;
 
-	psos_asr_poll();
-	ret = skin_get(&psos_skin, cls, &handle, nk, object);
-
-	if (ret != (int)skin_bad_handle(&psos_skin, cls))
-		return (unsigned long)ret;
-	/* Only on the error path: is it an ID of another class? */
-	sk = skin_state(&psos_skin);
+	/* skin_get(), with the ASR delivery point on the same state. */
+	if (__builtin_expect(sk == NULL, 0)) {
+		ret = (unsigned long)skin_enter_slow(&psos_skin, nk, &sk);
+		if (ret)
+			return ret;
+	} else if (__atomic_load_n(&((struct psos_state *)sk)->asr_pending,
+				   __ATOMIC_RELAXED)) {
+		psos_asr_deliver(*nk);
+	}
 	nk_lock(*nk);
+	if (skin_lookup_locked(sk, cls, id, object) == 0)
+		return SUCCESS;
+	/* Only on the error path: is it an ID of another class? */
+	ret = (unsigned long)skin_bad_handle(&psos_skin, cls);
 	for (unsigned int c = 0; c < PSOS_NR_CLASSES; c++)
-		if (c != cls && skin_lookup_locked(sk, c, handle, &other) == 0)
+		if (c != cls && skin_lookup_locked(sk, c, id, &other) == 0)
 			ret = ERR_OBJTYPE;
 	nk_unlock(*nk);
-	return (unsigned long)ret;
+	return ret;
 }
 
 unsigned long psos_call(unsigned int cls, unsigned long id, psos_op_fn op,
