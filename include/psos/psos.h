@@ -12,12 +12,12 @@
  *
  * Names are 4 characters (a name shorter than 4 ends at its NUL), as
  * pSOS compares them; psos_configure() can make them strings of up to
- * 31 characters.  Names need not be unique: *_ident() finds the first
- * object created under the name that still exists.
+ * 31 characters.  Names need not be unique: *_ident() finds one of the
+ * objects of that name (pSOS does not say which either).
  *
  * Priorities run from 1 to 255, higher is more urgent, each on its own
- * nucleus priority; the program's main thread, and threads of other
- * skins, run below them (nucleus 0) unless they set their own.
+ * nucleus priority; the program's main thread runs below them (nucleus
+ * 0), threads of other skins at their own nucleus priorities.
  * Timeouts and delays count clock ticks (0: wait for ever); the tick
  * rate and the time slice are set by psos_configure().
  *

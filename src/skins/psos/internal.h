@@ -204,7 +204,7 @@ static inline struct skin_timeout psos_timeout(struct psos_state *st,
 		     : skin_infinite();
 }
 
-/* The caller's TCB (tasks.c), attached with the defaults if need be;
+/* The caller's TCB (task.c), attached with the defaults if need be;
  * NULL outside a nucleus thread.  Lock held or not. */
 struct psos_task *psos_self(struct nk_instance *nk);
 /*
