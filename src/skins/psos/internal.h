@@ -237,6 +237,21 @@ void psos_wait_end(struct nk_instance *nk, struct psos_task *self);
 void psos_events_post(struct psos_task *t, unsigned long events);
 /* Drop @t's timers (task ends or restarts).  Lock held. */
 void psos_timers_drop(struct psos_task *t);
+/* Aim the tm_evwhen() timers again, the calendar moved (timer.c).
+ * Lock held. */
+void psos_timers_reaim(struct psos_state *st);
+
+/*
+ * The calendar (calendar.c).  The calendar tick of a packed date into
+ * *@out, or ERR_ILLDATE, ERR_ILLTIME, ERR_ILLTICKS.  Lock held or not.
+ */
+unsigned long psos_cal_ticks(struct psos_state *st, unsigned long date,
+			     unsigned long time, unsigned long ticks,
+			     int64_t *out);
+/* The calendar tick now.  Lock held. */
+int64_t psos_cal_now(struct psos_state *st);
+/* When calendar tick @tick comes, on the nucleus clock.  Lock held. */
+struct skin_timeout psos_cal_date(struct psos_state *st, int64_t tick);
 
 #pragma GCC visibility pop
 
