@@ -222,20 +222,30 @@ TEST(registers)
 	check_log("reg3=42@0");
 }
 
+static unsigned long np_sem;
+
+static void body_hi(void *arg)
+{
+	(void)arg;
+	note("hi");
+	CHECK_EQ(sm_p(np_sem, SM_WAIT, 0), 0);
+	note("hi-got");
+}
+
 static void body_nopreempt(void *arg)
 {
 	unsigned long old = 1;
 
 	(void)arg;
 	note("np-start");
-	spawn("HI", 50, 0, body_sleep, "hi");
+	spawn("HI", 50, 0, body_hi, NULL);
 	note("np-still");
-	/* A wait lets the more urgent task run; afterwards it is still
-	 * not preemptible. */
+	/* A wait lets the more urgent task run; afterwards the caller is
+	 * still not preemptible: the task it readies waits for it. */
 	CHECK_EQ(tm_wkafter(1), 0);
 	note("np-back");
-	nk_consume(test_runtime(), 15 * 1000000);
-	note("np-spun");
+	CHECK_EQ(sm_v(np_sem), 0);
+	note("np-gave");
 	CHECK_EQ(t_mode(T_NOPREEMPT, T_PREEMPT, &old), 0);
 	note("np-end");
 	CHECK_EQ(old, T_NOPREEMPT);
@@ -243,12 +253,38 @@ static void body_nopreempt(void *arg)
 
 TEST(nopreempt)
 {
+	CHECK_EQ(sm_create("NPS", 0, SM_FIFO, &np_sem), 0);
 	log_start();
 	spawn("NP", 10, T_NOPREEMPT, body_nopreempt, NULL);
+	settle(2);
+	check_log("np-start@0 np-still@0 hi@0 np-back@10 np-gave@10 "
+		  "hi-got@10 np-end@10");
+	CHECK_EQ(sm_delete(np_sem), 0);
+}
+
+static void body_nopreempt_spin(void *arg)
+{
+	(void)arg;
+	note("np-start");
+	spawn("HI", 50, 0, body_sleep, "hi");
+	CHECK_EQ(tm_wkafter(1), 0);
+	note("np-back");
+	nk_consume(test_runtime(), 15 * 1000000);
+	note("np-spun");
+	CHECK_EQ(t_mode(T_NOPREEMPT, T_PREEMPT, NULL), 0);
+	note("np-end");
+}
+
+TEST(nopreempt_defers_a_timer_wake)
+{
+	if (!on_sim())
+		return; /* CPU time on live is not virtual */
+	log_start();
+	spawn("NP", 10, T_NOPREEMPT, body_nopreempt_spin, NULL);
 	settle(5);
 	/* hi woke at 20 ms but ran only when np turned preemption on. */
-	check_log("np-start@0 np-still@0 hi@0 np-back@10 np-spun@25 "
-		  "hi-woke@25 np-end@25");
+	check_log("np-start@0 hi@0 np-back@10 np-spun@25 hi-woke@25 "
+		  "np-end@25");
 }
 
 static void body_spin(void *arg)
@@ -392,5 +428,6 @@ TEST(outside_tasks)
 
 TESTS(T(create_errors), T(start_preempts_main), T(priority_order_and_setpri),
       T(setpri_preempts), T(ident), T(long_names), T(delete_self_and_other),
-      T(suspend_resume), T(registers), T(nopreempt), T(timeslice_round_robin),
-      T(restart), T(restart_self), T(bad_task_ids), T(outside_tasks));
+      T(suspend_resume), T(registers), T(nopreempt),
+      T(nopreempt_defers_a_timer_wake), T(timeslice_round_robin), T(restart),
+      T(restart_self), T(bad_task_ids), T(outside_tasks));

@@ -48,8 +48,8 @@ static bool leap(unsigned long y)
 }
 
 unsigned long psos_cal_ticks(struct psos_state *st, unsigned long date,
-			       unsigned long time, unsigned long ticks,
-			       int64_t *out)
+			     unsigned long time, unsigned long ticks,
+			     int64_t *out)
 {
 	static const unsigned char mdays[12] = {31, 28, 31, 30, 31, 30,
 						31, 31, 30, 31, 30, 31};
@@ -174,8 +174,8 @@ unsigned long tm_wkwhen(unsigned long date, unsigned long time,
 	if (ret)
 		return ret;
 	nk_lock(nk);
-	ret =
-	    st->time_set ? psos_cal_ticks(st, date, time, ticks, &cal) : ERR_NOTIME;
+	ret = st->time_set ? psos_cal_ticks(st, date, time, ticks, &cal)
+			   : ERR_NOTIME;
 	if (ret == 0 && cal <= psos_cal_now(st))
 		ret = ERR_TOOLATE;
 	/* A tm_set() wakes the sleepers: each looks at the calendar again. */
@@ -191,4 +191,3 @@ unsigned long tm_wkwhen(unsigned long date, unsigned long time,
 	psos_wait_end(nk, self);
 	return ret ? ret : psos_error(err == -ETIMEDOUT ? 0 : err);
 }
-
