@@ -26,3 +26,8 @@ fusion_skin(vxworks
   DESCRIPTION "VxWorks API (Wind River kernel: taskLib, semLib, msgQLib, wdLib...)"
   INCLUDE vxworks
   TESTS vxworks)
+
+fusion_skin(psos
+  DESCRIPTION "pSOS+ API (pSOSystem: tasks, events, semaphores, queues, time)"
+  INCLUDE psos
+  TESTS psos)

@@ -74,6 +74,21 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+void test_undate(const char *expected, bool dated, char *out, size_t size)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; expected[i] && j < size - 1; i++) {
+		if (!dated && expected[i] == '@') {
+			while (expected[i + 1] >= '0' && expected[i + 1] <= '9')
+				i++;
+			continue;
+		}
+		out[j++] = expected[i];
+	}
+	out[j] = '\0';
+}
+
 int test_run_child(int (*child)(void *), void *arg, char *err, size_t size)
 {
 	int fds[2], status;

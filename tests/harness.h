@@ -42,6 +42,13 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
 #define log_append(log, ...) test_log_append(log, sizeof(log), __VA_ARGS__)
 
 /*
+ * Copy @expected into @out (@size bytes with the NUL), dropping the
+ * dates ("@" and the digits after it) unless @dated: trails compare
+ * exact dates on sim, the order alone on live.
+ */
+void test_undate(const char *expected, bool dated, char *out, size_t size);
+
+/*
  * Fork; in the child, run @child(@arg) with its stderr into a pipe and
  * exit with what it returns.  In the parent, read that stderr into @err
  * (@size bytes with the terminating NUL, the rest dropped) until the
