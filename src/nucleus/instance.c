@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 #include "../pipeline/pipeline.h"
+#include "../trace/recorder.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ static const struct nk_backend_handlers nucleus_handlers = {
 
 static void instance_free(struct nk_instance *nk)
 {
+	trace_recorder_close(nk->recorder);
 	if (nk->scheds) {
 		for (int cpu = 0; cpu < nk->nr_cpus; cpu++)
 			free(nk->scheds[cpu].root);
@@ -120,12 +122,15 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		}
 		nk_lock_release(nk);
 	}
+	if (ret == 0 && be->default_trace)
+		be->default_trace(nk->be_priv, &trace, &trace_ctx);
+	if (ret == 0)
+		ret = trace_recorder_open(be->name, nk->nr_cpus, &trace,
+					  &trace_ctx, &nk->recorder);
 	if (ret) {
 		be->fini(nk->be_priv);
 		goto fail;
 	}
-	if (be->default_trace)
-		be->default_trace(nk->be_priv, &trace, &trace_ctx);
 	nk->trace = trace;
 	nk->trace_ctx = trace_ctx;
 	ipipe_set_trace(nk->pipeline, trace, trace_ctx);

@@ -96,7 +96,8 @@ static void thread_timeout(struct nk_timer *timer)
  * queue: tail when raised, head when lowered, as POSIX; priority-ordered
  * wait queue) and flag the CPUs that may need to switch.
  */
-void nk_thread_set_effective(struct nk_thread *thread, int prio)
+void nk_thread_set_effective(struct nk_thread *thread, int prio,
+			     const char *cause)
 {
 	struct nk_sched *sched = thread->sched;
 	int old = thread->prio;
@@ -114,7 +115,7 @@ void nk_thread_set_effective(struct nk_thread *thread, int prio)
 		nk_synch_requeue_waiter(thread);
 	if (sched->curr == thread ? prio < old : prio > sched->curr->prio)
 		nk_sched_mark(sched);
-	nk_trace(thread->nk, sched->cpu, NK_TRACE_PRIO, thread->name, NULL,
+	nk_trace(thread->nk, sched->cpu, NK_TRACE_PRIO, thread->name, cause,
 		 prio);
 }
 

@@ -12,6 +12,8 @@
 
 #include <fusion/instance.h>
 
+#include "../../trace/config.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,6 +33,7 @@ enum be_option_id {
 	BE_OPT_SESSION_BASE,
 	BE_OPT_SESSION_GROUP,
 	BE_OPT_SESSION_PERSIST,
+	BE_OPT_TRACE,
 	BE_OPT_NR
 };
 
@@ -51,6 +54,7 @@ struct be_options {
 	bool session_group;    /* a group is granted access: */
 	gid_t session_gid;     /* this one */
 	bool session_persist;  /* stays when its last member leaves */
+	struct trace_config trace; /* categories 0: no recording */
 };
 
 /* The default base of a session's segment: above what Linux gives PIE
