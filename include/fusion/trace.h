@@ -42,13 +42,13 @@ enum nk_trace_switch_reason {
 
 /** What a tracepoint is: its line of <fusion/trace_points.h>. */
 struct nk_tracepoint {
-	const char *name;		  /**< "switch" */
-	enum nk_trace_category category;  /**< its category */
-	const char *thread;		  /**< field names; NULL: unused */
-	const char *object;		  /**< ... */
-	const char *detail;		  /**< ... */
-	const char *arg;		  /**< ... */
-	bool text_arg;			  /**< the text form shows arg */
+	const char *name;		 /**< "switch" */
+	enum nk_trace_category category; /**< its category */
+	const char *thread;		 /**< field names; NULL: unused */
+	const char *object;		 /**< ... */
+	const char *detail;		 /**< ... */
+	const char *arg;		 /**< ... */
+	bool text_arg;			 /**< the text form shows arg */
 };
 
 /** The description of @p event; NULL if there is no such event. */

@@ -94,6 +94,9 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 						  : 4096);
 	if (ret)
 		goto fail;
+	ret = trace_recorder_open(be->name, nk->nr_cpus, &nk->recorder);
+	if (ret)
+		goto fail;
 	nk->scheds = calloc((size_t)nk->nr_cpus, sizeof(*nk->scheds));
 	if (nk->scheds == NULL) {
 		ret = -ENOMEM;
@@ -122,15 +125,13 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		}
 		nk_lock_release(nk);
 	}
-	if (ret == 0 && be->default_trace)
-		be->default_trace(nk->be_priv, &trace, &trace_ctx);
-	if (ret == 0)
-		ret = trace_recorder_open(be->name, nk->nr_cpus, &trace,
-					  &trace_ctx, &nk->recorder);
 	if (ret) {
 		be->fini(nk->be_priv);
 		goto fail;
 	}
+	if (be->default_trace)
+		be->default_trace(nk->be_priv, &trace, &trace_ctx);
+	trace_recorder_attach(nk->recorder, &trace, &trace_ctx);
 	nk->trace = trace;
 	nk->trace_ctx = trace_ctx;
 	ipipe_set_trace(nk->pipeline, trace, trace_ctx);

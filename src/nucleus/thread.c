@@ -187,6 +187,8 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	if (ret == 0) {
 		nk_list_add_before(&thread->instance_link, &nk->threads);
 		nk->nr_threads++;
+		nk_trace(nk, attr->cpu, NK_TRACE_CREATE, thread->name, NULL,
+			 thread->prio);
 	}
 	nk_lock_release(nk);
 	if (ret) {

@@ -72,8 +72,7 @@ static int setting(const char *item, size_t n, struct trace_config *c,
 		c->latency = (nk_time_t)v * 1000;
 	} else if (n > 4 && strncmp(item, "out=", 4) == 0) {
 		if (n - 4 >= sizeof(c->out)) {
-			snprintf(why, len, "out: a directory name below %zu "
-					   "bytes",
+			snprintf(why, len, "out: a name below %zu bytes",
 				 sizeof(c->out));
 			return -EINVAL;
 		}

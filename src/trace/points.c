@@ -16,9 +16,9 @@ static const struct nk_tracepoint points[NK_TRACE_NR_EVENTS] = {
 };
 
 static const char *const category_names[NK_TRACE_NR_CATEGORIES] = {
-    [NK_TRACE_CAT_SCHED] = "sched",	[NK_TRACE_CAT_THREAD] = "thread",
-    [NK_TRACE_CAT_MODE] = "mode",	[NK_TRACE_CAT_IRQ] = "irq",
-    [NK_TRACE_CAT_TIMER] = "timer",	[NK_TRACE_CAT_SERVICE] = "service",
+    [NK_TRACE_CAT_SCHED] = "sched", [NK_TRACE_CAT_THREAD] = "thread",
+    [NK_TRACE_CAT_MODE] = "mode",   [NK_TRACE_CAT_IRQ] = "irq",
+    [NK_TRACE_CAT_TIMER] = "timer", [NK_TRACE_CAT_SERVICE] = "service",
     [NK_TRACE_CAT_MARK] = "mark",
 };
 

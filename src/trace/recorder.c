@@ -28,10 +28,12 @@ struct trace_recorder {
 	struct trace_config cfg;
 	char backend[16];
 	int nr_cpus;
+	bool attached; /* to an instance that was made: it has a trace */
 	nk_trace_fn next;
 	void *next_ctx;
 	bool event_on[NK_TRACE_NR_EVENTS];
-	atomic_bool frozen; /* a trigger tripped: the rings keep what led to it */
+	atomic_bool
+	    frozen; /* a trigger tripped: the rings keep what led to it */
 	struct ready_slot ready[READY_SLOTS];
 	/* The writing thread, when a signal or a trigger may ask for it. */
 	bool has_writer;
@@ -222,8 +224,8 @@ static int start_writer(struct trace_recorder *tr)
 	return 0;
 }
 
-int trace_recorder_open(const char *backend, int nr_cpus, nk_trace_fn *fn,
-			void **ctx, struct trace_recorder **out)
+int trace_recorder_open(const char *backend, int nr_cpus,
+			struct trace_recorder **out)
 {
 	struct be_options opts = {0};
 	struct trace_recorder *tr;
@@ -240,8 +242,6 @@ int trace_recorder_open(const char *backend, int nr_cpus, nk_trace_fn *fn,
 	tr->cfg = opts.trace;
 	snprintf(tr->backend, sizeof(tr->backend), "%s", backend);
 	tr->nr_cpus = nr_cpus;
-	tr->next = *fn;
-	tr->next_ctx = *ctx;
 	for (int ev = 0; ev < NK_TRACE_NR_EVENTS; ev++)
 		tr->event_on[ev] = tr->cfg.categories &
 				   (1u << nk_tracepoint_info(ev)->category);
@@ -259,10 +259,20 @@ int trace_recorder_open(const char *backend, int nr_cpus, nk_trace_fn *fn,
 		recorder_free(tr);
 		return -ENOMEM;
 	}
-	*fn = recorder_sink;
-	*ctx = tr;
 	*out = tr;
 	return 0;
+}
+
+void trace_recorder_attach(struct trace_recorder *tr, nk_trace_fn *fn,
+			   void **ctx)
+{
+	if (tr == NULL)
+		return;
+	tr->attached = true;
+	tr->next = *fn;
+	tr->next_ctx = *ctx;
+	*fn = recorder_sink;
+	*ctx = tr;
 }
 
 void trace_recorder_close(struct trace_recorder *tr)
@@ -280,7 +290,7 @@ void trace_recorder_close(struct trace_recorder *tr)
 		sem_post(&tr->kick);
 		pthread_join(tr->writer, NULL);
 	}
-	if (recorder_write(tr, &lost) == 0 && lost)
+	if (tr->attached && recorder_write(tr, &lost) == 0 && lost)
 		fprintf(stderr,
 			"fusion: trace: %llu events lost (buffers full: a "
 			"larger size=MIB, or flight to keep the last ones)\n",

@@ -16,13 +16,19 @@ struct trace_recorder;
 
 /*
  * If FUSION_TRACE asks for a recording: a recorder for @nr_cpus RT CPUs
- * of backend @backend in *@out, which takes the place of the sink
- * *@fn / *@ctx and passes every record on to it.  Otherwise *@out is
- * NULL and the sink stays.  Returns 0, -EINVAL (a bad FUSION_TRACE: its
- * line printed) or -ENOMEM.  Outside the nucleus lock.
+ * of backend @backend in *@out; otherwise NULL.  Returns 0, -EINVAL (a
+ * bad FUSION_TRACE: its line printed) or -ENOMEM.  Outside the nucleus
+ * lock.
  */
-int trace_recorder_open(const char *backend, int nr_cpus, nk_trace_fn *fn,
-			void **ctx, struct trace_recorder **out);
+int trace_recorder_open(const char *backend, int nr_cpus,
+			struct trace_recorder **out);
+
+/*
+ * Put @rec (NULL: nothing to do) in the place of the sink *@fn / *@ctx,
+ * to which it passes every record on.
+ */
+void trace_recorder_attach(struct trace_recorder *rec, nk_trace_fn *fn,
+			   void **ctx);
 
 /*
  * Write the trace (a last time), say on stderr how many events were
