@@ -19,6 +19,7 @@ static const struct {
      "can this machine do real time, and why not"},
     {"ps", fusion_ps, fusion_ps_usage,
      "the sessions of this machine and their members"},
+    {"trace", fusion_trace, fusion_trace_usage, "report or export a trace"},
 };
 
 static int usage(FILE *out)
