@@ -17,7 +17,7 @@ endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all build test cross stress demo demo-sim bench install deb test-packages clean format doc
+.PHONY: all build test trace-tools cross stress demo demo-sim bench install deb test-packages clean format doc
 
 all: build
 
@@ -29,7 +29,18 @@ build: $(BUILD)/CMakeCache.txt
 
 # TEST_ARGS: extra ctest arguments, e.g. TEST_ARGS="-R sim/".
 TEST_ARGS ?=
-test: build
+# The tracing tests read traces with babeltrace2 (tests/trace/): make
+# test installs it when missing and run as root; otherwise they are
+# skipped, and say so.
+TRACE_PACKAGES := babeltrace2
+trace-tools:
+	@command -v babeltrace2 >/dev/null || \
+	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRACE_PACKAGES); } || \
+	echo "tracing tests skipped: apt-get install $(TRACE_PACKAGES) (as root)"
+
+test: trace-tools build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(TEST_ARGS)
 
 # Cross build for ARCH (aarch64 or riscv64) into build-ARCH with

@@ -2,8 +2,8 @@
 /* Lock-free trace rings: see ring.h. */
 #include "ring.h"
 
-#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct trace_slot {
 	/* Index + 1 of the event it holds; 0 while being written. */
@@ -21,21 +21,26 @@ struct trace_ring {
 struct trace_ring *trace_ring_create(size_t bytes, bool overwrite)
 {
 	size_t n = bytes / sizeof(struct trace_slot);
+	size_t size;
 	struct trace_ring *ring;
 
 	if (n == 0)
 		n = 1;
-	ring = calloc(1, sizeof(*ring) + n * sizeof(struct trace_slot));
-	if (ring) {
-		ring->nr_slots = n;
-		ring->overwrite = overwrite;
-	}
+	size = sizeof(*ring) + n * sizeof(struct trace_slot);
+	/* Populated now: recording never takes a page fault. */
+	ring = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (ring == MAP_FAILED)
+		return NULL;
+	ring->nr_slots = n;
+	ring->overwrite = overwrite;
 	return ring;
 }
 
 void trace_ring_destroy(struct trace_ring *ring)
 {
-	free(ring);
+	munmap(ring,
+	       sizeof(*ring) + ring->nr_slots * sizeof(struct trace_slot));
 }
 
 size_t trace_ring_capacity(const struct trace_ring *ring)
@@ -43,15 +48,17 @@ size_t trace_ring_capacity(const struct trace_ring *ring)
 	return ring->nr_slots;
 }
 
-/* Copy @s into @dst of @size bytes, cut, always terminated. */
+/* Copy @s into @dst of @size bytes, cut, terminated: only the bytes
+ * used (libc's vector string code, no system call). */
 static void copy_name(char *dst, const char *s, size_t size)
 {
-	size_t i = 0;
+	size_t n = 0;
 
-	if (s)
-		for (; i < size - 1 && s[i]; i++)
-			dst[i] = s[i];
-	memset(dst + i, 0, size - i);
+	if (s) {
+		n = strnlen(s, size - 1);
+		memcpy(dst, s, n);
+	}
+	dst[n] = '\0';
 }
 
 void trace_ring_put(struct trace_ring *ring, const struct nk_trace_record *rec)
