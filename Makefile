@@ -29,12 +29,14 @@ build: $(BUILD)/CMakeCache.txt
 
 # TEST_ARGS: extra ctest arguments, e.g. TEST_ARGS="-R sim/".
 TEST_ARGS ?=
-# The tracing tests read traces with babeltrace2 (tests/trace/): make
-# test installs it when missing and run as root; otherwise they are
-# skipped, and say so.
-TRACE_PACKAGES := babeltrace2
+# The tracing tests read traces with babeltrace2 and record with LTTng
+# (tests/trace/; the LTTng-UST provider is built when CMake finds
+# liblttng-ust): make test installs them when missing and run as root;
+# otherwise those tests are skipped, and say so.
+TRACE_PACKAGES := babeltrace2 liblttng-ust-dev lttng-tools
 trace-tools:
-	@command -v babeltrace2 >/dev/null || \
+	@{ command -v babeltrace2 && command -v lttng && \
+	   [ -e /usr/include/$$(gcc -print-multiarch)/lttng/tracepoint.h ]; } >/dev/null || \
 	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	  apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRACE_PACKAGES); } || \

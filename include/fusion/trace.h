@@ -12,10 +12,13 @@
 
 /** The tracepoints, numbered in the order of <fusion/trace_points.h>. */
 enum nk_trace_event {
+/* NK_TRACE_SWITCH, NK_TRACE_READY..., generated: */
+/** @cond */
 #define NK_TRACEPOINT(id, name, cat, thread, object, detail, arg, text)        \
 	NK_TRACE_##id,
 #include <fusion/trace_points.h>
 #undef NK_TRACEPOINT
+	/** @endcond */
 	NK_TRACE_NR_EVENTS /**< the number of events */
 };
 
@@ -25,7 +28,7 @@ enum nk_trace_category {
 	NK_TRACE_CAT_THREAD,  /**< create, start, exit */
 	NK_TRACE_CAT_MODE,    /**< relax, harden */
 	NK_TRACE_CAT_IRQ,     /**< irq, irq_exit */
-	NK_TRACE_CAT_TIMER,   /**< timer, watchdog */
+	NK_TRACE_CAT_TIMER,   /**< timer */
 	NK_TRACE_CAT_SERVICE, /**< skin service calls */
 	NK_TRACE_CAT_MARK,    /**< fusion_trace_mark() */
 	NK_TRACE_NR_CATEGORIES

@@ -9,7 +9,7 @@
 
 #define ALLOWED                                                                \
 	"allowed: off, all, sched, thread, mode, irq, timer, service, mark, "  \
-	"flight, signal, size=MIB, out=DIR, latency=US"
+	"flight, signal, size=MIB, out=DIR, latency=US, lttng"
 
 static int category_bit(const char *item, size_t n, unsigned int *bits)
 {
@@ -55,6 +55,8 @@ static int setting(const char *item, size_t n, struct trace_config *c,
 		c->flight = true;
 	} else if (n == 6 && strncmp(item, "signal", 6) == 0) {
 		c->signal = true;
+	} else if (n == 5 && strncmp(item, "lttng", 5) == 0) {
+		c->lttng = true;
 	} else if (n > 5 && strncmp(item, "size=", 5) == 0) {
 		v = number(item + 5, n - 5, TRACE_SIZE_MAX_MIB);
 		if (v < 0) {

@@ -10,6 +10,8 @@
  *   signal        SIGUSR2 writes the trace now (and again at the end)
  *   latency=US    a wake-up later than US microseconds freezes the
  *                 recording and writes it
+ *   lttng         fire the LTTng-UST provider "fusion" instead (a
+ *                 build with liblttng-ust only): lttng records
  * "off" (or an unset variable) records nothing.
  */
 #ifndef FUSION_TRACE_CONFIG_H
@@ -29,6 +31,7 @@ struct trace_config {
 	unsigned int size_mib;
 	bool flight;
 	bool signal;
+	bool lttng;
 	nk_time_t latency; /* ns; 0: no trigger */
 	char out[TRACE_OUT_MAX];
 };

@@ -7,6 +7,7 @@
 #include "sort.h"
 #include "../backend/common/options.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -17,6 +18,13 @@
 #include <string.h>
 
 #define READY_SLOTS 256 /* threads followed by the latency trigger */
+
+/* The LTTng-UST provider module (src/trace/lttng/), if built. */
+#ifdef FUSION_LTTNG_MODULE
+static const char lttng_module[] = FUSION_LTTNG_MODULE;
+#else
+static const char lttng_module[] = "";
+#endif
 
 /* When a thread became ready, for the latency trigger. */
 struct ready_slot {
@@ -32,6 +40,8 @@ struct trace_recorder {
 	nk_trace_fn next;
 	void *next_ctx;
 	bool event_on[NK_TRACE_NR_EVENTS];
+	/* FUSION_TRACE=lttng: the provider's sink, instead of the rings. */
+	void (*lttng)(const struct nk_trace_record *rec);
 	atomic_bool
 	    frozen; /* a trigger tripped: the rings keep what led to it */
 	struct ready_slot ready[READY_SLOTS];
@@ -192,6 +202,10 @@ static void recorder_sink(void *ctx, const struct nk_trace_record *rec)
 	    rec->cpu >= tr->nr_cpus ||
 	    atomic_load_explicit(&tr->frozen, memory_order_relaxed))
 		return;
+	if (tr->lttng) {
+		tr->lttng(rec);
+		return;
+	}
 	trace_ring_put(tr->rings[rec->cpu], rec);
 	if (tr->cfg.latency)
 		check_latency(tr, rec);
@@ -204,6 +218,30 @@ static void recorder_free(struct trace_recorder *tr)
 	sem_destroy(&tr->kick);
 	pthread_mutex_destroy(&tr->write_lock);
 	free(tr);
+}
+
+/*
+ * Load the provider module and find its sink.  Never unloaded: LTTng
+ * may still hold its probes when the instance ends.
+ */
+static int open_lttng(struct trace_recorder *tr)
+{
+	void *module;
+
+	if (lttng_module[0] == '\0') {
+		fprintf(stderr, "fusion: FUSION_TRACE=lttng: this build has no "
+				"LTTng-UST provider (liblttng-ust-dev missing "
+				"when it was built)\n");
+		return -EINVAL;
+	}
+	module = dlopen(lttng_module, RTLD_NOW | RTLD_LOCAL);
+	if (module)
+		*(void **)&tr->lttng = dlsym(module, "fusion_lttng_sink");
+	if (tr->lttng == NULL) {
+		fprintf(stderr, "fusion: FUSION_TRACE=lttng: %s\n", dlerror());
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int start_writer(struct trace_recorder *tr)
@@ -230,6 +268,7 @@ int trace_recorder_open(const char *backend, int nr_cpus,
 	struct be_options opts = {0};
 	struct trace_recorder *tr;
 	size_t bytes;
+	int ret;
 
 	*out = NULL;
 	if (be_option_get(BE_OPT_TRACE, &opts))
@@ -247,6 +286,14 @@ int trace_recorder_open(const char *backend, int nr_cpus,
 				   (1u << nk_tracepoint_info(ev)->category);
 	sem_init(&tr->kick, 0, 0);
 	pthread_mutex_init(&tr->write_lock, NULL);
+	if (tr->cfg.lttng) {
+		ret = open_lttng(tr);
+		if (ret == 0)
+			*out = tr;
+		else
+			recorder_free(tr);
+		return ret;
+	}
 	bytes = (size_t)tr->cfg.size_mib << 20;
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		tr->rings[cpu] = trace_ring_create(bytes, tr->cfg.flight);
@@ -290,7 +337,8 @@ void trace_recorder_close(struct trace_recorder *tr)
 		sem_post(&tr->kick);
 		pthread_join(tr->writer, NULL);
 	}
-	if (tr->attached && recorder_write(tr, &lost) == 0 && lost)
+	if (tr->attached && !tr->lttng && recorder_write(tr, &lost) == 0 &&
+	    lost)
 		fprintf(stderr,
 			"fusion: trace: %llu events lost (buffers full: a "
 			"larger size=MIB, or flight to keep the last ones)\n",

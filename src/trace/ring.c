@@ -39,8 +39,9 @@ struct trace_ring *trace_ring_create(size_t bytes, bool overwrite)
 
 void trace_ring_destroy(struct trace_ring *ring)
 {
-	munmap(ring,
-	       sizeof(*ring) + ring->nr_slots * sizeof(struct trace_slot));
+	if (ring)
+		munmap(ring, sizeof(*ring) +
+				 ring->nr_slots * sizeof(struct trace_slot));
 }
 
 size_t trace_ring_capacity(const struct trace_ring *ring)

@@ -38,6 +38,7 @@ struct trace_ring;
  * recorder), another drops the new one.  Either way it counts as lost.
  */
 struct trace_ring *trace_ring_create(size_t bytes, bool overwrite);
+/* Unmap @ring (NULL: nothing). */
 void trace_ring_destroy(struct trace_ring *ring);
 
 /* Record @rec.  Any context, any number of writers at once. */

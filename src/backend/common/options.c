@@ -407,7 +407,7 @@ static const struct be_option options[BE_OPT_NR] = {
     [BE_OPT_TRACE] = {"FUSION_TRACE", "--trace=", "WHAT", NULL, parse_trace,
 		      "record a CTF trace: categories (sched, thread, mode, "
 		      "irq, timer, service, mark; all) and flight, signal, "
-		      "size=MIB, out=DIR, latency=US (see fusion(1))"},
+		      "size=MIB, out=DIR, latency=US, lttng (fusion(1))"},
 };
 
 /*
