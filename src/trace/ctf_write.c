@@ -15,12 +15,25 @@ static void write_field(FILE *f, const char *type, const char *name)
 		fprintf(f, "\t\t%s %s;\n", type, name);
 }
 
+/*
+ * Rename @dir/@name.tmp to @dir/@name: a reader (fusion trace, a test
+ * polling for a trace written on a signal) never sees half a file.
+ */
+static int publish(const char *dir, const char *name)
+{
+	char from[TRACE_OUT_PATH_MAX], to[TRACE_OUT_PATH_MAX];
+
+	snprintf(from, sizeof(from), "%s/%s.tmp", dir, name);
+	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	return rename(from, to) ? -errno : 0;
+}
+
 static int write_metadata(const char *dir, const char *backend)
 {
 	char path[TRACE_OUT_PATH_MAX];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/metadata", dir);
+	snprintf(path, sizeof(path), "%s/metadata.tmp", dir);
 	f = fopen(path, "w");
 	if (f == NULL)
 		return -errno;
@@ -68,7 +81,7 @@ static int write_metadata(const char *dir, const char *backend)
 	}
 	if (fclose(f))
 		return -errno;
-	return 0;
+	return publish(dir, "metadata");
 }
 
 /* A growing byte buffer; a failed growth is remembered, not fatal. */
@@ -145,7 +158,7 @@ static int write_stream(const char *dir, int cpu, const struct trace_stream *s)
 	}
 	head.content_size = head.packet_size = (uint64_t)b.len * 8;
 	memcpy(b.data, &head, CTF_PACKET_HEAD_SIZE);
-	snprintf(path, sizeof(path), "%s/stream_%d", dir, cpu);
+	snprintf(path, sizeof(path), "%s/stream_%d.tmp", dir, cpu);
 	f = fopen(path, "w");
 	if (f == NULL) {
 		ret = -errno;
@@ -156,6 +169,10 @@ static int write_stream(const char *dir, int cpu, const struct trace_stream *s)
 			ret = -errno;
 	}
 	free(b.data);
+	if (ret == 0) {
+		snprintf(path, sizeof(path), "stream_%d", cpu);
+		ret = publish(dir, path);
+	}
 	return ret;
 }
 

@@ -19,6 +19,7 @@
 #include <fusion/pipeline.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -435,6 +436,17 @@ TEST(irq_forwarding_sequence)
 	remove_trace();
 }
 
+static void nothing(void *arg)
+{
+	(void)arg;
+}
+
+/* A thread of @name (60, above main) that runs and ends at once. */
+static void spawn_exited(const char *name)
+{
+	CHECK_EQ(nk_thread_join(spawn(name, 60, nothing, NULL)), 0);
+}
+
 /* --- losses, flight mode, the latency trigger --- */
 
 static void ring_record(struct trace_ring *ring, long arg)
@@ -567,6 +579,44 @@ TEST(latency_trigger_freezes)
 	CHECK_STR(text + strlen(text) - strlen(tail), tail);
 	free(text);
 	remove_trace();
+}
+
+/* SIGUSR2 writes the trace while the program runs: what was recorded
+ * by then, read back before the instance ends. */
+TEST(signal_writes_now)
+{
+	char path[128], *text;
+	struct trace_log log;
+	int tries = 0;
+
+	record("thread,signal", 50, NULL);
+	snprintf(path, sizeof(path), "%s/stream_0", trace_dir);
+	CHECK(access(path, F_OK) != 0);
+	spawn_exited("first");
+	CHECK_EQ(raise(SIGUSR2), 0);
+	while (access(path, F_OK) != 0 && tries++ < 500)
+		usleep(10000);
+	CHECK_EQ(trace_ctf_read(trace_dir, &log), 0);
+	text = trace_text(&log);
+	trace_log_free(&log);
+	CHECK_STR(text, "0 cpu0 create first 60\n"
+			"0 cpu0 start first 60\n"
+			"0 cpu0 exit first\n");
+	free(text);
+	/* At the end, everything. */
+	spawn_exited("second");
+	text = finish(NULL);
+	CHECK_STR(text, "0 cpu0 create first 60\n"
+			"0 cpu0 start first 60\n"
+			"0 cpu0 exit first\n"
+			"0 cpu0 create second 60\n"
+			"0 cpu0 start second 60\n"
+			"0 cpu0 exit second\n");
+	free(text);
+	remove_trace();
+	/* The handler went with the recorder. */
+	CHECK(signal(SIGUSR2, SIG_IGN) == SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
 }
 
 /* --- categories, marks, services --- */
@@ -744,8 +794,10 @@ TEST(bad_input)
 		 -EINVAL);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 	nk = NULL;
-	/* A stale instance. */
 	CHECK_EQ(fusion_trace_mark(NULL), -EINVAL);
+	/* No process-wide instance (fusion_runtime) in this test. */
+	CHECK(fusion_runtime_peek() == NULL);
+	CHECK_EQ(fusion_trace_mark("m %d", 1), -ESRCH);
 }
 
 TEST(reader_refuses_other_traces)
@@ -778,7 +830,7 @@ TESTS(T(preemption_sequence), T(byte_identical_runs), T(inheritance_sequence),
       T(irq_forwarding_sequence), T(full_ring_keeps_first_and_counts),
       T(flight_ring_keeps_last_and_counts), T(overflow_is_counted),
       T(flight_mode_keeps_the_end), T(latency_trigger_freezes),
-      T(categories_filter), T(marks_and_services),
+      T(signal_writes_now), T(categories_filter), T(marks_and_services),
       T(recording_changes_no_behaviour), T(config_values), T(config_bad_values),
       T(bad_variable_refused), T(tracepoint_table), T(bad_input),
       T(reader_refuses_other_traces));
