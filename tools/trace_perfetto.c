@@ -70,10 +70,12 @@ static void begin(struct export *x, const char *ph, int pid, int tid)
 	x->first = false;
 }
 
+/* Name track @tid of @pid; tid -1: the process (as a whole). */
 static void name_track(struct export *x, int pid, int tid, const char *name)
 {
-	begin(x, "M", pid, tid);
-	fprintf(x->out, ",\"name\":\"thread_name\",\"args\":{\"name\":");
+	begin(x, "M", pid, tid < 0 ? 0 : tid);
+	fprintf(x->out, ",\"name\":\"%s\",\"args\":{\"name\":",
+		tid < 0 ? "process_name" : "thread_name");
 	json_string(x->out, name);
 	fprintf(x->out, "}}");
 }
@@ -259,12 +261,8 @@ int fusion_trace_perfetto(const struct trace_log *log, FILE *out)
 		return -1;
 	}
 	write_pending(&x, m);
-	begin(&x, "M", THREADS_PID, 0);
-	fprintf(out, ",\"name\":\"process_name\",\"args\":{\"name\":"
-		     "\"fusion threads\"}}");
-	begin(&x, "M", IRQS_PID, 0);
-	fprintf(out, ",\"name\":\"process_name\",\"args\":{\"name\":"
-		     "\"fusion interrupts\"}}");
+	name_track(&x, THREADS_PID, -1, "fusion threads");
+	name_track(&x, IRQS_PID, -1, "fusion interrupts");
 	for (int i = 0; i < tmodel_nr_threads(m); i++)
 		name_track(&x, THREADS_PID, tmodel_thread(m, i)->id,
 			   tmodel_thread(m, i)->name);

@@ -5,13 +5,8 @@
 # mark, the owner of a PI mutex boosted by its cause, service calls.
 # Twice recorded, the trace is the same bytes.  77: no babeltrace2.
 set -eu
-bin="$1/bin"
-command -v babeltrace2 >/dev/null 2>&1 || {
-	echo "babeltrace2 missing (apt-get install babeltrace2): skipped"
-	exit 77
-}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/need.sh"
+need babeltrace2
 FUSION_TRACE="all,out=$dir/one" "$bin/trace_app"
 "$bin/trace_app" --trace="all,out=$dir/two"
 cmp "$dir/one/metadata" "$dir/two/metadata"

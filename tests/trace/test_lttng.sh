@@ -7,19 +7,12 @@
 # runs (and stopped after).  77: no lttng, lttng-sessiond, babeltrace2,
 # or a build without the provider (no liblttng-ust-dev).
 set -eu
-build="$1"
-bin="$build/bin"
-for tool in lttng lttng-sessiond babeltrace2; do
-	command -v $tool >/dev/null 2>&1 || {
-		echo "$tool missing (apt-get install lttng-tools babeltrace2): skipped"
-		exit 77
-	}
-done
-ls "$build"/lib/libfusion-lttng.so >/dev/null 2>&1 || {
+. "$(dirname "$0")/need.sh"
+need lttng lttng-sessiond babeltrace2
+[ -e "$1/lib/libfusion-lttng.so" ] || {
 	echo "built without liblttng-ust-dev: skipped"
 	exit 77
 }
-dir=$(mktemp -d)
 export LTTNG_HOME="$dir"
 daemon=
 cleanup() {

@@ -5,13 +5,8 @@
 # slice on a named thread track, each wake-up arrow's two ends); bad
 # arguments and directories refused.  77: no python3 to check the JSON.
 set -eu
-bin="$1/bin"
-command -v python3 >/dev/null 2>&1 || {
-	echo "python3 missing: skipped"
-	exit 77
-}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/need.sh"
+need python3
 FUSION_TRACE="all,out=$dir/trace" "$bin/trace_app"
 "$bin/fusion" trace report "$dir/trace" >"$dir/report"
 cat >"$dir/expected" <<'END'

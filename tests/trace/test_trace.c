@@ -170,53 +170,57 @@ static void note(const char *what)
 
 /* --- preemption --- */
 
-static void burn_2ms(void *arg)
+/* crunch burns 1 ms of CPU; alarm, asleep for 500 us, preempts it for
+ * 200 us of its own. */
+static void burn_1ms(void *arg)
 {
 	(void)arg;
 	note("low");
-	CHECK_EQ(nk_consume(nk, 2 * MS), 0);
+	CHECK_EQ(nk_consume(nk, 1 * MS), 0);
 	note("low-done");
 }
 
-static void nap_1ms(void *arg)
+static void nap_then_burn(void *arg)
 {
 	(void)arg;
-	CHECK_EQ(nk_thread_sleep(nk, 1 * MS, NK_RELATIVE), NK_WAKE_OK);
+	CHECK_EQ(nk_thread_sleep(nk, 500 * US, NK_RELATIVE), NK_WAKE_OK);
+	CHECK_EQ(nk_consume(nk, 200 * US), 0);
 	note("high");
 }
 
 static void preemption(void)
 {
-	struct nk_thread *low = spawn("low", 10, burn_2ms, NULL);
-	struct nk_thread *high = spawn("high", 20, nap_1ms, NULL);
+	struct nk_thread *low = spawn("crunch", 10, burn_1ms, NULL);
+	struct nk_thread *high = spawn("alarm", 20, nap_then_burn, NULL);
 
 	CHECK_EQ(nk_thread_join(high), 0);
 	CHECK_EQ(nk_thread_join(low), 0);
 }
 
-static const char preemption_trace[] = "0 cpu0 create low 10\n"
-				       "0 cpu0 start low 10\n"
-				       "0 cpu0 ready low 10\n"
-				       "0 cpu0 create high 20\n"
-				       "0 cpu0 start high 20\n"
-				       "0 cpu0 ready high 20\n"
-				       "0 cpu0 block main high\n"
-				       "0 cpu0 switch high (from main)\n"
-				       "0 cpu0 block high delay\n"
-				       "0 cpu0 switch low (from high)\n"
-				       "1000000 cpu0 wake high delay 0\n"
-				       "1000000 cpu0 ready high 20\n"
-				       "1000000 cpu0 switch high (from low)\n"
-				       "1000000 cpu0 exit high\n"
-				       "1000000 cpu0 wake main high 0\n"
-				       "1000000 cpu0 ready main 50\n"
-				       "1000000 cpu0 switch main (from high)\n"
-				       "1000000 cpu0 block main low\n"
-				       "1000000 cpu0 switch low (from main)\n"
-				       "2000000 cpu0 exit low\n"
-				       "2000000 cpu0 wake main low 0\n"
-				       "2000000 cpu0 ready main 50\n"
-				       "2000000 cpu0 switch main (from low)\n";
+static const char preemption_trace[] =
+    "0 cpu0 create crunch 10\n"
+    "0 cpu0 start crunch 10\n"
+    "0 cpu0 ready crunch 10\n"
+    "0 cpu0 create alarm 20\n"
+    "0 cpu0 start alarm 20\n"
+    "0 cpu0 ready alarm 20\n"
+    "0 cpu0 block main alarm\n"
+    "0 cpu0 switch alarm (from main)\n"
+    "0 cpu0 block alarm delay\n"
+    "0 cpu0 switch crunch (from alarm)\n"
+    "500000 cpu0 wake alarm delay 0\n"
+    "500000 cpu0 ready alarm 20\n"
+    "500000 cpu0 switch alarm (from crunch)\n"
+    "700000 cpu0 exit alarm\n"
+    "700000 cpu0 wake main alarm 0\n"
+    "700000 cpu0 ready main 50\n"
+    "700000 cpu0 switch main (from alarm)\n"
+    "700000 cpu0 block main crunch\n"
+    "700000 cpu0 switch crunch (from main)\n"
+    "1200000 cpu0 exit crunch\n"
+    "1200000 cpu0 wake main crunch 0\n"
+    "1200000 cpu0 ready main 50\n"
+    "1200000 cpu0 switch main (from crunch)\n";
 
 TEST(preemption_sequence)
 {
@@ -226,7 +230,7 @@ TEST(preemption_sequence)
 	preemption();
 	text = finish(NULL);
 	CHECK_STR(text, preemption_trace);
-	CHECK_STR(run_log, "low@0 high@1000000 low-done@2000000");
+	CHECK_STR(run_log, "low@0 high@700000 low-done@1200000");
 	free(text);
 	remove_trace();
 }
@@ -462,39 +466,41 @@ static void ring_record(struct trace_ring *ring, long arg)
 	trace_ring_put(ring, &rec);
 }
 
-TEST(full_ring_keeps_first_and_counts)
+/*
+ * Record the arguments 0, 1... @n - 1 in a ring of @slots slots: it
+ * keeps @slots of them from @first on, and counts the others as lost.
+ */
+static void check_ring(size_t slots, bool overwrite, long n, long first)
 {
-	struct trace_ring *ring = trace_ring_create(1, false);
-	struct trace_event out[4];
+	struct trace_ring *ring = trace_ring_create(
+	    slots * (sizeof(struct trace_event) + 8), overwrite);
+	struct trace_event out[8];
 	uint64_t lost;
 
-	CHECK(ring != NULL);
-	CHECK_EQ(trace_ring_capacity(ring), 1);
-	for (long i = 0; i < 5; i++)
+	CHECK(ring != NULL && slots <= 8);
+	CHECK_EQ(trace_ring_capacity(ring), slots);
+	for (long i = 0; i < n; i++)
 		ring_record(ring, i);
-	CHECK_EQ(trace_ring_copy(ring, out, &lost), 1);
-	CHECK_EQ(out[0].arg, 0);
-	CHECK_EQ(lost, 4);
+	CHECK_EQ(trace_ring_copy(ring, out, &lost), slots);
+	for (size_t i = 0; i < slots; i++)
+		CHECK_EQ(out[i].arg, first + (long)i);
+	CHECK_EQ(lost, (uint64_t)n - slots);
 	trace_ring_destroy(ring);
+}
+
+TEST(full_ring_keeps_first_and_counts)
+{
+	check_ring(1, false, 5, 0);
+	check_ring(3, false, 10, 0);
+	/* Not full: nothing lost. */
+	check_ring(3, false, 3, 0);
 }
 
 TEST(flight_ring_keeps_last_and_counts)
 {
-	size_t slot = 3 * (sizeof(struct trace_event) + 8);
-	struct trace_ring *ring = trace_ring_create(slot, true);
-	struct trace_event out[3];
-	uint64_t lost;
-
-	CHECK(ring != NULL);
-	CHECK_EQ(trace_ring_capacity(ring), 3);
-	for (long i = 0; i < 10; i++)
-		ring_record(ring, i);
-	CHECK_EQ(trace_ring_copy(ring, out, &lost), 3);
-	CHECK_EQ(out[0].arg, 7);
-	CHECK_EQ(out[1].arg, 8);
-	CHECK_EQ(out[2].arg, 9);
-	CHECK_EQ(lost, 7);
-	trace_ring_destroy(ring);
+	check_ring(3, true, 10, 7);
+	check_ring(1, true, 5, 4);
+	check_ring(3, true, 3, 0);
 }
 
 static void many_switches(void *arg)
@@ -628,12 +634,12 @@ TEST(categories_filter)
 	record("thread", 50, NULL);
 	preemption();
 	text = finish(NULL);
-	CHECK_STR(text, "0 cpu0 create low 10\n"
-			"0 cpu0 start low 10\n"
-			"0 cpu0 create high 20\n"
-			"0 cpu0 start high 20\n"
-			"1000000 cpu0 exit high\n"
-			"2000000 cpu0 exit low\n");
+	CHECK_STR(text, "0 cpu0 create crunch 10\n"
+			"0 cpu0 start crunch 10\n"
+			"0 cpu0 create alarm 20\n"
+			"0 cpu0 start alarm 20\n"
+			"700000 cpu0 exit alarm\n"
+			"1200000 cpu0 exit crunch\n");
 	free(text);
 	remove_trace();
 }
