@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fusion ps: the sessions of this machine, their member processes and
- * their named shared memory, read without joining them or taking their
- * lock (src/session/observe.c).
+ * fusion ps: the Fusion programs of this machine (their status pages)
+ * and its sessions, their member processes and their named shared
+ * memory, read without joining them or taking their lock
+ * (src/session/observe.c); fusion ps PID: one program's threads.
  */
 #include "tool.h"
+#include "runtime/status_page.h"
 #include "session/session.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <stdlib.h>
+
 #include <errno.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,8 +46,10 @@ static unsigned long long used_of(const struct session_header *h)
 
 static int show(const char *name, void *arg)
 {
+	char ctl[FUSION_SESSION_NAME_MAX + 32];
 	struct session_header h;
 	int ret = session_snapshot(name, &h);
+	int fd;
 
 	(void)arg;
 	if (ret) {
@@ -52,14 +62,21 @@ static int show(const char *name, void *arg)
 	       state_name(h.state), (unsigned long long)h.size >> 10,
 	       used_of(&h) >> 10, h.persistent ? "persist" : "       ",
 	       members_of(&h));
+	/* A member holds its slot's lock of the control file while alive. */
+	session_ctl_path(name, ctl, sizeof(ctl));
+	fd = open(ctl, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	for (int i = 0; i < SESSION_MAX_MEMBERS; i++) {
 		const struct session_member *m = &h.members[i];
 
 		if (m->pid)
 			printf("  member %-8d %-5s %-16s uid %u\n", (int)m->pid,
-			       session_member_alive(m) ? "alive" : "dead",
+			       fd < 0			     ? "?"
+			       : session_member_alive(fd, i) ? "alive"
+							     : "dead",
 			       m->comm, (unsigned int)m->uid);
 	}
+	if (fd >= 0)
+		close(fd);
 	for (int i = 0; i < SESSION_MAX_SHM; i++) {
 		const struct session_shm *b = &h.shm[i];
 
@@ -71,25 +88,78 @@ static int show(const char *name, void *arg)
 	return 0;
 }
 
+/* One line per program with a status page; pages of the dead go. */
+static void show_programs(void)
+{
+	static const char prefix[] = "fusion-status.";
+	struct status_page *page = malloc(sizeof(*page));
+	DIR *dir = opendir("/dev/shm");
+	struct dirent *d;
+
+	if (page == NULL || dir == NULL) {
+		free(page);
+		if (dir)
+			closedir(dir);
+		return;
+	}
+	printf("%-8s %-16s %-7s %7s\n", "PID", "PROGRAM", "BACKEND", "THREADS");
+	while ((d = readdir(dir)) != NULL) {
+		pid_t pid;
+		int ret;
+
+		if (strncmp(d->d_name, prefix, sizeof(prefix) - 1) != 0)
+			continue;
+		pid = fusion_parse_pid(d->d_name + sizeof(prefix) - 1);
+		ret = pid ? status_read(pid, page, 500) : -EINVAL;
+		if (ret == 0 || ret == -ESRCH)
+			printf("%-8d %-16s %-7s %7u\n", (int)pid, page->comm,
+			       page->backend, ret ? 0 : page->st.nr_threads);
+		else if (ret == -ENOENT)
+			shm_unlink(d->d_name); /* its program is gone */
+		else
+			printf("%-8s (%s: %s)\n",
+			       d->d_name + sizeof(prefix) - 1, d->d_name,
+			       strerror(-ret));
+	}
+	closedir(dir);
+	free(page);
+}
+
 void fusion_ps_usage(FILE *out)
 {
-	fprintf(out, "usage: fusion ps\n"
-		     "  list the sessions of this machine: state, size, shared "
-		     "memory in use, members\n"
-		     "  (pid, alive or dead, program, user) and named shared "
-		     "memory\n");
+	fprintf(out, "usage: fusion ps [PID]\n"
+		     "  the Fusion programs of this machine and its sessions "
+		     "(state, size, shared\n"
+		     "  memory in use, members: pid, alive or dead, program, "
+		     "user; named shared\n"
+		     "  memory); with PID, that program's RT CPUs, threads "
+		     "(skins, priorities,\n"
+		     "  state, what each waits for, CPU time, switches, mode "
+		     "switches) and IRQs\n");
 }
 
 int fusion_ps(int argc, char **argv)
 {
+	struct status_page *page;
+	pid_t pid;
 	int ret;
 
-	(void)argv;
-	if (argc > 1) {
+	if (argc > 2 || (argc == 2 && (pid = fusion_parse_pid(argv[1])) == 0)) {
 		fusion_ps_usage(stderr);
 		return FUSION_EXIT_USAGE;
 	}
-	printf("%-20s %-7s %10s %10s %7s %7s\n", "SESSION", "STATE", "SIZE",
+	if (argc == 2) {
+		page = malloc(sizeof(*page));
+		if (page == NULL)
+			return 1;
+		ret = fusion_status_read(pid, page);
+		if (ret == 0)
+			fusion_status_print(stdout, page, NULL);
+		free(page);
+		return ret ? 1 : 0;
+	}
+	show_programs();
+	printf("\n%-20s %-7s %10s %10s %7s %7s\n", "SESSION", "STATE", "SIZE",
 	       "USED", "", "MEMBERS");
 	ret = session_each(show, NULL);
 	if (ret < 0) {

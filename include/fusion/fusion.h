@@ -22,5 +22,6 @@
 #include <fusion/trace.h>
 #include <fusion/runtime.h>
 #include <fusion/session.h>
+#include <fusion/status.h>
 
 #endif

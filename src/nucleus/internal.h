@@ -100,6 +100,7 @@ struct nk_sched {
 	struct nk_rbtree timers;
 	nk_time_t programmed;  /* deadline last handed to the backend */
 	nk_time_t switched_in; /* when curr became current */
+	nk_time_t idle_time;   /* spent with root (Linux) current */
 	nk_time_t rr_start;    /* when curr's current quantum began */
 	struct nk_timer rr_timer;
 	int irq_depth; /* > 0: pipeline handlers run on curr's stack */

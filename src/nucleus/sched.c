@@ -39,6 +39,8 @@ int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 	nk_list_init(&root->owned);
 	sched->root = root;
 	sched->curr = root;
+	/* Linux has had the CPU from here on, not since the clock's zero. */
+	sched->switched_in = nk_clock_now(nk);
 	ret = nk_timer_init(nk, &sched->rr_timer, NULL, cpu, rr_timer_expired,
 			    sched);
 	if (ret) {
@@ -115,6 +117,8 @@ void nk_sched_account(struct nk_sched *sched, nk_time_t now)
 
 	if (!(curr->state & NK_THREAD_ROOT))
 		curr->stats.exec_time += now - sched->switched_in;
+	else
+		sched->idle_time += now - sched->switched_in;
 	sched->switched_in = now;
 }
 

@@ -115,6 +115,10 @@ void nk_thread_set_effective(struct nk_thread *thread, int prio,
 		nk_synch_requeue_waiter(thread);
 	if (sched->curr == thread ? prio < old : prio > sched->curr->prio)
 		nk_sched_mark(sched);
+	if (thread->shadow && !(thread->state & NK_THREAD_ZOMBIE) &&
+	    thread->nk->be->thread_priority)
+		thread->nk->be->thread_priority(thread->nk->be_priv,
+						thread->shadow, prio);
 	nk_trace(thread->nk, sched->cpu, NK_TRACE_PRIO, thread->name, cause,
 		 prio);
 }

@@ -9,6 +9,7 @@
 #include <fusion/session.h>
 
 #include "../backend/common/options.h"
+#include "status_page.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -29,6 +30,7 @@ static void runtime_exit(void)
 	 * anyway and the backend's own exit hooks release the CPUs.  Still
 	 * published while it is destroyed: the skins' exit hooks find
 	 * their state through it. */
+	status_instance(NULL);
 	if (runtime_nk && nk_instance_destroy(runtime_nk) == 0)
 		__atomic_store_n(&runtime_nk, NULL, __ATOMIC_RELEASE);
 }
@@ -41,6 +43,7 @@ static void runtime_create(void)
 	    .main_priority = 0,
 	};
 	struct nk_instance *nk;
+	int ret;
 
 	/* A bad option stops the program here, its line printed. */
 	if (be_options_check())
@@ -59,6 +62,14 @@ static void runtime_create(void)
 			return;
 		}
 	}
+	/* Before the instance, while the caller is no shadow yet: the page
+	 * answers "not started" until it is published below. */
+	ret = status_publish();
+	if (ret)
+		fprintf(stderr,
+			"fusion: no status page (%s): fusion ps and top will "
+			"not see this program\n",
+			strerror(-ret));
 	be_option_get(BE_OPT_CPUS, &opts);
 	if (opts.nr_cpus == 0 && be_default_cpus(opts.cpus, 1) == 1)
 		opts.nr_cpus = 1;
@@ -70,6 +81,7 @@ static void runtime_create(void)
 		return;
 	/* Published for fusion_runtime_peek(), which does not wait here. */
 	__atomic_store_n(&runtime_nk, nk, __ATOMIC_RELEASE);
+	status_instance(nk);
 	atexit(runtime_exit);
 }
 

@@ -1,47 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The member list: one slot per process, published by the store of its
- * pid and freed by the store of 0.  A member is alive while a process of
- * its pid exists with the start time it recorded: a pid reused by
- * another process reads as dead.
+ * pid and freed by the store of 0.  A member is alive while it holds the
+ * control file's lock of its slot, which the kernel drops with it.
  */
 #include "session.h"
-#include "../backend/common/host.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
-uint64_t session_pid_start(pid_t pid)
+bool session_member_alive(int fd, int slot)
 {
-	char path[32], buf[1024];
-	unsigned long long start = 0;
-	const char *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (be_host_read(path, buf, sizeof(buf)) < 0)
-		return 0;
-	/* The name may hold anything, ')' included: fields follow the last. */
-	p = strrchr(buf, ')');
-	/* starttime is field 22: past the 20 spaces from ")" on. */
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (p == NULL || sscanf(p + 1, "%llu", &start) != 1)
-		return 0;
-	/* A zombie is gone for the session: it runs no code any more. */
-	return strstr(buf, ") Z ") ? 0 : (uint64_t)start;
+	return session_ctl_held(fd, SESSION_CTL_SLOT + slot);
 }
 
-bool session_member_alive(const struct session_member *m)
-{
-	return m->pid > 0 && session_pid_start(m->pid) == m->start;
-}
-
-int session_member_add(struct session_header *hdr, int *slot)
+int session_member_add(struct session_header *hdr, int fd, int *slot)
 {
 	struct session_member *m;
 
@@ -50,18 +26,17 @@ int session_member_add(struct session_header *hdr, int *slot)
 		atomic_store(&hdr->state, SESSION_BROKEN);
 		return -ENOTRECOVERABLE;
 	}
-	session_reap_dead(hdr);
+	session_reap_dead(hdr, fd, -1);
 	for (int i = 0; i < SESSION_MAX_MEMBERS; i++) {
 		m = &hdr->members[i];
-		if (m->pid)
+		if (m->pid ||
+		    session_ctl_lock(fd, SESSION_CTL_SLOT + i, F_WRLCK, false))
 			continue;
-		m->start = session_pid_start(getpid());
 		m->uid = geteuid();
 		memset(m->comm, 0, sizeof(m->comm));
 		prctl(PR_GET_NAME, m->comm);
 		m->comm[sizeof(m->comm) - 1] = '\0';
-		atomic_thread_fence(memory_order_release);
-		m->pid = getpid();
+		__atomic_store_n(&m->pid, getpid(), __ATOMIC_RELEASE);
 		*slot = i;
 		return 0;
 	}
@@ -74,13 +49,13 @@ void session_member_remove(struct session_header *hdr, int slot)
 	hdr->members[slot].pid = 0;
 }
 
-int session_reap_dead(struct session_header *hdr)
+int session_reap_dead(struct session_header *hdr, int fd, int self)
 {
 	int reaped = 0;
 
 	for (int i = 0; i < SESSION_MAX_MEMBERS; i++) {
-		if (hdr->members[i].pid &&
-		    !session_member_alive(&hdr->members[i])) {
+		if (i != self && hdr->members[i].pid &&
+		    !session_member_alive(fd, i)) {
 			session_member_remove(hdr, i);
 			reaped++;
 		}

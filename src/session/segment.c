@@ -44,27 +44,6 @@ uint64_t session_fingerprint(void)
 	return fnv(h, sizes, sizeof(sizes));
 }
 
-bool session_name_valid(const char *name)
-{
-	size_t len;
-
-	if (name == NULL || name[0] == '\0' || name[0] == '.')
-		return false;
-	len = strspn(name, "abcdefghijklmnopqrstuvwxyz"
-			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
-	return name[len] == '\0' && len < FUSION_SESSION_NAME_MAX;
-}
-
-void session_ctl_path(const char *name, char *buf, size_t len)
-{
-	snprintf(buf, len, "/dev/shm/fusion.%s.ctl", name);
-}
-
-void session_shm_path(const char *name, char *buf, size_t len)
-{
-	snprintf(buf, len, "/fusion.%s", name);
-}
-
 int session_header_check(const struct session_header *hdr, uint64_t size,
 			 uid_t owner, const char **why)
 {

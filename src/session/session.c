@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * This process's session: joining, leaving, and removing the session
- * with its last member.  The control file has two locks (open file
- * description locks, which the kernel drops with a dead process): byte
- * 0, held exclusively, serialises making, joining and removing; byte 1
- * is held shared by every member, so the one leaving that can take it
- * exclusively is the last.
+ * with its last member, who alone can take the control file's members
+ * byte exclusively (ctl.c says what each byte is for).
  */
 #include "session.h"
 #include "../backend/common/options.h"
@@ -36,17 +33,6 @@ const char *fusion_session_name(void)
 	struct session *s = session_current();
 
 	return s ? s->name : NULL;
-}
-
-enum { CTL_GUARD, CTL_MEMBERS };
-
-/* Lock byte @which of @fd: F_RDLCK, F_WRLCK or F_UNLCK; @wait or not. */
-static int ctl_lock(int fd, int which, short type, bool wait)
-{
-	struct flock fl = {
-	    .l_type = type, .l_whence = SEEK_SET, .l_start = which, .l_len = 1};
-
-	return fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &fl) ? -errno : 0;
 }
 
 /* The FUSION_SESSION_* options, which the runtime has checked. */
@@ -93,7 +79,8 @@ static int ctl_open(const char *name, const struct session_params *p)
 			  p->gid != (gid_t)-1 ? 0660 : 0600);
 		if (fd < 0)
 			return -errno;
-		if (ctl_lock(fd, CTL_GUARD, F_WRLCK, true) || fstat(fd, &st)) {
+		if (session_ctl_lock(fd, SESSION_CTL_GUARD, F_WRLCK, true) ||
+		    fstat(fd, &st)) {
 			close(fd);
 			return -errno;
 		}
@@ -171,7 +158,7 @@ static int join_locked(const char *name, int fd)
 		return ret;
 	ret = session_lock(hdr);
 	if (ret == 0) {
-		ret = session_member_add(hdr, &slot);
+		ret = session_member_add(hdr, fd, &slot);
 		session_unlock(hdr);
 	}
 	if (ret) {
@@ -201,12 +188,12 @@ int fusion_session_join(const char *name)
 		pthread_mutex_unlock(&session_guard);
 		return fd;
 	}
-	ret = ctl_lock(fd, CTL_MEMBERS, F_RDLCK, false);
+	ret = session_ctl_lock(fd, SESSION_CTL_MEMBERS, F_RDLCK, false);
 	if (ret == 0)
 		ret = join_locked(name, fd);
 	if (ret && !session_exists(name))
 		ctl_unlink(name); /* ours, made for nothing */
-	ctl_lock(fd, CTL_GUARD, F_UNLCK, false);
+	session_ctl_lock(fd, SESSION_CTL_GUARD, F_UNLCK, false);
 	if (ret) {
 		close(fd);
 	} else {
@@ -239,9 +226,10 @@ int fusion_session_leave(void)
 		session_unlock(s->hdr);
 	}
 	session_segment_close(s->hdr);
-	ctl_lock(s->ctl_fd, CTL_MEMBERS, F_UNLCK, false);
-	ctl_lock(s->ctl_fd, CTL_GUARD, F_WRLCK, true);
-	if (ctl_lock(s->ctl_fd, CTL_MEMBERS, F_WRLCK, false) == 0 &&
+	session_ctl_lock(s->ctl_fd, SESSION_CTL_MEMBERS, F_UNLCK, false);
+	session_ctl_lock(s->ctl_fd, SESSION_CTL_GUARD, F_WRLCK, true);
+	if (session_ctl_lock(s->ctl_fd, SESSION_CTL_MEMBERS, F_WRLCK, false) ==
+		0 &&
 	    !persistent)
 		session_remove(s->name);
 	close(s->ctl_fd); /* and its locks with it */

@@ -37,8 +37,7 @@ enum session_state {
 };
 
 struct session_member {
-	pid_t pid;	/* 0: a free slot */
-	uint64_t start; /* its start time (/proc/PID/stat), for pid reuse */
+	pid_t pid; /* 0: a free slot */
 	uid_t uid;
 	char comm[16]; /* its program's name */
 };
@@ -76,7 +75,7 @@ struct session_header {
 /* This process's session. */
 struct session {
 	struct session_header *hdr;
-	int ctl_fd; /* the control file, flock'ed shared while a member */
+	int ctl_fd; /* the control file, whose locks say it is a member */
 	int slot;   /* our entry in hdr->members */
 	char name[FUSION_SESSION_NAME_MAX];
 };
@@ -110,21 +109,34 @@ int session_segment_open(const char *name, const struct session_params *p,
 			 struct session_header **hdr);
 void session_segment_close(struct session_header *hdr);
 
+/*
+ * ctl.c: the control file's locks, on one byte each: SESSION_CTL_GUARD,
+ * held exclusively, serialises making, joining and removing;
+ * SESSION_CTL_MEMBERS is held shared by every member; SESSION_CTL_SLOT +
+ * slot exclusively by the member in that slot, for its life.  Lock
+ * (F_RDLCK, F_WRLCK, F_UNLCK), waiting or not: 0 or -errno.  Held: does
+ * another description hold byte @byte?
+ */
+enum { SESSION_CTL_GUARD, SESSION_CTL_MEMBERS, SESSION_CTL_SLOT = 64 };
+int session_ctl_lock(int fd, off_t byte, short type, bool wait);
+bool session_ctl_held(int fd, off_t byte);
+
 /* lock.c: the header's robust lock.  -ENOTRECOVERABLE: broken. */
 int session_lock(struct session_header *hdr);
 void session_unlock(struct session_header *hdr);
 /* Invariants of the header: 0 or -EUCLEAN.  Lock held. */
 int session_check(struct session_header *hdr);
 
-/* members.c.  Lock held. */
-int session_member_add(struct session_header *hdr, int *slot);
+/*
+ * members.c.  Lock held.  @fd: the control file.  Add the caller in a
+ * free slot (its slot's byte locked for its life); remove @slot; remove
+ * every member but @self that is gone (how many).
+ */
+int session_member_add(struct session_header *hdr, int fd, int *slot);
 void session_member_remove(struct session_header *hdr, int slot);
-/* Remove every member that is gone: how many. */
-int session_reap_dead(struct session_header *hdr);
-/* Is the process of @m still alive (and the same one)? */
-bool session_member_alive(const struct session_member *m);
-/* The start time of process @pid (clock ticks since boot), 0: none. */
-uint64_t session_pid_start(pid_t pid);
+int session_reap_dead(struct session_header *hdr, int fd, int self);
+/* Is the member in @slot alive?  Never asked of one's own slot. */
+bool session_member_alive(int fd, int slot);
 
 /* shm.c.  Lock held. */
 void session_shm_drop_member(struct session_header *hdr, int slot);

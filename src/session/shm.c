@@ -98,8 +98,7 @@ static int shm_create(struct session_header *hdr, const char *name, size_t size,
 	strcpy(b->name, name);
 	b->size = size;
 	b->users = user;
-	atomic_thread_fence(memory_order_release);
-	b->offset = at;
+	__atomic_store_n(&b->offset, at, __ATOMIC_RELEASE);
 	*out = b;
 	return 0;
 }

@@ -39,7 +39,8 @@ static int reap(void)
 	int n;
 
 	CHECK_EQ(session_lock(hdr()), 0);
-	n = session_reap_dead(hdr());
+	n = session_reap_dead(hdr(), session_current()->ctl_fd,
+			      session_current()->slot);
 	CHECK_EQ(session_check(hdr()), 0);
 	session_unlock(hdr());
 	return n;

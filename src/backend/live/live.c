@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -699,6 +700,22 @@ static void live_thread_migrate(void *priv, void *shadow, int cpu)
 }
 
 /*
+ * The bare system call, as the watchdog's (watchdog.c): glibc's takes a
+ * lock of the thread, which the code a signal interrupted may hold.  A
+ * thread the watchdog demoted to SCHED_OTHER refuses it, and stays so.
+ */
+static void live_thread_priority(void *priv, void *shadow, int prio)
+{
+	struct live *live = priv;
+	struct live_shadow *s = shadow;
+	struct sched_param param = {.sched_priority =
+					live_fifo_prio(live, prio)};
+
+	if (live->rt && s->tid > 0)
+		syscall(SYS_sched_setparam, s->tid, &param);
+}
+
+/*
  * Wait for @s's thread to end, LIVE_REAP_WAIT_NS at most: true when it
  * has.  An adopted thread cannot be joined: it opens @gone as it ends
  * (see shadow_exit).
@@ -867,6 +884,7 @@ const struct nk_backend_ops nk_backend_live = {
     .thread_adopt = live_thread_adopt,
     .thread_kill = live_thread_kill,
     .thread_migrate = live_thread_migrate,
+    .thread_priority = live_thread_priority,
     .thread_reap = live_thread_reap,
     .thread_host = live_thread_host,
     .thread_entries = live_thread_entries,

@@ -108,7 +108,8 @@ int rt_mutex_acquire(RT_MUTEX *mutex, RTIME timeout)
 static int mutex_release(RT_MUTEX *mutex)
 {
 	struct nk_instance *nk;
-	struct nk_mutex *mcb;
+	struct nk_mutex *mcb = NULL; /* set when alchemy_get succeeds; inlined,
+				      * gcc -fsanitize cannot tell */
 	int ret;
 
 	ret = alchemy_get(ALCHEMY_MUTEX, alchemy_handle(mutex), &nk,
