@@ -108,7 +108,8 @@ nk_export int nk_trace_user(struct nk_instance *nk, enum nk_trace_event event,
 
 /**
  * An application's mark in the trace of the process's instance
- * (fusion_runtime): the text, formatted as printf's, cut at 63 bytes.
+ * (fusion_runtime): the text, formatted as printf's, cut at NK_NAME_MAX - 1
+ * bytes (31).
  * Returns 0, -EINVAL (NULL @p fmt) or -ESRCH (no instance yet).  Any
  * context.
  */

@@ -97,9 +97,8 @@ void nk_synch_update_chain(struct nk_thread *thread)
 
 		if (want == thread->prio)
 			return;
-		nk_thread_set_effective(thread, want,
-					boost > thread->base_prio ? cause
-								  : NULL);
+		nk_thread_set_effective(
+		    thread, want, boost > thread->base_prio ? cause : NULL);
 		wchan = thread->wchan;
 		if (!(thread->state & NK_THREAD_PENDING) ||
 		    !(wchan->flags & NK_SYNCH_PI))

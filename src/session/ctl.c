@@ -19,8 +19,10 @@ int session_ctl_lock(int fd, off_t byte, short type, bool wait)
 
 bool session_ctl_held(int fd, off_t byte)
 {
-	struct flock fl = {
-	    .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = byte, .l_len = 1};
+	struct flock fl = {.l_type = F_WRLCK,
+			   .l_whence = SEEK_SET,
+			   .l_start = byte,
+			   .l_len = 1};
 
 	/* A lock this description holds conflicts with nothing: callers
 	 * never ask of their own. */

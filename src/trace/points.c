@@ -4,7 +4,7 @@
 
 static const struct nk_tracepoint points[NK_TRACE_NR_EVENTS] = {
 #define NK_TRACEPOINT(id, nm, cat, th, ob, de, ar, tx)                         \
-	[NK_TRACE_##id] = {.name = #nm,                                         \
+	[NK_TRACE_##id] = {.name = #nm,                                        \
 			   .category = NK_TRACE_CAT_##cat,                     \
 			   .thread = th,                                       \
 			   .object = ob,                                       \

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define TRACE_THREAD_MAX NK_NAME_MAX
-#define TRACE_TEXT_MAX 64
+#define TRACE_TEXT_MAX NK_NAME_MAX
 
 /* One event as recorded: names copied, cut to their field's size. */
 struct trace_event {

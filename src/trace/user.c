@@ -52,7 +52,7 @@ int nk_trace_user(struct nk_instance *nk, enum nk_trace_event event,
 int fusion_trace_mark(const char *fmt, ...)
 {
 	struct nk_instance *nk = fusion_runtime_peek();
-	char text[64];
+	char text[NK_NAME_MAX];
 	va_list ap;
 
 	if (fmt == NULL)

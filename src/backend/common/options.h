@@ -48,12 +48,12 @@ struct be_options {
 	int fifo_lo, fifo_hi;	  /* SCHED_FIFO priorities of RT threads */
 	bool no_rt;
 	bool no_sud;
-	const char *session;   /* NULL: a private session */
-	uint64_t session_size; /* bytes of a session made */
-	uint64_t session_base; /* its address in every member */
-	bool session_group;    /* a group is granted access: */
-	gid_t session_gid;     /* this one */
-	bool session_persist;  /* stays when its last member leaves */
+	const char *session;	   /* NULL: a private session */
+	uint64_t session_size;	   /* bytes of a session made */
+	uint64_t session_base;	   /* its address in every member */
+	bool session_group;	   /* a group is granted access: */
+	gid_t session_gid;	   /* this one */
+	bool session_persist;	   /* stays when its last member leaves */
 	struct trace_config trace; /* categories 0: no recording */
 };
 
