@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
@@ -49,6 +50,12 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
  * watchdog, a report on stderr.
  */
 int test_run_child(int (*child)(void *), void *arg, char *err, size_t size);
+
+/*
+ * Does the live backend run its threads SCHED_FIFO here (not
+ * FUSION_NO_RT, and permitted)?  Creates and destroys an instance.
+ */
+bool test_fifo_allowed(void);
 
 /* The id of this process's thread named @name (its comm), or -1. */
 pid_t test_task_named(const char *name);

@@ -39,7 +39,9 @@
  * layout, owned by another user) is refused with one line on stderr
  * saying which check failed.
  * Errors: -EINVAL (bad name), -EBUSY (already in a session), -ENOTSUP
- * (the sim backend is selected), -EACCES (not allowed to open it),
+ * (the sim backend is selected), -ENOSYS (the kernel does not release
+ * the locks of a process that dies holding them: no robust futex list,
+ * as under qemu-user), -EACCES (not allowed to open it),
  * -EPROTO (refused segment), -EADDRINUSE (its address range is taken in
  * this process: set FUSION_SESSION_BASE when creating it), -ENOSPC (the
  * member list is full), -ENOTRECOVERABLE (a dead member left it broken),

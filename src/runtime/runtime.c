@@ -35,6 +35,18 @@ static void runtime_exit(void)
 		__atomic_store_n(&runtime_nk, NULL, __ATOMIC_RELEASE);
 }
 
+/* Why fusion_session_join() refused, for the one line printed. */
+static const char *join_error(int err)
+{
+	if (err == -ENOTSUP)
+		return "sessions need the live backend (sim keeps one "
+		       "process's virtual time)";
+	if (err == -ENOSYS)
+		return "the kernel keeps no robust futex list (a member dying "
+		       "with the lock would hang the others)";
+	return strerror(-err);
+}
+
 static void runtime_create(void)
 {
 	struct be_options opts = {0};
@@ -52,13 +64,8 @@ static void runtime_create(void)
 	if (opts.session) {
 		runtime_error = fusion_session_join(opts.session);
 		if (runtime_error) {
-			fprintf(
-			    stderr, "fusion: cannot join session %s: %s\n",
-			    opts.session,
-			    runtime_error == -ENOTSUP
-				? "sessions need the live backend (sim keeps "
-				  "one process's virtual time)"
-				: strerror(-runtime_error));
+			fprintf(stderr, "fusion: cannot join session %s: %s\n",
+				opts.session, join_error(runtime_error));
 			return;
 		}
 	}

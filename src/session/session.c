@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/futex.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static pthread_mutex_t session_guard = PTHREAD_MUTEX_INITIALIZER;
@@ -172,6 +174,17 @@ static int join_locked(const char *name, int fd)
 	return 0;
 }
 
+/* Does the kernel release the locks of a process that dies holding them
+ * (its robust futex list)?  qemu-user does not: a killed member holding
+ * the session's lock would hang every other. */
+static bool robust_futexes(void)
+{
+	struct robust_list_head *head;
+	size_t len;
+
+	return syscall(SYS_get_robust_list, 0, &head, &len) == 0;
+}
+
 int fusion_session_join(const char *name)
 {
 	struct session_params p;
@@ -181,6 +194,8 @@ int fusion_session_join(const char *name)
 		return -EINVAL;
 	if (on_sim())
 		return -ENOTSUP;
+	if (!robust_futexes())
+		return -ENOSYS;
 	pthread_mutex_lock(&session_guard);
 	ret = session_current() ? -EBUSY : session_params(&p);
 	fd = ret ? ret : ctl_open(name, &p);

@@ -52,16 +52,6 @@ static struct nk_thread *dormant(int prio)
 	return thread;
 }
 
-static bool fifo_allowed(void)
-{
-	const char *no_rt = getenv("FUSION_NO_RT");
-
-	return !(no_rt && no_rt[0] == '1') &&
-	       nk_instance_create(&(struct nk_instance_attr){0}, &nk) == 0 &&
-	       fifo_of_thread(nk_thread_self(nk)) > 0 &&
-	       nk_instance_destroy(nk) == 0;
-}
-
 /*
  * Nucleus priorities 0, 1, 51, 200 and 255 and the interrupt thread,
  * against @expect (six values; all 0 without SCHED_FIFO).
@@ -92,7 +82,7 @@ TEST(default_range_is_alchemy_n_at_fifo_n)
 	static const int fifo[6] = {1, 1, 51, 98, 98, 99};
 	static const int none[6] = {0, 0, 0, 0, 0, 0};
 
-	check_map(NULL, fifo_allowed() ? fifo : none);
+	check_map(NULL, test_fifo_allowed() ? fifo : none);
 }
 
 TEST(range_is_configurable)
@@ -100,7 +90,7 @@ TEST(range_is_configurable)
 	static const int fifo[6] = {10, 10, 20, 20, 20, 21};
 	static const int none[6] = {0, 0, 0, 0, 0, 0};
 
-	check_map("10-20", fifo_allowed() ? fifo : none);
+	check_map("10-20", test_fifo_allowed() ? fifo : none);
 }
 
 static struct nk_mutex lock;
@@ -138,7 +128,7 @@ static struct nk_thread *started(const char *name, int prio, nk_thread_fn fn)
 TEST(linux_priority_follows)
 {
 	struct nk_thread *t, *lo, *hi;
-	bool fifo = fifo_allowed();
+	bool fifo = test_fifo_allowed();
 
 	CHECK_EQ(nk_instance_create(&(struct nk_instance_attr){0}, &nk), 0);
 	t = dormant(51);

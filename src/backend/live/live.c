@@ -104,6 +104,18 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 	be_thread_end();
 }
 
+/* The calling shadow @s back at its own priority after a kick's boost:
+ * the bare system call, safe in a signal handler. */
+static void shadow_unboost(struct live_shadow *s)
+{
+	struct sched_param own;
+
+	if (!atomic_exchange(&s->boosted, false))
+		return;
+	own.sched_priority = atomic_load(&s->fifo);
+	syscall(SYS_sched_setparam, 0, &own);
+}
+
 void live_nucleus_lock(struct live *live)
 {
 	struct live_shadow *s = live_self;
@@ -145,6 +157,8 @@ void live_nucleus_unlock(struct live *live)
 	if (live_preempt_pending) {
 		live_preempt_pending = false;
 		live->handlers->preempt(live->nk);
+		if (s)
+			shadow_unboost(s);
 	}
 	/* Primary mode again in application code: stray calls relax. */
 	if (s && s->live == live && live->sud && !s->relaxed &&
@@ -191,10 +205,12 @@ static void preempt_signal(int sig, siginfo_t *info, void *context)
 	if (s)
 		atomic_store(&s->kick_pending, false);
 	if (s && !atomic_load(&s->killed)) {
-		if (live_depth > 0)
+		if (live_depth > 0) {
 			live_preempt_pending = true;
-		else
+		} else {
 			s->live->handlers->preempt(s->live->nk);
+			shadow_unboost(s);
+		}
 	} else if (s && live_depth == 0 && !s->relaxed) {
 		/*
 		 * Killed in application code, primary mode: a runaway that
@@ -491,6 +507,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 		p->relaxed = true;
 		if (n)
 			be_gate_open(&n->gate);
+		shadow_unboost(p);
 		return;
 	}
 	if (flags & NK_SWITCH_EXIT) {
@@ -505,6 +522,10 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	be_lock_release(&live->lock);
 	if (n)
 		be_gate_open(&n->gate);
+	/* Only now: lowered sooner, @p could lose its CPU to the load it
+	 * was raised above before @n's gate opened; lowered here, it yields
+	 * to @n at once. */
+	shadow_unboost(p);
 	if (idle)
 		park_idle(live, p, idle);
 	else
@@ -521,8 +542,15 @@ static void live_switch_to(void *priv, void *prev, void *next,
  */
 static void shadow_kick(struct live_shadow *s)
 {
-	if (!atomic_exchange(&s->kick_pending, true))
-		pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
+	struct sched_param boost = {.sched_priority = live_fifo_irq(s->live)};
+
+	if (atomic_exchange(&s->kick_pending, true))
+		return;
+	if (atomic_load(&s->fifo) > 0 && s->tid > 0) {
+		atomic_store(&s->boosted, true);
+		syscall(SYS_sched_setparam, s->tid, &boost);
+	}
+	pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
 }
 
 /*
@@ -623,10 +651,12 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 	if (stack_size < (size_t)PTHREAD_STACK_MIN)
 		stack_size = PTHREAD_STACK_MIN;
 	*shadow = s;
-	ret = live_thread_start(
-	    &s->pthread, shadow_main, s, live->cpus[s->cpu].linux_cpu,
-	    live->rt ? live_fifo_prio(live, nk_thread_priority(thread)) : 0,
-	    stack_size);
+	atomic_store(&s->fifo,
+		     live->rt ? live_fifo_prio(live, nk_thread_priority(thread))
+			      : 0);
+	ret = live_thread_start(&s->pthread, shadow_main, s,
+				live->cpus[s->cpu].linux_cpu,
+				atomic_load(&s->fifo), stack_size);
 	if (ret) {
 		*shadow = NULL;
 		free(s);
@@ -659,6 +689,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 	if (ret == 0 && live->rt) {
 		param.sched_priority =
 		    live_fifo_prio(live, nk_thread_priority(thread));
+		atomic_store(&s->fifo, param.sched_priority);
 		ret = -pthread_setschedparam(s->pthread, SCHED_FIFO, &param);
 	}
 	if (ret) {
@@ -711,7 +742,11 @@ static void live_thread_priority(void *priv, void *shadow, int prio)
 	struct sched_param param = {.sched_priority =
 					live_fifo_prio(live, prio)};
 
-	if (live->rt && s->tid > 0)
+	if (!live->rt)
+		return;
+	atomic_store(&s->fifo, param.sched_priority);
+	/* A boosted shadow keeps its boost until it hands over. */
+	if (s->tid > 0 && !atomic_load(&s->boosted))
 		syscall(SYS_sched_setparam, s->tid, &param);
 }
 
