@@ -4,8 +4,9 @@
 # dlopen when FUSION_TRACE asks for lttng, so that no other program
 # loads liblttng-ust.  Its path in the build tree is compiled into the
 # library (the module is not installed: see docs/architecture.md).
+# Not in a cross build: pkg-config would find the host's library.
 find_package(PkgConfig QUIET)
-if(PKG_CONFIG_FOUND)
+if(PKG_CONFIG_FOUND AND NOT CMAKE_CROSSCOMPILING)
   pkg_check_modules(LTTNG_UST QUIET lttng-ust)
 endif()
 if(LTTNG_UST_FOUND)
