@@ -330,8 +330,10 @@ void trace_recorder_close(struct trace_recorder *tr)
 		return;
 	if (tr->has_writer) {
 		if (tr->cfg.signal) {
-			sigaction(SIGUSR2, &signal_saved, NULL);
+			/* Unpublished first: a signal arriving meanwhile
+			 * finds no recorder. */
 			atomic_store(&signal_recorder, NULL);
+			sigaction(SIGUSR2, &signal_saved, NULL);
 		}
 		atomic_store(&tr->stopping, true);
 		sem_post(&tr->kick);
