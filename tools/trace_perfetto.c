@@ -193,6 +193,18 @@ static int track_of(struct export *x, const struct tmodel *m, const char *who,
 	return 0;
 }
 
+/* One end of wake-up arrow @id: "s" where it leaves, "f" where it
+ * arrives (bound to the slice that starts there). */
+static void flow_end(struct export *x, const char *ph, int pid, int tid,
+		     unsigned long id, int64_t date)
+{
+	begin(x, ph, pid, tid);
+	fprintf(x->out, "%s,\"name\":\"wakeup\",\"cat\":\"wakeup\",\"id\":%lu",
+		ph[0] == 'f' ? ",\"bp\":\"e\"" : "", id);
+	json_us(x->out, "ts", date);
+	fprintf(x->out, "}");
+}
+
 static void write_pending(struct export *x, const struct tmodel *m)
 {
 	unsigned long flow = 0;
@@ -222,20 +234,8 @@ static void write_pending(struct export *x, const struct tmodel *m)
 			continue;
 		}
 		flow++;
-		begin(x, "s", pid, tid);
-		fprintf(x->out,
-			",\"name\":\"wakeup\",\"cat\":\"wakeup\","
-			"\"id\":%lu",
-			flow);
-		json_us(x->out, "ts", p->date);
-		fprintf(x->out, "}");
-		begin(x, "f", THREADS_PID, p->to_id);
-		fprintf(x->out,
-			",\"bp\":\"e\",\"name\":\"wakeup\",\"cat\":\"wakeup\","
-			"\"id\":%lu",
-			flow);
-		json_us(x->out, "ts", p->to_date);
-		fprintf(x->out, "}");
+		flow_end(x, "s", pid, tid, flow, p->date);
+		flow_end(x, "f", THREADS_PID, p->to_id, flow, p->to_date);
 	}
 }
 
