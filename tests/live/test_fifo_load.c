@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Under a competing real-time load: a SCHED_FIFO 50 thread of no
- * concern to the nucleus busy-loops on the RT CPU, above the current
- * shadow (nucleus 5, FIFO 5) and below a more urgent one (nucleus 200,
- * FIFO 98) that a timer wakes meanwhile.  The urgent thread must run at
- * once, while the load still loops: the shadow it preempts is raised for
- * the hand-over, which its own priority would leave starved until the
- * load stopped.  Needs SCHED_FIFO: skipped (77) without it.
+ * concern to the nucleus busy-loops on the RT CPU, above a shadow that
+ * must hand the CPU over (FIFO 5 or 10) and below the more urgent one
+ * (nucleus 200, FIFO 98) that a timer wakes meanwhile.  The urgent
+ * thread must run at once, while the load still loops: the shadow that
+ * hands over is raised for it, which its own priority would leave
+ * starved until the load stopped.  Two ways: the current shadow runs
+ * application code (it is kicked), or the CPU is idle and the shadow
+ * that parked last takes its interrupts (it is rung).  Needs
+ * SCHED_FIFO: skipped (77) without it.
  */
 #include "harness.h"
 
@@ -91,17 +94,20 @@ static int rt_linux_cpu(void)
 	return 0;
 }
 
-TEST(urgent_thread_runs_above_the_load)
+/* An instance, main at nucleus 10, and the load waiting for its cue. */
+static pthread_t start(void)
 {
 	struct nk_instance_attr attr = {.main_priority = 10};
 	struct sched_param param = {.sched_priority = 50};
-	struct nk_thread *hi, *spin;
 	pthread_attr_t pattr;
 	pthread_t loader;
 	cpu_set_t set;
 
 	if (!test_fifo_allowed())
 		exit(77);
+	atomic_store(&load_go, 0);
+	atomic_store(&urgent_saw_load, 0);
+	spin_stop = 0;
 	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
 	CPU_ZERO(&set);
 	CPU_SET(rt_linux_cpu(), &set);
@@ -112,14 +118,40 @@ TEST(urgent_thread_runs_above_the_load)
 	pthread_attr_setschedparam(&pattr, &param);
 	CHECK_EQ(pthread_create(&loader, &pattr, load, NULL), 0);
 	pthread_attr_destroy(&pattr);
-	hi = thread("urgent", 200);
-	spin = thread("spinner", 5);
-	CHECK_EQ(nk_thread_start(spin, spinner, hi), 0);
-	CHECK_EQ(nk_thread_join(hi), 0);
-	CHECK_EQ(nk_thread_join(spin), 0);
+	return loader;
+}
+
+static void finish(pthread_t loader)
+{
 	CHECK_EQ(pthread_join(loader, NULL), 0);
 	CHECK_EQ(atomic_load(&urgent_saw_load), 1);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
-TESTS(T(urgent_thread_runs_above_the_load));
+TEST(kicked_shadow_hands_over_above_the_load)
+{
+	pthread_t loader = start();
+	struct nk_thread *hi = thread("urgent", 200);
+	struct nk_thread *spin = thread("spinner", 5);
+
+	CHECK_EQ(nk_thread_start(spin, spinner, hi), 0);
+	CHECK_EQ(nk_thread_join(hi), 0);
+	CHECK_EQ(nk_thread_join(spin), 0);
+	finish(loader);
+}
+
+TEST(idle_waiter_hands_over_above_the_load)
+{
+	pthread_t loader = start();
+	struct nk_thread *hi = thread("urgent", 200);
+
+	/* urgent runs at once and sleeps; main, parking last, is the idle
+	 * CPU's waiter when its timer fires under the load. */
+	CHECK_EQ(nk_thread_start(hi, urgent, NULL), 0);
+	atomic_store(&load_go, 1);
+	CHECK_EQ(nk_thread_join(hi), 0);
+	finish(loader);
+}
+
+TESTS(T(kicked_shadow_hands_over_above_the_load),
+      T(idle_waiter_hands_over_above_the_load));

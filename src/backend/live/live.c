@@ -104,8 +104,22 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 	be_thread_end();
 }
 
-/* The calling shadow @s back at its own priority after a kick's boost:
- * the bare system call, safe in a signal handler. */
+/*
+ * Raise @s, which must hand its CPU over to a more urgent thread, to the
+ * interrupt threads' priority until it has (shadow_unboost): at its own,
+ * a real-time process ranking between the two would starve it.
+ */
+static void shadow_boost(struct live_shadow *s)
+{
+	struct sched_param boost = {.sched_priority = live_fifo_irq(s->live)};
+
+	if (atomic_load(&s->fifo) > 0 && s->tid > 0 &&
+	    !atomic_exchange(&s->boosted, true))
+		syscall(SYS_sched_setparam, s->tid, &boost);
+}
+
+/* @s back at its own priority after a boost: the bare system call,
+ * safe in a signal handler. */
 static void shadow_unboost(struct live_shadow *s)
 {
 	struct sched_param own;
@@ -113,7 +127,7 @@ static void shadow_unboost(struct live_shadow *s)
 	if (!atomic_exchange(&s->boosted, false))
 		return;
 	own.sched_priority = atomic_load(&s->fifo);
-	syscall(SYS_sched_setparam, 0, &own);
+	syscall(SYS_sched_setparam, s->tid, &own);
 }
 
 void live_nucleus_lock(struct live *live)
@@ -252,6 +266,7 @@ static void shadow_interrupted(struct live_shadow *s)
 
 static void park(struct live_shadow *s)
 {
+	shadow_unboost(s);
 	while (!be_gate_wait_intr(&s->gate))
 		shadow_interrupted(s);
 	if (atomic_load(&s->killed))
@@ -278,7 +293,13 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		struct live_shadow *next;
 		unsigned int ours = live_signals;
 		bool interrupted = false, waiter;
-		int n = live_idle_poll(c, s, events, &interrupted);
+		int n;
+
+		/* It takes the CPU's interrupts: at the interrupt threads'
+		 * priority, unless nothing of ours ranks above it anyway. */
+		if (atomic_load(&s->fifo) < live->fifo_hi)
+			shadow_boost(s);
+		n = live_idle_poll(c, s, events, &interrupted);
 
 		if (n < 0)
 			break;
@@ -302,6 +323,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		 * with the lock held. */
 		if (next)
 			be_gate_open(&next->gate);
+		shadow_unboost(s);
 		if (!waiter) {
 			park(s);
 			return;
@@ -325,8 +347,13 @@ static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 {
 	if (w && w != n) {
 		atomic_store(&c->handoff, n);
-		if (be_gate_ring(&w->gate) ||
-		    atomic_exchange(&c->handoff, NULL) != n)
+		if (be_gate_ring(&w->gate)) {
+			/* It opens @n's gate: it must get its CPU.  Were
+			 * it quicker, it lowers itself before it parks. */
+			shadow_boost(w);
+			return;
+		}
+		if (atomic_exchange(&c->handoff, NULL) != n)
 			return;
 	}
 	be_gate_open(&n->gate);
@@ -542,14 +569,9 @@ static void live_switch_to(void *priv, void *prev, void *next,
  */
 static void shadow_kick(struct live_shadow *s)
 {
-	struct sched_param boost = {.sched_priority = live_fifo_irq(s->live)};
-
 	if (atomic_exchange(&s->kick_pending, true))
 		return;
-	if (atomic_load(&s->fifo) > 0 && s->tid > 0) {
-		atomic_store(&s->boosted, true);
-		syscall(SYS_sched_setparam, s->tid, &boost);
-	}
+	shadow_boost(s);
 	pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
 }
 
