@@ -21,3 +21,8 @@ fusion_skin(alchemy
   INCLUDE alchemy
   TESTS alchemy
   ALIASES native)
+
+fusion_skin(vxworks
+  DESCRIPTION "VxWorks API (Wind River kernel: taskLib, semLib, msgQLib, wdLib...)"
+  INCLUDE vxworks
+  TESTS vxworks)
