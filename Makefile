@@ -17,7 +17,7 @@ endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all build test cross stress demo demo-sim bench install deb test-packages clean format doc
+.PHONY: all build test trace-tools cross stress demo demo-sim bench install deb test-packages clean format doc
 
 all: build
 
@@ -29,7 +29,20 @@ build: $(BUILD)/CMakeCache.txt
 
 # TEST_ARGS: extra ctest arguments, e.g. TEST_ARGS="-R sim/".
 TEST_ARGS ?=
-test: build
+# The tracing tests read traces with babeltrace2 and record with LTTng
+# (tests/trace/; the LTTng-UST provider is built when CMake finds
+# liblttng-ust): make test installs them when missing and run as root;
+# otherwise those tests are skipped, and say so.
+TRACE_PACKAGES := babeltrace2 liblttng-ust-dev lttng-tools
+trace-tools:
+	@{ command -v babeltrace2 && command -v lttng && \
+	   [ -e /usr/include/$$(gcc -print-multiarch)/lttng/tracepoint.h ]; } >/dev/null || \
+	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRACE_PACKAGES); } || \
+	echo "tracing tests skipped: apt-get install $(TRACE_PACKAGES) (as root)"
+
+test: trace-tools build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(TEST_ARGS)
 
 # Cross build for ARCH (aarch64 or riscv64) into build-ARCH with

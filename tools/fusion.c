@@ -22,6 +22,7 @@ static const struct {
      "Fusion programs and sessions; with PID, a program's threads"},
     {"top", fusion_top, fusion_top_usage,
      "a program's threads and CPUs, refreshed"},
+    {"trace", fusion_trace, fusion_trace_usage, "report or export a trace"},
 };
 
 static int usage(FILE *out)

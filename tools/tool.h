@@ -21,6 +21,8 @@ int fusion_info(int argc, char **argv);
 void fusion_info_usage(FILE *out);
 int fusion_ps(int argc, char **argv);
 void fusion_ps_usage(FILE *out);
+int fusion_trace(int argc, char **argv);
+void fusion_trace_usage(FILE *out);
 int fusion_top(int argc, char **argv);
 void fusion_top_usage(FILE *out);
 

@@ -355,6 +355,12 @@ static int parse_session_persist(const char *value, struct be_options *o,
 	return parse_bool(value, &o->session_persist, why, len);
 }
 
+static int parse_trace(const char *value, struct be_options *o, char *why,
+		       size_t len)
+{
+	return trace_config_parse(value, &o->trace, why, len);
+}
+
 static const struct be_option options[BE_OPT_NR] = {
     [BE_OPT_BACKEND] = {"FUSION_BACKEND", "--backend=", "live|sim", NULL,
 			parse_backend, "backend to run on (default live)"},
@@ -398,6 +404,10 @@ static const struct be_option options[BE_OPT_NR] = {
 				parse_session_persist,
 				"a session this process creates stays when its "
 				"last member leaves"},
+    [BE_OPT_TRACE] = {"FUSION_TRACE", "--trace=", "WHAT", NULL, parse_trace,
+		      "record a CTF trace: categories (sched, thread, mode, "
+		      "irq, timer, service, mark; all) and flight, signal, "
+		      "size=MIB, out=DIR, latency=US, lttng (fusion(1))"},
 };
 
 /*

@@ -12,6 +12,8 @@
 
 #include <fusion/instance.h>
 
+#include "../../trace/config.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,6 +33,7 @@ enum be_option_id {
 	BE_OPT_SESSION_BASE,
 	BE_OPT_SESSION_GROUP,
 	BE_OPT_SESSION_PERSIST,
+	BE_OPT_TRACE,
 	BE_OPT_NR
 };
 
@@ -45,12 +48,13 @@ struct be_options {
 	int fifo_lo, fifo_hi;	  /* SCHED_FIFO priorities of RT threads */
 	bool no_rt;
 	bool no_sud;
-	const char *session;   /* NULL: a private session */
-	uint64_t session_size; /* bytes of a session made */
-	uint64_t session_base; /* its address in every member */
-	bool session_group;    /* a group is granted access: */
-	gid_t session_gid;     /* this one */
-	bool session_persist;  /* stays when its last member leaves */
+	const char *session;	   /* NULL: a private session */
+	uint64_t session_size;	   /* bytes of a session made */
+	uint64_t session_base;	   /* its address in every member */
+	bool session_group;	   /* a group is granted access: */
+	gid_t session_gid;	   /* this one */
+	bool session_persist;	   /* stays when its last member leaves */
+	struct trace_config trace; /* categories 0: no recording */
 };
 
 /* The default base of a session's segment: above what Linux gives PIE
