@@ -361,6 +361,24 @@ static int parse_trace(const char *value, struct be_options *o, char *why,
 	return trace_config_parse(value, &o->trace, why, len);
 }
 
+static int parse_vxworks_clk_rate(const char *value, struct be_options *o,
+				  char *why, size_t len)
+{
+	char *end;
+	long hz;
+
+	errno = 0;
+	hz = strtol(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end || errno || hz < 1 ||
+	    hz > BE_VXWORKS_CLK_MAX) {
+		snprintf(why, len, "not a clock rate in Hz (1..%d)",
+			 BE_VXWORKS_CLK_MAX);
+		return -EINVAL;
+	}
+	o->vxworks_clk_rate = (int)hz;
+	return 0;
+}
+
 static const struct be_option options[BE_OPT_NR] = {
     [BE_OPT_BACKEND] = {"FUSION_BACKEND", "--backend=", "live|sim", NULL,
 			parse_backend, "backend to run on (default live)"},
@@ -408,6 +426,10 @@ static const struct be_option options[BE_OPT_NR] = {
 		      "record a CTF trace: categories (sched, thread, mode, "
 		      "irq, timer, service, mark; all) and flight, signal, "
 		      "size=MIB, out=DIR, latency=US, lttng (fusion(1))"},
+    [BE_OPT_VXWORKS_CLK_RATE] =
+	{"FUSION_VXWORKS_CLK_RATE", NULL, "HZ", "60", parse_vxworks_clk_rate,
+	 "VxWorks: ticks per second of the system clock "
+	 "at start (sysClkRateSet changes it)"},
 };
 
 /*

@@ -34,6 +34,7 @@ enum be_option_id {
 	BE_OPT_SESSION_GROUP,
 	BE_OPT_SESSION_PERSIST,
 	BE_OPT_TRACE,
+	BE_OPT_VXWORKS_CLK_RATE,
 	BE_OPT_NR
 };
 
@@ -55,7 +56,11 @@ struct be_options {
 	gid_t session_gid;	   /* this one */
 	bool session_persist;	   /* stays when its last member leaves */
 	struct trace_config trace; /* categories 0: no recording */
+	int vxworks_clk_rate;	   /* VxWorks system clock at start, Hz */
 };
+
+/* VxWorks's clock rates (sysClkRateSet's range, in Hz). */
+#define BE_VXWORKS_CLK_MAX 100000
 
 /* The default base of a session's segment: above what Linux gives PIE
  * images, the heap and mmap, and inside what AddressSanitizer and

@@ -48,7 +48,7 @@ static int skin_setup(const struct skin_desc *desc, struct nk_instance *nk,
 
 	sk->nk = nk;
 	sk->reg = nk_instance_registry(nk);
-	ret = nk_tbase_init(nk, &sk->tbase, desc->tick);
+	ret = nk_tbase_init(nk, &sk->tbase, sk->tick ? sk->tick : desc->tick);
 	for (unsigned int i = 0; i < desc->nr_classes && ret == 0; i++) {
 		struct skin_class_state *c = &sk->classes[i];
 

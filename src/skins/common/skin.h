@@ -95,6 +95,9 @@ struct skin {
 	struct nk_instance *nk;
 	struct nk_registry *reg;
 	struct nk_tbase tbase; /* the skin's time unit (tickless for ns) */
+	/* Its first tick period, which the personality's init may choose
+	 * (a configured clock rate); 0: the descriptor's. */
+	nk_time_t tick;
 	struct skin_class_state classes[SKIN_MAX_CLASSES];
 };
 

@@ -6,6 +6,7 @@
  * results into VxWorks error statuses, and the policy for entering.
  */
 #include "internal.h"
+#include "../../backend/common/options.h"
 
 #include <errno.h>
 
@@ -34,13 +35,18 @@ int vx_error(int err)
 	}
 }
 
-/* The state's own defaults, at registration (the layer's come next). */
+/* The state's own defaults, at registration (the layer's come next):
+ * the clock rate of FUSION_VXWORKS_CLK_RATE, VxWorks's 60 Hz unset. */
 static int vx_init(struct nk_instance *nk, void *state)
 {
 	struct vx_state *vs = state;
+	struct be_options o = {0};
 
 	(void)nk;
-	vs->clk_rate = VX_DEFAULT_CLK_RATE;
+	if (be_option_get(BE_OPT_VXWORKS_CLK_RATE, &o))
+		return -EINVAL;
+	vs->clk_rate = o.vxworks_clk_rate;
+	vs->skin.tick = 1000000000 / o.vxworks_clk_rate;
 	return 0;
 }
 
