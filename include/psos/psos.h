@@ -120,8 +120,8 @@ extern "C" {
 #define T_USER 0x0000		  /**< user mode (the only one here) */
 #define T_SUPV 0x2000		  /**< supervisor mode: accepted, as T_USER */
 #define T_ISR 0x0000		  /**< interrupts enabled while it runs */
-#define T_NOISR 0x0700		  /**< interrupts disabled: recorded only */
-#define T_LEVELMASK(n) ((n) << 8) /**< interrupt level 0..7: recorded */
+#define T_NOISR 0x0700		  /**< interrupts (the RT CPU's) off */
+#define T_LEVELMASK(n) ((n) << 8) /**< level 0..7: any but 0 masks all */
 #define T_LEVELMASK0 0x0000	  /**< interrupt level 0 */
 #define T_LEVELMASK7 0x0700	  /**< interrupt level 7 */
 

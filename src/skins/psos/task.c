@@ -66,6 +66,25 @@ int psos_task_attach(struct nk_thread *thread, void *ext)
 	return ret;
 }
 
+/*
+ * Interrupts of @t's CPU off (@off) or on again: the head domain's stall,
+ * which defers every timer and source handler there.  Called by the task
+ * itself, or for it as it ends.
+ */
+static void task_isr(struct nk_instance *nk, struct psos_task *t, bool off)
+{
+	struct ipipe_domain *head = ipipe_head_domain(nk);
+	int cpu = nk_thread_cpu(t->thread);
+
+	if (off == t->isr_off)
+		return;
+	t->isr_off = off;
+	if (off)
+		ipipe_stall(head, cpu);
+	else
+		ipipe_unstall(head, cpu);
+}
+
 /* The thread ends: its TCB goes with it, unless t_restart() gave the
  * TCB to another thread.  Lock held. */
 void psos_task_exit(struct nk_thread *thread, void *ext)
@@ -74,6 +93,8 @@ void psos_task_exit(struct nk_thread *thread, void *ext)
 
 	if (x->task == NULL)
 		return;
+	/* Ending with interrupts off turns them back on. */
+	task_isr(nk_thread_instance(thread), x->task, false);
 	task_free(nk_thread_instance(thread), x->task);
 	x->task = NULL;
 }
@@ -114,6 +135,11 @@ bool psos_wait_prepare(struct nk_instance *nk, struct psos_task **self,
 
 bool psos_wait_begin(struct nk_instance *nk, struct psos_task *self)
 {
+	/* pSOS turns interrupts on while a T_NOISR task waits. */
+	if (self && self->isr_off) {
+		task_isr(nk, self, false);
+		self->isr_waiting = true;
+	}
 	if (self == NULL || !(self->mode & T_NOPREEMPT) || self->unlocked)
 		return false;
 	self->unlocked = true;
@@ -123,6 +149,10 @@ bool psos_wait_begin(struct nk_instance *nk, struct psos_task *self)
 
 void psos_wait_end(struct nk_instance *nk, struct psos_task *self)
 {
+	if (self && self->isr_waiting) {
+		self->isr_waiting = false;
+		task_isr(nk, self, true);
+	}
 	if (self && self->unlocked) {
 		self->unlocked = false;
 		nk_sched_lock(nk);
@@ -214,6 +244,9 @@ static int task_launch(struct psos_task *t, unsigned long mode)
 {
 	t->mode = mode & PSOS_MODE_BITS;
 	t->unlocked = false;
+	/* A restart of a task that had them off turns them back on. */
+	task_isr(nk_thread_instance(t->thread), t, false);
+	t->isr_waiting = false;
 	if (mode & T_TSLICE)
 		task_set_slice(t, mode);
 	return nk_thread_start(t->thread, task_trampoline, t);
@@ -261,6 +294,7 @@ static void task_trampoline(void *arg)
 	nk_unlock(nk);
 	if (nopreempt)
 		nk_sched_lock(nk);
+	task_isr(nk, t, t->mode & T_NOISR);
 	entry(a[0], a[1], a[2], a[3]);
 }
 
@@ -455,6 +489,9 @@ unsigned long psos_task_mode(struct nk_instance *nk, struct psos_task *t,
 	if ((old ^ mode) & T_TSLICE)
 		task_set_slice(t, mode);
 	nk_unlock(nk);
+	/* Interrupts on first: what they ready may then preempt. */
+	if ((old ^ mode) & T_NOISR)
+		task_isr(nk, t, mode & T_NOISR);
 	/* Preemption back on: a more urgent ready task runs now. */
 	if ((old & ~mode) & T_NOPREEMPT)
 		nk_sched_unlock(nk);

@@ -32,6 +32,10 @@ struct psos_task {
 	bool started;
 	/* A T_NOPREEMPT task gave up its scheduler lock for a wait. */
 	bool unlocked;
+	/* T_NOISR: the task holds its CPU's head domain stalled (no timer
+	 * or source handler runs there), but while it waits. */
+	bool isr_off;
+	bool isr_waiting;
 	/* The entry, as the user's program knows it: only this process
 	 * calls it (sessions: a task runs in the process that made it). */
 	psos_entry_fn entry;
