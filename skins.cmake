@@ -21,3 +21,8 @@ fusion_skin(alchemy
   INCLUDE alchemy
   TESTS alchemy
   ALIASES native)
+
+fusion_skin(rtai
+  DESCRIPTION "RTAI/LXRT API (RTAI 3.x-5.x user-space tasks)"
+  INCLUDE rtai
+  TESTS rtai)

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RTAI skin internals: the skin on the common object layer
+ * (skins/common/skin.h), its per-instance state and its task control
+ * block.
+ *
+ * Every RTAI object lives in nk_alloc() memory; what the program holds
+ * (RT_TASK *, SEM *...) is the object's handle cast to a pointer, never
+ * an address: LXRT programs never dereference those pointers, and a
+ * handle is refused when stale, forged or of another kind.  All
+ * classes share one name space, "rtai", as rt_get_adr() finds any kind
+ * of object by its number (num2nam() of it is the registry name).
+ */
+#ifndef RTAI_INTERNAL_H
+#define RTAI_INTERNAL_H
+
+#include "skins/common/skin.h"
+
+#include <rtai/rtai_lxrt.h>
+#include <fusion/fusion.h>
+
+#include <stdbool.h>
+
+#pragma GCC visibility push(hidden)
+
+/* RTAI priority p runs at nucleus priority 255 - p; those beyond 253
+ * all at 1, so that main (0, Linux's level) stays below every task. */
+#define RTAI_PRIO_LEVELS 254
+static inline int rtai_nk_prio(int prio)
+{
+	return prio < RTAI_PRIO_LEVELS ? 255 - prio : 1;
+}
+
+/* The RTAI priority of nucleus priority @nkprio. */
+static inline int rtai_prio(int nkprio)
+{
+	return nkprio > 0 ? 255 - nkprio : RT_SCHED_LINUX_PRIORITY;
+}
+
+enum rtai_class_id {
+	RTAI_TASK,   /* a task: its TCB */
+	RTAI_THREAD, /* a thread of rt_thread_create(): its TCB */
+	RTAI_SEM,
+	RTAI_NR_CLASSES
+};
+
+/* The skin's state in an instance.  Lock held for every field. */
+struct rtai_state {
+	struct skin skin;
+	bool periodic_mode; /* rt_set_periodic_mode() was the last call */
+	bool timer_running; /* between start_rt_timer and stop_rt_timer */
+};
+
+/*
+ * The RTAI extension of a nucleus thread: allocated, zeroed, by
+ * nk_thread_attach() on a thread's first RTAI call (or its creation by
+ * rt_thread_create()), freed with the thread.  Lock held for every
+ * field.
+ */
+struct rtai_task {
+	struct nk_thread *thread;
+	uintptr_t task;	  /* its RT_TASK handle; 0: not a task */
+	uintptr_t joiner; /* its rt_thread_create() id; 0: none */
+	int prio;	  /* RTAI base priority */
+	bool hard;	  /* rt_make_hard_real_time() */
+	RTIME born;	  /* date it became a task, ns */
+	/* rt_task_suspend: depth (negative: resumes ahead), and the queue
+	 * the task sleeps on when it suspends itself. */
+	int suspdepth;
+	bool self_suspended;
+	struct nk_synch suspq;
+	/* Periodic work, in counts: the last release and the period
+	 * (0: not periodic). */
+	RTIME release;
+	RTIME period;
+	/* rt_thread_create(): what the thread runs.  A user function of
+	 * the creating process, called by that thread only. */
+	void (*fun)(void *args);
+	void *args;
+};
+
+extern const struct skin_desc rtai_skin;
+
+/* The personality's hooks (task.c).  Lock held. */
+int rtai_task_attach(struct nk_thread *thread, void *ext);
+void rtai_task_exit(struct nk_thread *thread, void *ext);
+void rtai_task_finalize(struct nk_thread *thread, void *ext);
+
+void rtai_sem_reclaim(struct nk_instance *nk, void *object);
+
+/* The skin's state, NULL before the first rtai_enter(). */
+static inline struct rtai_state *rtai_state(void)
+{
+	return (struct rtai_state *)skin_state(&rtai_skin);
+}
+
+static inline struct skin *rtai(void)
+{
+	return skin_state(&rtai_skin);
+}
+
+/* Enter the skin (the process runtime).  Errors: skin_enter()'s. */
+static inline int rtai_enter(struct nk_instance **nk)
+{
+	return skin_enter(&rtai_skin, nk, NULL);
+}
+
+/* A handle as the program holds it, and back. */
+static inline void *rtai_ptr(uintptr_t handle)
+{
+	return (void *)handle;
+}
+
+static inline uintptr_t rtai_handle(const void *ptr)
+{
+	return (uintptr_t)ptr;
+}
+
+/* The registry name of RTAI name @num into @buf (7 bytes at least):
+ * "" for 0, anonymous. */
+void rtai_name(unsigned long num, char *buf);
+
+/*
+ * The TCB of the task behind @task (NULL: the caller's), lock taken on
+ * success only.  Errors: -EINVAL (not a live task, or the caller is
+ * not one), those of rtai_enter().
+ */
+int rtai_task_get(RT_TASK *task, struct nk_instance **nk,
+		  struct rtai_task **out);
+/*
+ * The caller's TCB, attaching RTAI to its nucleus thread if need be
+ * (it is not a task until rt_task_init()).  Errors: -EPERM (not a
+ * nucleus thread), -ENOMEM.  Lock NOT held.
+ */
+int rtai_current(struct nk_instance **nk, struct rtai_task **out);
+
+/* Timeouts from counts: relative (0: non-blocking) and absolute. */
+static inline struct skin_timeout rtai_rel(struct skin *sk, RTIME delay)
+{
+	return delay <= 0 ? skin_nonblock()
+			  : skin_rel_ticks(sk, (uint64_t)delay);
+}
+
+static inline struct skin_timeout rtai_abs(struct skin *sk, RTIME date)
+{
+	return skin_abs_ticks(sk, date < 0 ? 0 : (uint64_t)date);
+}
+
+/* Now in counts of @sk's time base. */
+RTIME rtai_now(struct skin *sk);
+
+#pragma GCC visibility pop
+
+#endif

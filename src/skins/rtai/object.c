@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The RTAI skin on the common object layer: its descriptor (one name
+ * space for every class, as RTAI's registry), its one translation of
+ * nucleus codes into RTE_* codes, and the calls on names.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+
+/*
+ * A wait's reason as RTAI returns it; a full registry reads as out of
+ * memory.  Anything else (-EINVAL...) keeps its errno value, as RTAI's
+ * own argument checks return them.
+ */
+static int rtai_error(int err)
+{
+	switch (err) {
+	case -ETIMEDOUT:
+		return RTE_TIMOUT;
+	case -EINTR:
+		return RTE_UNBLKD;
+	case -EIDRM:
+		return RTE_OBJREM;
+	case -EPERM:
+		return RTE_PERM;
+	case -EDEADLK:
+		return RTE_DEADLOK;
+	case -ENOSPC:
+		return -ENOMEM;
+	default:
+		return err;
+	}
+}
+
+/* Tasks and threads are nucleus threads: the nucleus frees them. */
+static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
+    [RTAI_TASK] = {"task"},
+    [RTAI_THREAD] = {"thread"},
+    [RTAI_SEM] = {"sem", .bad_handle = RTE_OBJINV,
+		  .reclaim = rtai_sem_reclaim},
+};
+
+const struct skin_desc rtai_skin = {
+    .pers =
+	{
+	    .name = "rtai",
+	    .state_size = sizeof(struct rtai_state),
+	    .thread_size = sizeof(struct rtai_task),
+	    .attach = rtai_task_attach,
+	    .exit = rtai_task_exit,
+	    .finalize = rtai_task_finalize,
+	    .fini = skin_fini,
+	},
+    .classes = rtai_classes,
+    .nr_classes = RTAI_NR_CLASSES,
+    .shared_names = true,
+    .tick = 0, /* oneshot: counts are ns until rt_set_periodic_mode */
+    .bad_handle = -EINVAL,
+    .error = rtai_error,
+};
+
+void rtai_name(unsigned long num, char *buf)
+{
+	if (num == 0 || num == RTAI_NAME_NONE)
+		buf[0] = '\0';
+	else
+		num2nam(num, buf);
+}
+
+void *rt_get_adr(unsigned long name)
+{
+	struct nk_instance *nk;
+	char key[RTAI_NAME_CHARS + 1];
+	uintptr_t handle = 0;
+	struct skin *sk;
+
+	rtai_name(name, key);
+	if (key[0] == '\0' || skin_enter(&rtai_skin, &nk, &sk))
+		return NULL;
+	nk_lock(nk);
+	for (unsigned int cls = 0; cls < RTAI_NR_CLASSES; cls++)
+		if (skin_find_locked(sk, cls, key, &handle) == 0)
+			break;
+	nk_unlock(nk);
+	return rtai_ptr(handle);
+}
+
+unsigned long rt_get_name(void *adr)
+{
+	struct nk_instance *nk;
+	char key[NK_NAME_MAX] = "";
+	struct skin *sk;
+	void *object;
+
+	if (adr == NULL || skin_enter(&rtai_skin, &nk, &sk))
+		return 0;
+	nk_lock(nk);
+	for (unsigned int cls = 0; cls < RTAI_NR_CLASSES; cls++)
+		if (skin_lookup_locked(sk, cls, rtai_handle(adr), &object) ==
+		    0) {
+			skin_name_locked(sk, rtai_handle(adr), key);
+			break;
+		}
+	nk_unlock(nk);
+	return key[0] ? nam2num(key) : 0;
+}

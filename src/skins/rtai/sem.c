@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RTAI semaphores.  Counting and binary ones are nucleus semaphores
+ * (binary: at most one unit); resource semaphores are nucleus mutexes
+ * with priority inheritance, recursive for RESEM_RECURS.  A signal
+ * hands its unit (or the ownership) straight to the first waiter, so a
+ * woken waiter never touches the semaphore again: deletion may free it
+ * as soon as the waiters are flushed.
+ */
+#include "internal.h"
+
+#include <rtai/rtai_sem.h>
+
+#include <limits.h>
+
+#define SEM_TYPE_BITS 7 /* kind (3) and FIFO_Q */
+
+struct rtai_sem {
+	int kind;    /* CNT_SEM, BIN_SEM or RES_SEM */
+	int restype; /* RES_SEM: RESEM_* */
+	int fifo;    /* FIFO_Q: waiters in arrival order */
+	int value;   /* initial units */
+	int uses;    /* rt_typed_named_sem_init() calls not deleted */
+	struct nk_sem sem;     /* CNT_SEM, BIN_SEM */
+	struct nk_mutex mutex; /* RES_SEM */
+};
+
+static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
+{
+	struct rtai_sem *s = object;
+
+	if (s->kind == RES_SEM)
+		return nk_mutex_init(nk, &s->mutex, wname,
+				     NK_SYNCH_PI | (s->restype > 0
+							? NK_MUTEX_RECURSIVE
+							: 0),
+				     0);
+	return nk_sem_init(nk, &s->sem, wname, (unsigned long)s->value,
+			   s->kind == BIN_SEM ? 1 : 0,
+			   s->fifo ? NK_SYNCH_FIFO : NK_SYNCH_PRIO);
+}
+
+void rtai_sem_reclaim(struct nk_instance *nk, void *object)
+{
+	struct rtai_sem *s = object;
+
+	/* Without rescheduling: the waiters run once it is unregistered. */
+	nk_synch_destroy_locked(s->kind == RES_SEM ? &s->mutex.synch
+						   : &s->sem.synch);
+	nk_free(nk, s);
+}
+
+/* Create a semaphore named @key ("": anonymous).  NULL on failure. */
+static SEM *sem_create(const char *key, int value, int type)
+{
+	struct nk_instance *nk;
+	struct rtai_sem *s;
+	uintptr_t handle;
+	int kind = type & RES_SEM;
+
+	if ((type & ~SEM_TYPE_BITS) || (kind != RES_SEM && value < 0) ||
+	    rtai_enter(&nk))
+		return NULL;
+	s = nk_alloc(nk, sizeof(*s));
+	if (s == NULL)
+		return NULL;
+	/* RTAI reads kind 0 as binary. */
+	s->kind = kind == 0 ? BIN_SEM : kind;
+	s->fifo = kind != RES_SEM && (type & FIFO_Q);
+	s->restype = kind == RES_SEM ? value : 0;
+	s->value = s->kind == BIN_SEM && value > 1 ? 1
+		   : kind == RES_SEM		   ? 0
+						   : value;
+	s->uses = 1;
+	if (skin_create(rtai(), RTAI_SEM, key, s, sem_setup, rtai_sem_reclaim,
+			&handle))
+		return NULL;
+	return rtai_ptr(handle);
+}
+
+SEM *rt_typed_sem_init(unsigned long name, int value, int type)
+{
+	char key[RTAI_NAME_CHARS + 1];
+
+	rtai_name(name, key);
+	return sem_create(key, value, type);
+}
+
+SEM *rt_sem_init(unsigned long name, int value)
+{
+	return rt_typed_sem_init(name, value, CNT_SEM);
+}
+
+SEM *rt_typed_named_sem_init(const char *name, int value, int type)
+{
+	char key[RTAI_NAME_CHARS + 1];
+	struct nk_instance *nk;
+	struct rtai_sem *s;
+	uintptr_t handle;
+	SEM *sem;
+
+	if (name == NULL || name[0] == '\0' || rtai_enter(&nk))
+		return NULL;
+	/* Its name as the registry knows it: what nam2num() keeps. */
+	rtai_name(nam2num(name), key);
+	for (;;) {
+		nk_lock(nk);
+		if (skin_find_locked(rtai(), RTAI_SEM, key, &handle) == 0 &&
+		    skin_lookup_locked(rtai(), RTAI_SEM, handle,
+				       (void **)&s) == 0) {
+			s->uses++;
+			nk_unlock(nk);
+			return rtai_ptr(handle);
+		}
+		nk_unlock(nk);
+		sem = sem_create(key, value, type);
+		/* Another thread may have made it meanwhile: use that. */
+		if (sem || rt_get_adr(nam2num(key)) == NULL)
+			return sem;
+		nk_lock(nk);
+		if (skin_find_locked(rtai(), RTAI_SEM, key, &handle)) {
+			nk_unlock(nk);
+			return NULL; /* another kind of object */
+		}
+		nk_unlock(nk);
+	}
+}
+
+SEM *rt_named_sem_init(const char *name, int value)
+{
+	return rt_typed_named_sem_init(name, value, CNT_SEM);
+}
+
+int rt_sem_delete(SEM *sem)
+{
+	uintptr_t handle = rtai_handle(sem);
+
+	return skin_delete(&rtai_skin, RTAI_SEM, &handle, NULL);
+}
+
+/* Keep a named semaphore that is still in use.  Lock held. */
+static int sem_still_used(struct nk_instance *nk, void *object)
+{
+	struct rtai_sem *s = object;
+
+	(void)nk;
+	return --s->uses > 0 ? s->uses : 0;
+}
+
+int rt_named_sem_delete(SEM *sem)
+{
+	uintptr_t handle = rtai_handle(sem);
+
+	return skin_delete(&rtai_skin, RTAI_SEM, &handle, sem_still_used);
+}
+
+/* Find @sem: lock held on success only.  RTE_OBJINV otherwise. */
+static int sem_get(SEM *sem, struct nk_instance **nk, struct rtai_sem **s)
+{
+	uintptr_t handle = rtai_handle(sem);
+
+	return skin_get(&rtai_skin, RTAI_SEM, &handle, nk, (void **)s);
+}
+
+/* RTAI's count: units, or minus the waiters.  Lock held. */
+static int sem_value(struct rtai_sem *s)
+{
+	long units;
+
+	if (s->kind == RES_SEM)
+		units = nk_mutex_owner(&s->mutex) ? 0 : 1;
+	else
+		units = s->sem.count > INT_MAX ? INT_MAX : (long)s->sem.count;
+	if (units == 0)
+		units = -(long)nk_synch_nr_waiters(s->kind == RES_SEM
+						       ? &s->mutex.synch
+						       : &s->sem.synch);
+	return (int)units;
+}
+
+/* How a wait ends when no unit is there at once. */
+enum sem_mode {
+	SEM_WAIT,   /* wait per the timeout */
+	SEM_IF,	    /* do not wait: return the count */
+	SEM_BOUNDED /* _until, _timed: a date passed is a timeout */
+};
+
+/* Take @s per @to.  Returns the count or an RTE_* code.  Lock held. */
+static int sem_take_locked(struct nk_instance *nk, struct rtai_sem *s,
+			   struct skin_timeout to, enum sem_mode mode)
+{
+	int count = sem_value(s), ret;
+
+	if (s->kind == RES_SEM) {
+		if (nk_mutex_owner(&s->mutex) == nk_thread_self(nk) &&
+		    s->restype <= 0)
+			return RTE_DEADLOK;
+		ret = nk_mutex_trylock_locked(&s->mutex);
+		if (ret == 0)
+			return (int)s->mutex.depth;
+	} else {
+		ret = nk_sem_take_locked(&s->sem, 0, NK_RELATIVE);
+		if (ret == 0)
+			return count;
+	}
+	if (ret != -EWOULDBLOCK)
+		return skin_error(&rtai_skin, ret);
+	if (mode == SEM_IF)
+		return count;
+	if (skin_nonblocking(to))
+		return RTE_TIMOUT;
+	ret = s->kind == RES_SEM
+		  ? nk_mutex_lock_locked(&s->mutex, to.value, to.mode)
+		  : nk_sem_take_locked(&s->sem, to.value, to.mode);
+	/* The previous owner ended: the resource is ours all the same. */
+	if (ret == NK_WAKE_OWNER_DEAD)
+		ret = 0;
+	/* Deleted meanwhile: @s is gone. */
+	return ret ? skin_error(&rtai_skin, ret) : sem_value(s);
+}
+
+static int sem_take(SEM *sem, RTIME date, enum sem_mode mode, bool absolute)
+{
+	struct nk_instance *nk;
+	struct rtai_sem *s;
+	struct skin_timeout to = skin_infinite();
+	int ret;
+
+	ret = sem_get(sem, &nk, &s);
+	if (ret)
+		return ret;
+	if (mode == SEM_BOUNDED)
+		to = absolute ? rtai_abs(rtai(), date) : rtai_rel(rtai(), date);
+	ret = sem_take_locked(nk, s, to, mode);
+	nk_unlock(nk);
+	return ret;
+}
+
+int rt_sem_wait(SEM *sem)
+{
+	return sem_take(sem, 0, SEM_WAIT, false);
+}
+
+int rt_sem_wait_if(SEM *sem)
+{
+	return sem_take(sem, 0, SEM_IF, false);
+}
+
+int rt_sem_wait_until(SEM *sem, RTIME time)
+{
+	return sem_take(sem, time, SEM_BOUNDED, true);
+}
+
+int rt_sem_wait_timed(SEM *sem, RTIME delay)
+{
+	return sem_take(sem, delay, SEM_BOUNDED, false);
+}
+
+int rt_sem_signal(SEM *sem)
+{
+	struct nk_instance *nk;
+	struct rtai_sem *s;
+	int ret;
+
+	ret = sem_get(sem, &nk, &s);
+	if (ret)
+		return ret;
+	if (s->kind == RES_SEM) {
+		ret = nk_mutex_unlock_locked(&s->mutex);
+	} else {
+		ret = nk_sem_give_locked(&s->sem);
+		/* A binary semaphore holding its unit stays so. */
+		if (ret == -EOVERFLOW)
+			ret = 0;
+	}
+	nk_sched_run(nk);
+	nk_unlock(nk);
+	return skin_error(&rtai_skin, ret);
+}
+
+int rt_sem_broadcast(SEM *sem)
+{
+	struct nk_instance *nk;
+	struct rtai_sem *s;
+	int ret;
+
+	ret = sem_get(sem, &nk, &s);
+	if (ret)
+		return ret;
+	ret = s->kind == RES_SEM ? RTE_PERM : nk_sem_broadcast_locked(&s->sem);
+	nk_sched_run(nk);
+	nk_unlock(nk);
+	return ret;
+}
+
+int rt_sem_count(SEM *sem)
+{
+	struct nk_instance *nk;
+	struct rtai_sem *s;
+	int ret;
+
+	ret = sem_get(sem, &nk, &s);
+	if (ret)
+		return ret;
+	ret = sem_value(s);
+	nk_unlock(nk);
+	return ret;
+}
