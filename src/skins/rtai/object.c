@@ -37,8 +37,7 @@ static int rtai_error(int err)
 static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
     [RTAI_TASK] = {"task"},
     [RTAI_THREAD] = {"thread"},
-    [RTAI_SEM] = {"sem", .bad_handle = RTE_OBJINV,
-		  .reclaim = rtai_sem_reclaim},
+    [RTAI_SEM] = {"sem", .bad_handle = RTE_OBJINV, .reclaim = rtai_sem_reclaim},
 };
 
 const struct skin_desc rtai_skin = {

@@ -16,11 +16,11 @@
 #define SEM_TYPE_BITS 7 /* kind (3) and FIFO_Q */
 
 struct rtai_sem {
-	int kind;    /* CNT_SEM, BIN_SEM or RES_SEM */
-	int restype; /* RES_SEM: RESEM_* */
-	int fifo;    /* FIFO_Q: waiters in arrival order */
-	int value;   /* initial units */
-	int uses;    /* rt_typed_named_sem_init() calls not deleted */
+	int kind;	       /* CNT_SEM, BIN_SEM or RES_SEM */
+	int restype;	       /* RES_SEM: RESEM_* */
+	int fifo;	       /* FIFO_Q: waiters in arrival order */
+	int value;	       /* initial units */
+	int uses;	       /* rt_typed_named_sem_init() calls not deleted */
 	struct nk_sem sem;     /* CNT_SEM, BIN_SEM */
 	struct nk_mutex mutex; /* RES_SEM */
 };
@@ -30,11 +30,9 @@ static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
 	struct rtai_sem *s = object;
 
 	if (s->kind == RES_SEM)
-		return nk_mutex_init(nk, &s->mutex, wname,
-				     NK_SYNCH_PI | (s->restype > 0
-							? NK_MUTEX_RECURSIVE
-							: 0),
-				     0);
+		return nk_mutex_init(
+		    nk, &s->mutex, wname,
+		    NK_SYNCH_PI | (s->restype > 0 ? NK_MUTEX_RECURSIVE : 0), 0);
 	return nk_sem_init(nk, &s->sem, wname, (unsigned long)s->value,
 			   s->kind == BIN_SEM ? 1 : 0,
 			   s->fifo ? NK_SYNCH_FIFO : NK_SYNCH_PRIO);
@@ -106,8 +104,8 @@ SEM *rt_typed_named_sem_init(const char *name, int value, int type)
 	for (;;) {
 		nk_lock(nk);
 		if (skin_find_locked(rtai(), RTAI_SEM, key, &handle) == 0 &&
-		    skin_lookup_locked(rtai(), RTAI_SEM, handle,
-				       (void **)&s) == 0) {
+		    skin_lookup_locked(rtai(), RTAI_SEM, handle, (void **)&s) ==
+			0) {
 			s->uses++;
 			nk_unlock(nk);
 			return rtai_ptr(handle);
@@ -172,9 +170,8 @@ static int sem_value(struct rtai_sem *s)
 	else
 		units = s->sem.count > INT_MAX ? INT_MAX : (long)s->sem.count;
 	if (units == 0)
-		units = -(long)nk_synch_nr_waiters(s->kind == RES_SEM
-						       ? &s->mutex.synch
-						       : &s->sem.synch);
+		units = -(long)nk_synch_nr_waiters(
+		    s->kind == RES_SEM ? &s->mutex.synch : &s->sem.synch);
 	return (int)units;
 }
 

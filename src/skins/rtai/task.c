@@ -140,9 +140,11 @@ static RT_TASK *task_init(unsigned long name, int prio, int policy,
 	if (rtai_current(&nk, &t))
 		return NULL;
 	nk_lock(nk);
-	ret = t->task ? -EBUSY
-		      : skin_register_locked(rtai(), RTAI_TASK, key, t,
-					     &t->task);
+	if (t->task) {
+		nk_unlock(nk);
+		return NULL;
+	}
+	ret = skin_register_locked(rtai(), RTAI_TASK, key, t, &t->task);
 	if (ret == 0) {
 		t->prio = prio;
 		t->hard = false;
@@ -549,7 +551,7 @@ void rt_set_sched_policy(RT_TASK *task, int policy, int rr_quantum_ns)
 
 /* The wait states of RTAI that are object waits here. */
 #define TASK_OBJECT_WAITS                                                      \
-	(RT_SCHED_SEMAPHORE | RT_SCHED_SEND | RT_SCHED_RECEIVE |              \
+	(RT_SCHED_SEMAPHORE | RT_SCHED_SEND | RT_SCHED_RECEIVE |               \
 	 RT_SCHED_RPC | RT_SCHED_RETURN | RT_SCHED_MBXSUSP)
 
 int rt_task_masked_unblock(RT_TASK *task, unsigned long mask)
