@@ -12,8 +12,7 @@ static void periodic_body(void *arg)
 {
 	(void)arg;
 	CHECK(rt_task_init(nam2num("PER"), 5, 0, 0) != NULL);
-	period_ret[0] = rt_task_make_periodic(NULL, rt_get_time() + 2 * MS,
-					      MS);
+	period_ret[0] = rt_task_make_periodic(NULL, rt_get_time() + 2 * MS, MS);
 	note("start");
 	for (int i = 0; i < 2; i++) {
 		period_ret[1 + i] = rt_task_wait_period();
@@ -172,5 +171,5 @@ TEST(periodic_mode_counts_ticks)
 	CHECK(rt_get_time() >= ns0 || !on_sim());
 }
 
-TESTS(T(periodic_releases_and_overruns), T(made_periodic_by_another),
-      T(sleeps), T(oneshot_counts_are_ns), T(periodic_mode_counts_ticks));
+TESTS(T(periodic_releases_and_overruns), T(made_periodic_by_another), T(sleeps),
+      T(oneshot_counts_are_ns), T(periodic_mode_counts_ticks));
