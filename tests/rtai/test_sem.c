@@ -264,8 +264,12 @@ TEST(named)
 TEST(bad_input)
 {
 	RT_TASK *self = main_task();
-	SEM *bads[] = {NULL, (SEM *)0x10, (SEM *)(uintptr_t)0xdeadbeef,
-		       (SEM *)UINTPTR_MAX, (SEM *)self, NULL};
+	SEM *bads[] = {NULL,
+		       (SEM *)0x10,
+		       (SEM *)(uintptr_t)0xdeadbeef,
+		       (SEM *)UINTPTR_MAX,
+		       (SEM *)self,
+		       NULL};
 	SEM *gone = rt_sem_init(0, 0);
 
 	CHECK_EQ(rt_sem_delete(gone), 0);
