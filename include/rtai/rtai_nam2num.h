@@ -13,6 +13,8 @@
 #ifndef FUSION_RTAI_NAM2NUM_H
 #define FUSION_RTAI_NAM2NUM_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
