@@ -41,7 +41,16 @@ enum rtai_class_id {
 	RTAI_TASK,   /* a task: its TCB */
 	RTAI_THREAD, /* a thread of rt_thread_create(): its TCB */
 	RTAI_SEM,
+	RTAI_MBX,
 	RTAI_NR_CLASSES
+};
+
+/*
+ * The first member of every object that rt_named_*_init() may share:
+ * how many of those calls it still serves.  Lock held.
+ */
+struct rtai_named {
+	int uses;
 };
 
 /* The skin's state in an instance.  Lock held for every field. */
@@ -87,6 +96,19 @@ void rtai_task_exit(struct nk_thread *thread, void *ext);
 void rtai_task_finalize(struct nk_thread *thread, void *ext);
 
 void rtai_sem_reclaim(struct nk_instance *nk, void *object);
+void rtai_mbx_reclaim(struct nk_instance *nk, void *object);
+
+/*
+ * rt_named_*_init(): the object of class @cls named nam2num(@name),
+ * one use more, or else a new one from @create(registry name, @arg).
+ * NULL for a NULL or empty name, a name of another class, or when
+ * @create fails.  Lock NOT held.
+ */
+void *rtai_named_init(unsigned int cls, const char *name,
+		      void *(*create)(const char *key, void *arg), void *arg);
+/* rt_named_*_delete(): one use less, deleting at the last.  Returns the
+ * uses left, or the class's bad-handle code.  Lock NOT held. */
+int rtai_named_delete(unsigned int cls, void *adr);
 
 /* The skin's state, NULL before the first rtai_enter(). */
 static inline struct rtai_state *rtai_state(void)

@@ -38,6 +38,7 @@ static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
     [RTAI_TASK] = {"task"},
     [RTAI_THREAD] = {"thread"},
     [RTAI_SEM] = {"sem", .bad_handle = RTE_OBJINV, .reclaim = rtai_sem_reclaim},
+    [RTAI_MBX] = {"mbx", .bad_handle = RTE_OBJINV, .reclaim = rtai_mbx_reclaim},
 };
 
 const struct skin_desc rtai_skin = {
@@ -103,4 +104,57 @@ unsigned long rt_get_name(void *adr)
 		}
 	nk_unlock(nk);
 	return key[0] ? nam2num(key) : 0;
+}
+
+void *rtai_named_init(unsigned int cls, const char *name,
+		      void *(*create)(const char *key, void *arg), void *arg)
+{
+	char key[RTAI_NAME_CHARS + 1];
+	struct rtai_named *obj;
+	struct nk_instance *nk;
+	uintptr_t handle;
+	struct skin *sk;
+	bool found;
+	void *adr;
+
+	if (name == NULL || name[0] == '\0' || skin_enter(&rtai_skin, &nk, &sk))
+		return NULL;
+	/* Its name as the registry knows it: what nam2num() keeps. */
+	rtai_name(nam2num(name), key);
+	for (;;) {
+		nk_lock(nk);
+		if (skin_find_locked(sk, cls, key, &handle) == 0 &&
+		    skin_lookup_locked(sk, cls, handle, (void **)&obj) == 0) {
+			obj->uses++;
+			nk_unlock(nk);
+			return rtai_ptr(handle);
+		}
+		nk_unlock(nk);
+		adr = create(key, arg);
+		if (adr)
+			return adr;
+		/* Made by another thread meanwhile: use it (next round).
+		 * Else it failed for good (another class's name...). */
+		nk_lock(nk);
+		found = skin_find_locked(sk, cls, key, &handle) == 0;
+		nk_unlock(nk);
+		if (!found)
+			return NULL;
+	}
+}
+
+/* Keep a named object that is still in use.  Lock held. */
+static int named_still_used(struct nk_instance *nk, void *object)
+{
+	struct rtai_named *obj = object;
+
+	(void)nk;
+	return --obj->uses > 0 ? obj->uses : 0;
+}
+
+int rtai_named_delete(unsigned int cls, void *adr)
+{
+	uintptr_t handle = rtai_handle(adr);
+
+	return skin_delete(&rtai_skin, cls, &handle, named_still_used);
 }

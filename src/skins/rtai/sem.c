@@ -16,13 +16,13 @@
 #define SEM_TYPE_BITS 7 /* kind (3) and FIFO_Q */
 
 struct rtai_sem {
-	int kind;	       /* CNT_SEM, BIN_SEM or RES_SEM */
-	int restype;	       /* RES_SEM: RESEM_* */
-	int fifo;	       /* FIFO_Q: waiters in arrival order */
-	int value;	       /* initial units */
-	int uses;	       /* rt_typed_named_sem_init() calls not deleted */
-	struct nk_sem sem;     /* CNT_SEM, BIN_SEM */
-	struct nk_mutex mutex; /* RES_SEM */
+	struct rtai_named named; /* first: rt_named_sem_init() uses */
+	int kind;		 /* CNT_SEM, BIN_SEM or RES_SEM */
+	int restype;		 /* RES_SEM: RESEM_* */
+	int fifo;		 /* FIFO_Q: waiters in arrival order */
+	int value;		 /* initial units */
+	struct nk_sem sem;	 /* CNT_SEM, BIN_SEM */
+	struct nk_mutex mutex;	 /* RES_SEM */
 };
 
 static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
@@ -69,7 +69,7 @@ static SEM *sem_create(const char *key, int value, int type)
 	s->value = s->kind == BIN_SEM && value > 1 ? 1
 		   : kind == RES_SEM		   ? 0
 						   : value;
-	s->uses = 1;
+	s->named.uses = 1;
 	if (skin_create(rtai(), RTAI_SEM, key, s, sem_setup, rtai_sem_reclaim,
 			&handle))
 		return NULL;
@@ -89,39 +89,19 @@ SEM *rt_sem_init(unsigned long name, int value)
 	return rt_typed_sem_init(name, value, CNT_SEM);
 }
 
+/* rtai_named_init()'s creation: @arg is the value and the type. */
+static void *sem_create_named(const char *key, void *arg)
+{
+	const int *vt = arg;
+
+	return sem_create(key, vt[0], vt[1]);
+}
+
 SEM *rt_typed_named_sem_init(const char *name, int value, int type)
 {
-	char key[RTAI_NAME_CHARS + 1];
-	struct nk_instance *nk;
-	struct rtai_sem *s;
-	uintptr_t handle;
-	SEM *sem;
+	int vt[2] = {value, type};
 
-	if (name == NULL || name[0] == '\0' || rtai_enter(&nk))
-		return NULL;
-	/* Its name as the registry knows it: what nam2num() keeps. */
-	rtai_name(nam2num(name), key);
-	for (;;) {
-		nk_lock(nk);
-		if (skin_find_locked(rtai(), RTAI_SEM, key, &handle) == 0 &&
-		    skin_lookup_locked(rtai(), RTAI_SEM, handle, (void **)&s) ==
-			0) {
-			s->uses++;
-			nk_unlock(nk);
-			return rtai_ptr(handle);
-		}
-		nk_unlock(nk);
-		sem = sem_create(key, value, type);
-		/* Another thread may have made it meanwhile: use that. */
-		if (sem || rt_get_adr(nam2num(key)) == NULL)
-			return sem;
-		nk_lock(nk);
-		if (skin_find_locked(rtai(), RTAI_SEM, key, &handle)) {
-			nk_unlock(nk);
-			return NULL; /* another kind of object */
-		}
-		nk_unlock(nk);
-	}
+	return rtai_named_init(RTAI_SEM, name, sem_create_named, vt);
 }
 
 SEM *rt_named_sem_init(const char *name, int value)
@@ -136,20 +116,9 @@ int rt_sem_delete(SEM *sem)
 	return skin_delete(&rtai_skin, RTAI_SEM, &handle, NULL);
 }
 
-/* Keep a named semaphore that is still in use.  Lock held. */
-static int sem_still_used(struct nk_instance *nk, void *object)
-{
-	struct rtai_sem *s = object;
-
-	(void)nk;
-	return --s->uses > 0 ? s->uses : 0;
-}
-
 int rt_named_sem_delete(SEM *sem)
 {
-	uintptr_t handle = rtai_handle(sem);
-
-	return skin_delete(&rtai_skin, RTAI_SEM, &handle, sem_still_used);
+	return rtai_named_delete(RTAI_SEM, sem);
 }
 
 /* Find @sem: lock held on success only.  RTE_OBJINV otherwise. */
