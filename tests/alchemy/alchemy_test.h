@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scaffolding shared by the Alchemy tests.  Each tests/alchemy/test_*.c
- * is a binary of its own, so everything here is static: the trail of
- * events, the backend, task spawning, plain pthreads.
+ * is a binary of its own, so everything here is static: task
+ * spawning, binders, plain pthreads (the trail of events and the
+ * backend come from trail.h).
  */
 #ifndef ALCHEMY_TEST_H
 #define ALCHEMY_TEST_H
 
-#include "harness.h"
+#include "trail.h"
 
 #include <alchemy/task.h>
 #include <alchemy/timer.h>
@@ -18,24 +19,6 @@
 #include <stdbool.h>
 
 #define MS 1000000ULL
-
-/* The process runtime (the first call makes main a task). */
-static inline struct nk_instance *test_runtime(void)
-{
-	struct nk_instance *nk = NULL;
-
-	CHECK_EQ(fusion_runtime(&nk), 0);
-	return nk;
-}
-
-/*
- * Whether the tests run on sim: virtual time, exact dates.  On live,
- * tests assert only order and error codes.
- */
-static inline bool on_sim(void)
-{
-	return strcmp(nk_instance_backend(test_runtime()), "sim") == 0;
-}
 
 /* Effective nucleus priority of the caller (inheritance included). */
 static inline int my_prio(void)
@@ -51,62 +34,6 @@ static inline int my_prio(void)
 static inline RTIME margin(RTIME ns)
 {
 	return on_sim() ? ns : 2000 * ns;
-}
-
-/*
- * The trail of events, in order, separated by spaces: step() appends a
- * name, note() a formatted item dated "@ns" since log_start() on sim
- * (check_log() drops the dates of the expected string on live).
- */
-static char trail[2048];
-static RTIME trail_t0;
-
-static inline void step(const char *what)
-{
-	size_t len = strlen(trail);
-
-	snprintf(trail + len, sizeof(trail) - len, "%s%s", len ? " " : "",
-		 what);
-}
-
-static inline void log_start(void)
-{
-	trail[0] = '\0';
-	trail_t0 = rt_timer_read();
-}
-
-static inline void __attribute__((format(printf, 1, 2)))
-note(const char *fmt, ...)
-{
-	char item[128];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(item, sizeof(item), fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(item) && on_sim())
-		snprintf(item + n, sizeof(item) - (size_t)n, "@%llu",
-			 rt_timer_read() - trail_t0);
-	step(item);
-}
-
-static inline void check_log(const char *expected)
-{
-	bool sim = on_sim();
-	char want[sizeof(trail)];
-	size_t j = 0;
-
-	for (size_t i = 0; expected[i] && j < sizeof(want) - 1; i++) {
-		if (!sim && expected[i] == '@') {
-			while (expected[i + 1] >= '0' && expected[i + 1] <= '9')
-				i++;
-			continue;
-		}
-		want[j++] = expected[i];
-	}
-	want[j] = '\0';
-	CHECK_STR(trail, want);
 }
 
 /* Spawn an anonymous joinable task running @body(@arg). */

@@ -25,8 +25,7 @@ static void receiver_body(void *arg)
 	struct peer *p = arg;
 
 	CHECK(rt_task_init(0, p->prio, 0, 0) != NULL);
-	p->ret = p->delay ? rt_mbx_receive_timed(box, p->buf, p->size,
-						 p->delay)
+	p->ret = p->delay ? rt_mbx_receive_timed(box, p->buf, p->size, p->delay)
 			  : rt_mbx_receive(box, p->buf, p->size);
 	note("%s:%d:%.*s", p->name, p->ret, p->size, p->buf);
 }
@@ -160,8 +159,7 @@ TEST(timeouts_deletion_unblock)
 	CHECK_EQ(rt_mbx_receive_until(box, &byte, 1, rt_get_time()),
 		 RTE_TIMOUT);
 	/* What fitted went in before the timeout, as on RTAI. */
-	CHECK_EQ(rt_mbx_send_until(box, "12345", 5, rt_get_time()),
-		 RTE_TIMOUT);
+	CHECK_EQ(rt_mbx_send_until(box, "12345", 5, rt_get_time()), RTE_TIMOUT);
 	CHECK_EQ(rt_mbx_receive_wp(box, four, 4), 0);
 	CHECK(memcmp(four, "1234", 4) == 0);
 	CHECK_EQ(rt_mbx_send_timed(box, "1234", 4, MS), 0);

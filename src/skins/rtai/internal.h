@@ -156,6 +156,13 @@ int rtai_task_get(RT_TASK *task, struct nk_instance **nk,
  */
 int rtai_current(struct nk_instance **nk, struct rtai_task **out);
 
+/* RTAI's round-robin quantum when none is given. */
+#define RTAI_RR_QUANTUM 1000000
+
+/* The RT CPU of the lowest Linux CPU of @mask that runs one (0: CPU
+ * 0), -1 if none does. */
+int rtai_task_cpu(unsigned long mask);
+
 /* Timeouts from counts: relative (0: non-blocking) and absolute. */
 static inline struct skin_timeout rtai_rel(struct skin *sk, RTIME delay)
 {

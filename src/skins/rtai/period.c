@@ -88,40 +88,33 @@ int rt_set_period(RT_TASK *task, RTIME new_period)
 	return 0;
 }
 
-/* Sleep until @to.  Returns 0, RTE_UNBLKD, RTE_PERM. */
-static int sleep_until(struct nk_instance *nk, struct skin_timeout to)
+/* Sleep @time counts (@absolute: until that date).  0, RTE_UNBLKD,
+ * RTE_TMROVRN (nothing to wait for), RTE_PERM. */
+static int task_sleep(RTIME time, bool absolute)
 {
+	struct skin_timeout to;
+	struct nk_instance *nk;
+	int ret;
+
+	ret = rtai_enter(&nk);
+	if (ret)
+		return ret;
+	if (nk_thread_self(nk) == NULL)
+		return RTE_PERM;
+	if (absolute ? time <= rtai_now(rtai()) : time <= 0)
+		return RTE_TMROVRN;
+	to = absolute ? rtai_abs(rtai(), time) : rtai_rel(rtai(), time);
 	return skin_error(&rtai_skin, nk_thread_sleep(nk, to.value, to.mode));
 }
 
 int rt_sleep(RTIME delay)
 {
-	struct nk_instance *nk;
-	int ret;
-
-	ret = rtai_enter(&nk);
-	if (ret)
-		return ret;
-	if (nk_thread_self(nk) == NULL)
-		return RTE_PERM;
-	if (delay <= 0)
-		return RTE_TMROVRN;
-	return sleep_until(nk, rtai_rel(rtai(), delay));
+	return task_sleep(delay, false);
 }
 
 int rt_sleep_until(RTIME time)
 {
-	struct nk_instance *nk;
-	int ret;
-
-	ret = rtai_enter(&nk);
-	if (ret)
-		return ret;
-	if (nk_thread_self(nk) == NULL)
-		return RTE_PERM;
-	if (time <= rtai_now(rtai()))
-		return RTE_TMROVRN;
-	return sleep_until(nk, rtai_abs(rtai(), time));
+	return task_sleep(time, true);
 }
 
 void rt_busy_sleep(int nanosecs)

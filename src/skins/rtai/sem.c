@@ -222,7 +222,11 @@ int rt_sem_wait_timed(SEM *sem, RTIME delay)
 	return sem_take(sem, delay, SEM_BOUNDED, false);
 }
 
-int rt_sem_signal(SEM *sem)
+/* What rt_sem_signal() and its kind do to a semaphore found. */
+enum sem_op { SEM_SIGNAL, SEM_BROADCAST, SEM_COUNT };
+
+/* @op on @sem: its result, or an RTE_* code. */
+static int sem_apply(SEM *sem, enum sem_op op)
 {
 	struct nk_instance *nk;
 	struct rtai_sem *s;
@@ -231,44 +235,40 @@ int rt_sem_signal(SEM *sem)
 	ret = sem_get(sem, &nk, &s);
 	if (ret)
 		return ret;
-	if (s->kind == RES_SEM) {
-		ret = nk_mutex_unlock_locked(&s->mutex);
-	} else {
-		ret = nk_sem_give_locked(&s->sem);
+	switch (op) {
+	case SEM_SIGNAL:
+		if (s->kind == RES_SEM)
+			ret = nk_mutex_unlock_locked(&s->mutex);
+		else
+			ret = nk_sem_give_locked(&s->sem);
 		/* A binary semaphore holding its unit stays so. */
-		if (ret == -EOVERFLOW)
-			ret = 0;
+		ret = skin_error(&rtai_skin, ret == -EOVERFLOW ? 0 : ret);
+		break;
+	case SEM_BROADCAST:
+		/* Its waiters want ownership, which one only may have. */
+		ret = s->kind == RES_SEM ? RTE_PERM
+					 : nk_sem_broadcast_locked(&s->sem);
+		break;
+	case SEM_COUNT:
+		ret = sem_value(s);
+		break;
 	}
 	nk_sched_run(nk);
 	nk_unlock(nk);
-	return skin_error(&rtai_skin, ret);
+	return ret;
+}
+
+int rt_sem_signal(SEM *sem)
+{
+	return sem_apply(sem, SEM_SIGNAL);
 }
 
 int rt_sem_broadcast(SEM *sem)
 {
-	struct nk_instance *nk;
-	struct rtai_sem *s;
-	int ret;
-
-	ret = sem_get(sem, &nk, &s);
-	if (ret)
-		return ret;
-	ret = s->kind == RES_SEM ? RTE_PERM : nk_sem_broadcast_locked(&s->sem);
-	nk_sched_run(nk);
-	nk_unlock(nk);
-	return ret;
+	return sem_apply(sem, SEM_BROADCAST);
 }
 
 int rt_sem_count(SEM *sem)
 {
-	struct nk_instance *nk;
-	struct rtai_sem *s;
-	int ret;
-
-	ret = sem_get(sem, &nk, &s);
-	if (ret)
-		return ret;
-	ret = sem_value(s);
-	nk_unlock(nk);
-	return ret;
+	return sem_apply(sem, SEM_COUNT);
 }

@@ -11,17 +11,12 @@
  * ends the thread.  The personality's hooks keep the TCB in step with
  * the thread whoever ends it.
  *
- * Suspension is counted in the TCB, as RTAI counts it: a task
- * suspending itself sleeps on its own queue (so that it can time out),
- * another task is suspended by the nucleus wherever it stands.
+ * What is done to a task found by its RT_TASK is in task_ctl.c.
  */
 #include "internal.h"
 
 #include <sched.h>
 #include <string.h>
-
-/* RTAI's round-robin quantum when none is given. */
-#define RTAI_RR_QUANTUM 1000000
 
 int rtai_task_attach(struct nk_thread *thread, void *ext)
 {
@@ -98,9 +93,7 @@ int rtai_task_get(RT_TASK *task, struct nk_instance **nk,
 	return 0;
 }
 
-/* The RT CPU of the lowest Linux CPU of @mask that runs one (0: CPU
- * 0), -1 if none does. */
-static int task_cpu(unsigned long mask)
+int rtai_task_cpu(unsigned long mask)
 {
 	if (mask == 0)
 		return 0;
@@ -122,7 +115,7 @@ static RT_TASK *task_init(unsigned long name, int prio, int policy,
 	struct nk_instance *nk;
 	struct nk_thread *self;
 	struct rtai_task *t;
-	int ret, cpu = task_cpu(cpus);
+	int ret, cpu = rtai_task_cpu(cpus);
 
 	if (prio < 0 || cpu < 0 ||
 	    (policy != SCHED_OTHER && policy != SCHED_FIFO &&
@@ -263,165 +256,31 @@ int rt_thread_join(long thread)
 	return ret == -EBUSY ? -EINVAL : skin_error(&rtai_skin, ret);
 }
 
-int rt_task_delete(RT_TASK *task)
+/* The caller runs hard (primary mode) or soft (relaxed). */
+static void task_mode(bool hard)
 {
 	struct nk_instance *nk;
 	struct rtai_task *t;
-	int ret;
 
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	if (t->thread == nk_thread_self(nk)) {
-		skin_unregister_locked(rtai(), t->task);
-		t->task = 0;
-		t->period = 0;
-	} else {
-		/* The exit hook cleans up. */
-		ret = nk_thread_delete(t->thread);
-	}
+	if (rtai_task_get(NULL, &nk, &t))
+		return;
+	t->hard = hard;
 	nk_unlock(nk);
-	return ret;
-}
-
-int rt_thread_delete(RT_TASK *task)
-{
-	return rt_task_delete(task);
+	(void)(hard ? nk_thread_harden(nk) : nk_thread_relax(nk));
 }
 
 void rt_make_hard_real_time(void)
 {
-	struct nk_instance *nk;
-	struct rtai_task *t;
-
-	if (rtai_task_get(NULL, &nk, &t))
-		return;
-	t->hard = true;
-	nk_unlock(nk);
-	(void)nk_thread_harden(nk);
+	task_mode(true);
 }
 
 void rt_make_soft_real_time(void)
 {
-	struct nk_instance *nk;
-	struct rtai_task *t;
-
-	if (rtai_task_get(NULL, &nk, &t))
-		return;
-	t->hard = false;
-	nk_unlock(nk);
-	(void)nk_thread_relax(nk);
-}
-
-int rt_is_hard_real_time(RT_TASK *task)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	int hard;
-
-	if (rtai_task_get(task, &nk, &t))
-		return 0;
-	hard = t->hard;
-	nk_unlock(nk);
-	return hard;
+	task_mode(false);
 }
 
 void rt_allow_nonroot_hrt(void)
 {
-}
-
-/*
- * Suspend @task until resumed or @to (self only; for another task the
- * suspension has no limit).  Returns the depth or an RTE_* code.
- */
-static int task_suspend(RT_TASK *task, bool until, RTIME date)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	struct skin_timeout to;
-	int ret;
-
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	to = until ? rtai_abs(rtai(), date) : skin_infinite();
-	if (t->suspdepth != 0) {
-		/* Suspended already, or resumes ahead: only count. */
-		ret = ++t->suspdepth;
-	} else if (t->thread != nk_thread_self(nk)) {
-		ret = nk_thread_suspend(t->thread);
-		t->suspdepth = ret ? 0 : 1;
-		ret = ret ? skin_error(&rtai_skin, ret) : 1;
-	} else if (until && date <= rtai_now(rtai())) {
-		ret = RTE_TMROVRN;
-	} else {
-		t->suspdepth = 1;
-		t->self_suspended = true;
-		ret = nk_synch_sleep(&t->suspq, to.value, to.mode);
-		t->self_suspended = false;
-		if (ret)
-			t->suspdepth = 0;
-		ret = ret ? skin_error(&rtai_skin, ret) : t->suspdepth;
-	}
-	nk_unlock(nk);
-	return ret;
-}
-
-int rt_task_suspend(RT_TASK *task)
-{
-	return task_suspend(task, false, 0);
-}
-
-int rt_task_suspend_until(RT_TASK *task, RTIME time)
-{
-	return task_suspend(task, true, time);
-}
-
-int rt_task_suspend_timed(RT_TASK *task, RTIME delay)
-{
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return -EINVAL;
-	return task_suspend(task, true, rtai_now(sk) + delay);
-}
-
-int rt_task_suspend_if(RT_TASK *task)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	int ret;
-
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	if (t->suspdepth < 0)
-		t->suspdepth++;
-	ret = t->suspdepth;
-	nk_unlock(nk);
-	return ret;
-}
-
-int rt_task_resume(RT_TASK *task)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	int ret;
-
-	if (task == NULL)
-		return -EINVAL;
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	if (--t->suspdepth == 0) {
-		if (t->self_suspended)
-			nk_synch_wakeup_one(&t->suspq);
-		else
-			(void)nk_thread_resume(t->thread);
-		nk_sched_run(nk);
-	}
-	nk_unlock(nk);
-	return 0;
 }
 
 void rt_task_yield(void)
@@ -430,56 +289,6 @@ void rt_task_yield(void)
 
 	if (rtai_enter(&nk) == 0)
 		(void)nk_thread_yield(nk);
-}
-
-int rt_change_prio(RT_TASK *task, int priority)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	int ret;
-
-	if (priority < 0)
-		return -EINVAL;
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	ret = nk_thread_set_priority(t->thread, rtai_nk_prio(priority));
-	if (ret == 0) {
-		ret = t->prio;
-		t->prio = priority;
-	}
-	nk_unlock(nk);
-	return ret;
-}
-
-int rt_get_prio(RT_TASK *task)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	int ret;
-
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	ret = t->prio;
-	nk_unlock(nk);
-	return ret;
-}
-
-int rt_get_inher_prio(RT_TASK *task)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	int ret, eff;
-
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	eff = nk_thread_effective_priority(t->thread);
-	/* Not boosted: the base priority, exact beyond the levels too. */
-	ret = eff > rtai_nk_prio(t->prio) ? rtai_prio(eff) : t->prio;
-	nk_unlock(nk);
-	return ret;
 }
 
 RT_TASK *rt_whoami(void)
@@ -495,104 +304,4 @@ RT_TASK *rt_whoami(void)
 RT_TASK *rt_buddy(void)
 {
 	return rt_whoami();
-}
-
-int rt_task_use_fpu(RT_TASK *task, int use_fpu_flag)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	int ret;
-
-	(void)use_fpu_flag;
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret == 0)
-		nk_unlock(nk);
-	return ret;
-}
-
-/* Move @task to RT CPU @cpu (< 0: nothing). */
-static void task_move(RT_TASK *task, int cpu)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-
-	if (cpu < 0 || rtai_task_get(task, &nk, &t))
-		return;
-	if (cpu != nk_thread_cpu(t->thread))
-		(void)nk_thread_set_cpu(t->thread, cpu);
-	nk_unlock(nk);
-}
-
-void rt_set_runnable_on_cpus(RT_TASK *task, unsigned long cpu_mask)
-{
-	task_move(task, cpu_mask ? task_cpu(cpu_mask) : -1);
-}
-
-void rt_set_runnable_on_cpuid(RT_TASK *task, unsigned int cpuid)
-{
-	task_move(task, cpuid < 8 * sizeof(unsigned long)
-			    ? task_cpu(1UL << cpuid)
-			    : -1);
-}
-
-void rt_set_sched_policy(RT_TASK *task, int policy, int rr_quantum_ns)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-
-	if ((policy != RT_SCHED_FIFO && policy != RT_SCHED_RR) ||
-	    rtai_task_get(task, &nk, &t))
-		return;
-	(void)nk_thread_set_policy(
-	    t->thread, policy == RT_SCHED_RR ? NK_SCHED_RR : NK_SCHED_FIFO,
-	    rr_quantum_ns > 0 ? rr_quantum_ns : RTAI_RR_QUANTUM);
-	nk_unlock(nk);
-}
-
-/* The wait states of RTAI that are object waits here. */
-#define TASK_OBJECT_WAITS                                                      \
-	(RT_SCHED_SEMAPHORE | RT_SCHED_SEND | RT_SCHED_RECEIVE |               \
-	 RT_SCHED_RPC | RT_SCHED_RETURN | RT_SCHED_MBXSUSP)
-
-int rt_task_masked_unblock(RT_TASK *task, unsigned long mask)
-{
-	struct nk_instance *nk;
-	struct rtai_task *t;
-	unsigned int state;
-	bool hit;
-	int ret;
-
-	if (task == NULL)
-		return -EINVAL;
-	ret = rtai_task_get(task, &nk, &t);
-	if (ret)
-		return ret;
-	state = nk_thread_state(t->thread);
-	hit = (mask & RT_SCHED_DELAYED) && (state & NK_THREAD_DELAYED);
-	if (t->self_suspended)
-		hit = hit || (mask & RT_SCHED_SUSPENDED);
-	else
-		hit = hit || ((mask & TASK_OBJECT_WAITS) &&
-			      (state & NK_THREAD_PENDING));
-	if (hit) {
-		(void)nk_thread_unblock(t->thread);
-		nk_sched_run(nk);
-	}
-	nk_unlock(nk);
-	return 0;
-}
-
-void rt_get_exectime(RT_TASK *task, RTIME *exectime)
-{
-	struct nk_thread_stats stats = {0};
-	struct nk_instance *nk;
-	struct rtai_task *t;
-
-	if (exectime == NULL || rtai_task_get(task, &nk, &t))
-		return;
-	(void)nk_thread_stats(t->thread, &stats);
-	exectime[0] = (RTIME)stats.exec_time;
-	exectime[1] = t->born;
-	exectime[2] = (RTIME)nk_now(nk);
-	nk_unlock(nk);
 }
