@@ -78,6 +78,10 @@ struct rtai_task {
 	int suspdepth;
 	bool self_suspended;
 	struct nk_synch suspq;
+	/* Messages (msg.c): senders and callers wait on msgq, the task
+	 * itself on recvq when nothing was sent to it. */
+	struct nk_synch msgq;
+	struct nk_synch recvq;
 	/* Periodic work, in counts: the last release and the period
 	 * (0: not periodic). */
 	RTIME release;
@@ -89,6 +93,10 @@ struct rtai_task {
 };
 
 extern const struct skin_desc rtai_skin;
+
+/* Prepare and end a task's message queues (msg.c).  Lock held. */
+int rtai_msg_init(struct nk_instance *nk, struct rtai_task *t);
+void rtai_msg_exit(struct rtai_task *t);
 
 /* The personality's hooks (task.c).  Lock held. */
 int rtai_task_attach(struct nk_thread *thread, void *ext);

@@ -22,9 +22,12 @@ int rtai_task_attach(struct nk_thread *thread, void *ext)
 {
 	struct rtai_task *t = ext;
 
+	struct nk_instance *nk = nk_thread_instance(thread);
+	int ret;
+
 	t->thread = thread;
-	return nk_synch_init(nk_thread_instance(thread), &t->suspq, "suspend",
-			     NK_SYNCH_FIFO, 0);
+	ret = nk_synch_init(nk, &t->suspq, "suspend", NK_SYNCH_FIFO, 0);
+	return ret ? ret : rtai_msg_init(nk, t);
 }
 
 /* The thread ends: its name is free, its rt_thread_join() id stays
@@ -38,6 +41,7 @@ void rtai_task_exit(struct nk_thread *thread, void *ext)
 		skin_unregister_locked(rtai(), t->task);
 	t->task = 0;
 	nk_synch_destroy_locked(&t->suspq);
+	rtai_msg_exit(t);
 }
 
 /* Joined or reaped.  Lock held. */

@@ -14,7 +14,7 @@
 
 /* The wait states of RTAI that are object waits here. */
 #define TASK_OBJECT_WAITS                                                      \
-	(RT_SCHED_SEMAPHORE | RT_SCHED_SEND | RT_SCHED_RECEIVE |              \
+	(RT_SCHED_SEMAPHORE | RT_SCHED_SEND | RT_SCHED_RECEIVE |               \
 	 RT_SCHED_RPC | RT_SCHED_RETURN | RT_SCHED_MBXSUSP)
 
 enum task_op {
@@ -55,7 +55,9 @@ static int task_op_locked(struct nk_instance *nk, struct rtai_task *t,
 		if (t->thread != nk_thread_self(nk))
 			/* The exit hook cleans up. */
 			return nk_thread_delete(t->thread);
-		/* Itself: the task goes, the thread stays. */
+		/* Itself: the task goes, the thread stays; its senders
+		 * learn that it went. */
+		nk_synch_flush(&t->msgq, NK_WAKE_DELETED);
 		skin_unregister_locked(rtai(), t->task);
 		t->task = 0;
 		t->period = 0;
