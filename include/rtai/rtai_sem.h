@@ -44,6 +44,9 @@ typedef struct rt_semaphore {
 #define RESEM_CHEKWT -1 /**< RTE_DEADLOK */
 /** @} */
 
+/** A condition variable: an RTAI semaphore, as in RTAI. */
+typedef SEM CND;
+
 #define SEM_ERR RTE_OBJINV    /**< RTAI's older name */
 #define SEM_TIMOUT RTE_TIMOUT /**< RTAI's older name */
 
@@ -60,6 +63,13 @@ typedef struct rt_semaphore {
 #define rt_sem_wait_until rtai_rt_sem_wait_until
 #define rt_sem_wait_timed rtai_rt_sem_wait_timed
 #define rt_sem_count rtai_rt_sem_count
+#define rt_cond_init rtai_rt_cond_init
+#define rt_cond_delete rtai_rt_cond_delete
+#define rt_cond_signal rtai_rt_cond_signal
+#define rt_cond_broadcast rtai_rt_cond_broadcast
+#define rt_cond_wait rtai_rt_cond_wait
+#define rt_cond_wait_until rtai_rt_cond_wait_until
+#define rt_cond_wait_timed rtai_rt_cond_wait_timed
 
 /**
  * A semaphore named @p name (0: anonymous) of @p type (a kind or-ed
@@ -117,6 +127,31 @@ int rt_sem_wait_until(SEM *sem, RTIME time);
 int rt_sem_wait_timed(SEM *sem, RTIME delay);
 /** The count (negative: minus the tasks waiting), or RTE_OBJINV. */
 int rt_sem_count(SEM *sem);
+
+/**
+ * A condition variable named @p name (0: anonymous): a semaphore whose
+ * signals nobody waits for are lost.  NULL: the name taken, no memory.
+ */
+CND *rt_cond_init(unsigned long name);
+/** Delete @p cnd (rt_sem_delete()): its waiters return RTE_OBJREM. */
+int rt_cond_delete(CND *cnd);
+/** Wake the first waiter of @p cnd, if any.  0, RTE_OBJINV. */
+int rt_cond_signal(CND *cnd);
+/** Wake every waiter of @p cnd.  0, RTE_OBJINV. */
+int rt_cond_broadcast(CND *cnd);
+/**
+ * Release @p mtx (a RES_SEM the caller owns, whatever its nesting, or
+ * another semaphore: signalled), wait for a signal of @p cnd, take
+ * @p mtx back (as deeply nested).  Returns 0, RTE_OBJINV (@p cnd not a
+ * condition or @p mtx not a semaphore), RTE_PERM (a RES_SEM the caller
+ * does not own), RTE_OBJREM (either deleted meanwhile), RTE_UNBLKD.
+ */
+int rt_cond_wait(CND *cnd, SEM *mtx);
+/** rt_cond_wait() until the date @p time at the latest: RTE_TIMOUT
+ * then (@p mtx is taken back all the same). */
+int rt_cond_wait_until(CND *cnd, SEM *mtx, RTIME time);
+/** rt_cond_wait() for @p delay counts at most. */
+int rt_cond_wait_timed(CND *cnd, SEM *mtx, RTIME delay);
 
 #ifdef __cplusplus
 }

@@ -294,10 +294,8 @@ TEST(unblock_and_bad_input)
 	CHECK(rt_receive_timed(bad, &w, 0) == (RT_TASK *)RTE_OBJINV);
 	CHECK(rt_receivex(bad, buf, 1, &len) == (RT_TASK *)RTE_OBJINV);
 	CHECK(rt_receivex_if(bad, buf, 1, &len) == (RT_TASK *)RTE_OBJINV);
-	CHECK(rt_receivex_until(bad, buf, 1, &len, 0) ==
-	      (RT_TASK *)RTE_OBJINV);
-	CHECK(rt_receivex_timed(bad, buf, 1, &len, 0) ==
-	      (RT_TASK *)RTE_OBJINV);
+	CHECK(rt_receivex_until(bad, buf, 1, &len, 0) == (RT_TASK *)RTE_OBJINV);
+	CHECK(rt_receivex_timed(bad, buf, 1, &len, 0) == (RT_TASK *)RTE_OBJINV);
 	CHECK(rt_evdrp(bad, &w) == (RT_TASK *)RTE_OBJINV);
 	CHECK(rt_evdrpx(bad, buf, 1, &len) == (RT_TASK *)RTE_OBJINV);
 	CHECK(rt_return(bad, 1) == (RT_TASK *)RTE_OBJINV);
@@ -319,8 +317,7 @@ static void *not_a_task(void *arg)
 	unsigned long w;
 
 	(void)arg;
-	CHECK(rt_send(rt_get_adr(nam2num("MAIN")), 1) ==
-	      (RT_TASK *)RTE_OBJINV);
+	CHECK(rt_send(rt_get_adr(nam2num("MAIN")), 1) == (RT_TASK *)RTE_OBJINV);
 	CHECK(rt_receive(NULL, &w) == (RT_TASK *)RTE_OBJINV);
 	return NULL;
 }
@@ -335,6 +332,5 @@ TEST(plain_thread_is_refused)
 }
 
 TESTS(T(sends_and_calls_in_priority_order), T(receive_from_one_task),
-      T(buffer_calls), T(buffer_sends_and_previews),
-      T(timeouts_and_deletion), T(unblock_and_bad_input),
-      T(plain_thread_is_refused));
+      T(buffer_calls), T(buffer_sends_and_previews), T(timeouts_and_deletion),
+      T(unblock_and_bad_input), T(plain_thread_is_refused));

@@ -42,6 +42,7 @@ enum rtai_class_id {
 	RTAI_THREAD, /* a thread of rt_thread_create(): its TCB */
 	RTAI_SEM,
 	RTAI_MBX,
+	RTAI_BITS,
 	RTAI_NR_CLASSES
 };
 
@@ -105,6 +106,7 @@ void rtai_task_finalize(struct nk_thread *thread, void *ext);
 
 void rtai_sem_reclaim(struct nk_instance *nk, void *object);
 void rtai_mbx_reclaim(struct nk_instance *nk, void *object);
+void rtai_bits_reclaim(struct nk_instance *nk, void *object);
 
 /*
  * rt_named_*_init(): the object of class @cls named nam2num(@name),

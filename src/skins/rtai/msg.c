@@ -46,8 +46,8 @@ int rtai_msg_init(struct nk_instance *nk, struct rtai_task *t)
 {
 	int ret = nk_synch_init(nk, &t->msgq, "msg", NK_SYNCH_PRIO, 0);
 
-	return ret ? ret : nk_synch_init(nk, &t->recvq, "receive",
-					 NK_SYNCH_FIFO, 0);
+	return ret ? ret
+		   : nk_synch_init(nk, &t->recvq, "receive", NK_SYNCH_FIFO, 0);
 }
 
 void rtai_msg_exit(struct rtai_task *t)
@@ -135,9 +135,9 @@ static int msg_peers(RT_TASK *task, bool any, struct nk_instance **nk,
 		return RTE_OBJINV;
 	nk_lock(*nk);
 	*peer = NULL;
-	if ((task || !any) && skin_lookup_locked(rtai(), RTAI_TASK,
-						 rtai_handle(task),
-						 (void **)peer)) {
+	if ((task || !any) &&
+	    skin_lookup_locked(rtai(), RTAI_TASK, rtai_handle(task),
+			       (void **)peer)) {
 		nk_unlock(*nk);
 		return RTE_OBJINV;
 	}
@@ -300,8 +300,8 @@ static RT_TASK *msg_return(RT_TASK *task, const struct msg_src *src)
 	if (ret)
 		return msg_error(ret);
 	q = msg_find(me, peer->task, true, &caller);
-	if (q == NULL || msg_make(nk, &q->back, src->word, src->buf,
-				  src->size)) {
+	if (q == NULL ||
+	    msg_make(nk, &q->back, src->word, src->buf, src->size)) {
 		nk_unlock(nk);
 		return NULL;
 	}
@@ -424,8 +424,7 @@ RT_TASK *rt_rpcx(RT_TASK *task, void *smsg, void *rmsg, int ssize, int rsize)
 	return msg_send(task, &src, &back, skin_infinite(), false);
 }
 
-RT_TASK *rt_rpcx_if(RT_TASK *task, void *smsg, void *rmsg, int ssize,
-		    int rsize)
+RT_TASK *rt_rpcx_if(RT_TASK *task, void *smsg, void *rmsg, int ssize, int rsize)
 {
 	struct msg_src src = {0, smsg, ssize};
 	struct msg_dest back = {NULL, rmsg, rsize, NULL};

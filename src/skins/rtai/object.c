@@ -39,6 +39,8 @@ static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
     [RTAI_THREAD] = {"thread"},
     [RTAI_SEM] = {"sem", .bad_handle = RTE_OBJINV, .reclaim = rtai_sem_reclaim},
     [RTAI_MBX] = {"mbx", .bad_handle = RTE_OBJINV, .reclaim = rtai_mbx_reclaim},
+    [RTAI_BITS] = {"bits", .bad_handle = RTE_OBJINV,
+		   .reclaim = rtai_bits_reclaim},
 };
 
 const struct skin_desc rtai_skin = {

@@ -14,14 +14,15 @@
 #include <limits.h>
 
 #define SEM_TYPE_BITS 7 /* kind (3) and FIFO_Q */
+#define SEM_CND 0x10	/* a condition variable's kind */
 
 struct rtai_sem {
 	struct rtai_named named; /* first: rt_named_sem_init() uses */
-	int kind;		 /* CNT_SEM, BIN_SEM or RES_SEM */
+	int kind;		 /* CNT_SEM, BIN_SEM, RES_SEM or SEM_CND */
 	int restype;		 /* RES_SEM: RESEM_* */
 	int fifo;		 /* FIFO_Q: waiters in arrival order */
 	int value;		 /* initial units */
-	struct nk_sem sem;	 /* CNT_SEM, BIN_SEM */
+	struct nk_sem sem;	 /* CNT_SEM, BIN_SEM, SEM_CND (pulse) */
 	struct nk_mutex mutex;	 /* RES_SEM */
 };
 
@@ -35,7 +36,8 @@ static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
 		    NK_SYNCH_PI | (s->restype > 0 ? NK_MUTEX_RECURSIVE : 0), 0);
 	return nk_sem_init(nk, &s->sem, wname, (unsigned long)s->value,
 			   s->kind == BIN_SEM ? 1 : 0,
-			   s->fifo ? NK_SYNCH_FIFO : NK_SYNCH_PRIO);
+			   (s->fifo ? NK_SYNCH_FIFO : NK_SYNCH_PRIO) |
+			       (s->kind == SEM_CND ? NK_SEM_PULSE : 0));
 }
 
 void rtai_sem_reclaim(struct nk_instance *nk, void *object)
@@ -56,8 +58,11 @@ static SEM *sem_create(const char *key, int value, int type)
 	uintptr_t handle;
 	int kind = type & RES_SEM;
 
-	if ((type & ~SEM_TYPE_BITS) || (kind != RES_SEM && value < 0) ||
-	    rtai_enter(&nk))
+	if (type == SEM_CND)
+		kind = SEM_CND;
+	else if ((type & ~SEM_TYPE_BITS) || (kind != RES_SEM && value < 0))
+		return NULL;
+	if (rtai_enter(&nk))
 		return NULL;
 	s = nk_alloc(nk, sizeof(*s));
 	if (s == NULL)
@@ -271,4 +276,102 @@ int rt_sem_broadcast(SEM *sem)
 int rt_sem_count(SEM *sem)
 {
 	return sem_apply(sem, SEM_COUNT);
+}
+
+/* ---- conditions: pulse semaphores (a signal nobody waits for is lost) */
+
+CND *rt_cond_init(unsigned long name)
+{
+	char key[RTAI_NAME_CHARS + 1];
+
+	rtai_name(name, key);
+	return sem_create(key, 0, SEM_CND);
+}
+
+int rt_cond_delete(CND *cnd)
+{
+	return rt_sem_delete(cnd);
+}
+
+int rt_cond_signal(CND *cnd)
+{
+	return sem_apply(cnd, SEM_SIGNAL);
+}
+
+int rt_cond_broadcast(CND *cnd)
+{
+	return sem_apply(cnd, SEM_BROADCAST);
+}
+
+/*
+ * Let @m go (all its nesting, into *@depth, for a RES_SEM), wait on
+ * @c per @to, take @m back.  0 or an RTE_* code.  Lock held.
+ */
+static int cond_wait_locked(struct rtai_sem *c, struct rtai_sem *m,
+			    uintptr_t mhandle, struct skin_timeout to)
+{
+	unsigned int depth = 0;
+	int ret, back;
+
+	if (m->kind == RES_SEM)
+		ret = nk_mutex_giveup_locked(&m->mutex, &depth);
+	else
+		ret = nk_sem_give_locked(&m->sem);
+	if (ret && ret != -EOVERFLOW)
+		return skin_error(&rtai_skin, ret);
+	/* @c is gone after -EIDRM: not touched again. */
+	ret = nk_sem_take_locked(&c->sem, to.value, to.mode);
+	if (ret == -EWOULDBLOCK)
+		ret = -ETIMEDOUT;
+	/* The mutex may have gone meanwhile. */
+	if (skin_lookup_locked(rtai(), RTAI_SEM, mhandle, (void **)&m))
+		return RTE_OBJREM;
+	back = m->kind == RES_SEM
+		   ? nk_mutex_regain_locked(&m->mutex, depth)
+		   : nk_sem_take_locked(&m->sem, NK_INFINITE, NK_RELATIVE);
+	return skin_error(&rtai_skin, ret ? ret : back);
+}
+
+static int cond_wait(CND *cnd, SEM *mtx, struct skin_timeout to)
+{
+	struct nk_instance *nk;
+	struct rtai_sem *c, *m;
+	int ret;
+
+	ret = sem_get(cnd, &nk, &c);
+	if (ret)
+		return ret;
+	if (c->kind != SEM_CND ||
+	    skin_lookup_locked(rtai(), RTAI_SEM, rtai_handle(mtx),
+			       (void **)&m) ||
+	    m->kind == SEM_CND)
+		ret = RTE_OBJINV;
+	else
+		ret = cond_wait_locked(c, m, rtai_handle(mtx),
+				       skin_deadline(nk, to));
+	nk_unlock(nk);
+	return ret;
+}
+
+int rt_cond_wait(CND *cnd, SEM *mtx)
+{
+	return cond_wait(cnd, mtx, skin_infinite());
+}
+
+int rt_cond_wait_until(CND *cnd, SEM *mtx, RTIME time)
+{
+	struct skin *sk;
+
+	if (skin_enter(&rtai_skin, NULL, &sk))
+		return RTE_OBJINV;
+	return cond_wait(cnd, mtx, rtai_abs(sk, time));
+}
+
+int rt_cond_wait_timed(CND *cnd, SEM *mtx, RTIME delay)
+{
+	struct skin *sk;
+
+	if (skin_enter(&rtai_skin, NULL, &sk))
+		return RTE_OBJINV;
+	return cond_wait(cnd, mtx, rtai_rel(sk, delay));
 }
