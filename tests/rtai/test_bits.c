@@ -29,11 +29,11 @@ static void bits_waiter(void *arg)
 	struct bwait *w = arg;
 
 	CHECK(rt_task_init(0, w->prio, 0, 0) != NULL);
-	w->ret = w->delay ? rt_bits_wait_timed(flags, w->test, w->tmask,
-					       w->exit, w->emask, w->delay,
-					       &w->got)
-			  : rt_bits_wait(flags, w->test, w->tmask, w->exit,
-					 w->emask, &w->got);
+	w->ret = w->delay
+		     ? rt_bits_wait_timed(flags, w->test, w->tmask, w->exit,
+					  w->emask, w->delay, &w->got)
+		     : rt_bits_wait(flags, w->test, w->tmask, w->exit, w->emask,
+				    &w->got);
 	note("%s:%lx", w->name, rt_get_bits(flags));
 }
 
@@ -83,8 +83,7 @@ TEST(if_timeouts_deletion)
 	flags = rt_bits_init(0, 0x4);
 	CHECK_EQ(rt_bits_wait_if(flags, ANY_SET, 0x1, NOP_BITS, 0, &got), 0);
 	CHECK_EQ(got, 0x4);
-	CHECK_EQ(rt_bits_wait_if(flags, ANY_CLR, 0x5, SET_BITS, 0x1, &got),
-		 1);
+	CHECK_EQ(rt_bits_wait_if(flags, ANY_CLR, 0x5, SET_BITS, 0x1, &got), 1);
 	CHECK_EQ(got, 0x4);
 	CHECK_EQ(rt_get_bits(flags), 0x5);
 	CHECK_EQ(rt_bits_wait(flags, ALL_SET, 0x5, CLR_BITS, 0x5, &got), 0);
@@ -125,12 +124,12 @@ TEST(bits_bad_input)
 			 RTE_OBJINV);
 		CHECK_EQ(rt_bits_wait_if(b, ALL_SET, 1, NOP_BITS, 0, &got),
 			 RTE_OBJINV);
-		CHECK_EQ(rt_bits_wait_until(b, ALL_SET, 1, NOP_BITS, 0, 0,
-					    &got),
-			 RTE_OBJINV);
-		CHECK_EQ(rt_bits_wait_timed(b, ALL_SET, 1, NOP_BITS, 0, 1,
-					    &got),
-			 RTE_OBJINV);
+		CHECK_EQ(
+		    rt_bits_wait_until(b, ALL_SET, 1, NOP_BITS, 0, 0, &got),
+		    RTE_OBJINV);
+		CHECK_EQ(
+		    rt_bits_wait_timed(b, ALL_SET, 1, NOP_BITS, 0, 1, &got),
+		    RTE_OBJINV);
 	}
 	CHECK_EQ(got, 7);
 	flags = rt_bits_init(0, 1);

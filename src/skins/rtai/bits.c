@@ -188,9 +188,9 @@ static int bits_wait(BITS *bits, struct bits_req *r, struct skin_timeout to,
 		r->result = b->mask;
 		ret = 0;
 	} else {
-		ret = skin_wait_sleep_locked(rtai(), RTAI_BITS,
-					     rtai_handle(bits), b, &b->waiters,
-					     r, to);
+		ret =
+		    skin_wait_sleep_locked(rtai(), RTAI_BITS, rtai_handle(bits),
+					   b, &b->waiters, r, to);
 		if (ret == -EWOULDBLOCK)
 			ret = -ETIMEDOUT;
 		ret = skin_error(&rtai_skin, ret);
@@ -223,11 +223,8 @@ int rt_bits_wait_until(BITS *bits, int testfun, unsigned long testmasks,
 		       unsigned long *resulting_mask)
 {
 	struct bits_req r = {testfun, testmasks, exitfun, exitmasks, 0};
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return RTE_OBJINV;
-	return bits_wait(bits, &r, rtai_abs(sk, time), false, resulting_mask);
+	return bits_wait(bits, &r, rtai_timeout(time, true), false,
+			 resulting_mask);
 }
 
 int rt_bits_wait_timed(BITS *bits, int testfun, unsigned long testmasks,
@@ -235,9 +232,6 @@ int rt_bits_wait_timed(BITS *bits, int testfun, unsigned long testmasks,
 		       unsigned long *resulting_mask)
 {
 	struct bits_req r = {testfun, testmasks, exitfun, exitmasks, 0};
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return RTE_OBJINV;
-	return bits_wait(bits, &r, rtai_rel(sk, delay), false, resulting_mask);
+	return bits_wait(bits, &r, rtai_timeout(delay, false), false,
+			 resulting_mask);
 }

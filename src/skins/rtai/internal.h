@@ -43,6 +43,8 @@ enum rtai_class_id {
 	RTAI_SEM,
 	RTAI_MBX,
 	RTAI_BITS,
+	RTAI_RWL,
+	RTAI_SPL,
 	RTAI_NR_CLASSES
 };
 
@@ -107,6 +109,8 @@ void rtai_task_finalize(struct nk_thread *thread, void *ext);
 void rtai_sem_reclaim(struct nk_instance *nk, void *object);
 void rtai_mbx_reclaim(struct nk_instance *nk, void *object);
 void rtai_bits_reclaim(struct nk_instance *nk, void *object);
+void rtai_rwl_reclaim(struct nk_instance *nk, void *object);
+void rtai_spl_reclaim(struct nk_instance *nk, void *object);
 
 /*
  * rt_named_*_init(): the object of class @cls named nam2num(@name),
@@ -184,6 +188,10 @@ static inline struct skin_timeout rtai_abs(struct skin *sk, RTIME date)
 {
 	return skin_abs_ticks(sk, date < 0 ? 0 : (uint64_t)date);
 }
+
+/* A timeout of @t counts from now, or (@date) until the date @t;
+ * non-blocking if the skin cannot be entered. */
+struct skin_timeout rtai_timeout(RTIME t, bool date);
 
 /* Now in counts of @sk's time base. */
 RTIME rtai_now(struct skin *sk);

@@ -263,20 +263,12 @@ int rt_mbx_send_if(MBX *mbx, void *msg, int msg_size)
 
 int rt_mbx_send_until(MBX *mbx, void *msg, int msg_size, RTIME time)
 {
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return RTE_OBJINV;
-	return mbx_xfer(mbx, msg, msg_size, rtai_abs(sk, time), true);
+	return mbx_xfer(mbx, msg, msg_size, rtai_timeout(time, true), true);
 }
 
 int rt_mbx_send_timed(MBX *mbx, void *msg, int msg_size, RTIME delay)
 {
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return RTE_OBJINV;
-	return mbx_xfer(mbx, msg, msg_size, rtai_rel(sk, delay), true);
+	return mbx_xfer(mbx, msg, msg_size, rtai_timeout(delay, false), true);
 }
 
 int rt_mbx_receive(MBX *mbx, void *msg, int msg_size)
@@ -296,20 +288,12 @@ int rt_mbx_receive_if(MBX *mbx, void *msg, int msg_size)
 
 int rt_mbx_receive_until(MBX *mbx, void *msg, int msg_size, RTIME time)
 {
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return RTE_OBJINV;
-	return mbx_xfer(mbx, msg, msg_size, rtai_abs(sk, time), false);
+	return mbx_xfer(mbx, msg, msg_size, rtai_timeout(time, true), false);
 }
 
 int rt_mbx_receive_timed(MBX *mbx, void *msg, int msg_size, RTIME delay)
 {
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return RTE_OBJINV;
-	return mbx_xfer(mbx, msg, msg_size, rtai_rel(sk, delay), false);
+	return mbx_xfer(mbx, msg, msg_size, rtai_timeout(delay, false), false);
 }
 
 int rt_mbx_evdrp(MBX *mbx, void *msg, int msg_size)

@@ -313,16 +313,6 @@ static RT_TASK *msg_return(RT_TASK *task, const struct msg_src *src)
 
 /* ---- the API: sends ---- */
 
-/* A timeout of counts from now (@date false) or a date. */
-static struct skin_timeout msg_timeout(RTIME t, bool date)
-{
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return skin_nonblock();
-	return date ? rtai_abs(sk, t) : rtai_rel(sk, t);
-}
-
 RT_TASK *rt_send(RT_TASK *task, unsigned long msg)
 {
 	struct msg_src src = {msg, NULL, 0};
@@ -341,14 +331,14 @@ RT_TASK *rt_send_until(RT_TASK *task, unsigned long msg, RTIME time)
 {
 	struct msg_src src = {msg, NULL, 0};
 
-	return msg_send(task, &src, NULL, msg_timeout(time, true), false);
+	return msg_send(task, &src, NULL, rtai_timeout(time, true), false);
 }
 
 RT_TASK *rt_send_timed(RT_TASK *task, unsigned long msg, RTIME delay)
 {
 	struct msg_src src = {msg, NULL, 0};
 
-	return msg_send(task, &src, NULL, msg_timeout(delay, false), false);
+	return msg_send(task, &src, NULL, rtai_timeout(delay, false), false);
 }
 
 RT_TASK *rt_sendx(RT_TASK *task, void *msg, int size)
@@ -369,14 +359,14 @@ RT_TASK *rt_sendx_until(RT_TASK *task, void *msg, int size, RTIME time)
 {
 	struct msg_src src = {0, msg, size};
 
-	return msg_send(task, &src, NULL, msg_timeout(time, true), false);
+	return msg_send(task, &src, NULL, rtai_timeout(time, true), false);
 }
 
 RT_TASK *rt_sendx_timed(RT_TASK *task, void *msg, int size, RTIME delay)
 {
 	struct msg_src src = {0, msg, size};
 
-	return msg_send(task, &src, NULL, msg_timeout(delay, false), false);
+	return msg_send(task, &src, NULL, rtai_timeout(delay, false), false);
 }
 
 /* ---- calls ---- */
@@ -404,7 +394,7 @@ RT_TASK *rt_rpc_until(RT_TASK *task, unsigned long to_do, void *result,
 	struct msg_src src = {to_do, NULL, 0};
 	struct msg_dest back = {result, NULL, 0, NULL};
 
-	return msg_send(task, &src, &back, msg_timeout(time, true), false);
+	return msg_send(task, &src, &back, rtai_timeout(time, true), false);
 }
 
 RT_TASK *rt_rpc_timed(RT_TASK *task, unsigned long to_do, void *result,
@@ -413,7 +403,7 @@ RT_TASK *rt_rpc_timed(RT_TASK *task, unsigned long to_do, void *result,
 	struct msg_src src = {to_do, NULL, 0};
 	struct msg_dest back = {result, NULL, 0, NULL};
 
-	return msg_send(task, &src, &back, msg_timeout(delay, false), false);
+	return msg_send(task, &src, &back, rtai_timeout(delay, false), false);
 }
 
 RT_TASK *rt_rpcx(RT_TASK *task, void *smsg, void *rmsg, int ssize, int rsize)
@@ -438,7 +428,7 @@ RT_TASK *rt_rpcx_until(RT_TASK *task, void *smsg, void *rmsg, int ssize,
 	struct msg_src src = {0, smsg, ssize};
 	struct msg_dest back = {NULL, rmsg, rsize, NULL};
 
-	return msg_send(task, &src, &back, msg_timeout(time, true), false);
+	return msg_send(task, &src, &back, rtai_timeout(time, true), false);
 }
 
 RT_TASK *rt_rpcx_timed(RT_TASK *task, void *smsg, void *rmsg, int ssize,
@@ -447,7 +437,7 @@ RT_TASK *rt_rpcx_timed(RT_TASK *task, void *smsg, void *rmsg, int ssize,
 	struct msg_src src = {0, smsg, ssize};
 	struct msg_dest back = {NULL, rmsg, rsize, NULL};
 
-	return msg_send(task, &src, &back, msg_timeout(delay, false), false);
+	return msg_send(task, &src, &back, rtai_timeout(delay, false), false);
 }
 
 /* ---- receives ---- */
@@ -470,14 +460,14 @@ RT_TASK *rt_receive_until(RT_TASK *task, void *msg, RTIME time)
 {
 	struct msg_dest d = {msg, NULL, 0, NULL};
 
-	return msg_receive(task, &d, msg_timeout(time, true), false, false);
+	return msg_receive(task, &d, rtai_timeout(time, true), false, false);
 }
 
 RT_TASK *rt_receive_timed(RT_TASK *task, void *msg, RTIME delay)
 {
 	struct msg_dest d = {msg, NULL, 0, NULL};
 
-	return msg_receive(task, &d, msg_timeout(delay, false), false, false);
+	return msg_receive(task, &d, rtai_timeout(delay, false), false, false);
 }
 
 RT_TASK *rt_receivex(RT_TASK *task, void *msg, int size, int *len)
@@ -499,7 +489,7 @@ RT_TASK *rt_receivex_until(RT_TASK *task, void *msg, int size, int *len,
 {
 	struct msg_dest d = {NULL, msg, size, len};
 
-	return msg_receive(task, &d, msg_timeout(time, true), false, false);
+	return msg_receive(task, &d, rtai_timeout(time, true), false, false);
 }
 
 RT_TASK *rt_receivex_timed(RT_TASK *task, void *msg, int size, int *len,
@@ -507,7 +497,7 @@ RT_TASK *rt_receivex_timed(RT_TASK *task, void *msg, int size, int *len,
 {
 	struct msg_dest d = {NULL, msg, size, len};
 
-	return msg_receive(task, &d, msg_timeout(delay, false), false, false);
+	return msg_receive(task, &d, rtai_timeout(delay, false), false, false);
 }
 
 RT_TASK *rt_evdrp(RT_TASK *task, void *msg)

@@ -41,6 +41,8 @@ static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
     [RTAI_MBX] = {"mbx", .bad_handle = RTE_OBJINV, .reclaim = rtai_mbx_reclaim},
     [RTAI_BITS] = {"bits", .bad_handle = RTE_OBJINV,
 		   .reclaim = rtai_bits_reclaim},
+    [RTAI_RWL] = {"rwl", .bad_handle = RTE_OBJINV, .reclaim = rtai_rwl_reclaim},
+    [RTAI_SPL] = {"spl", .bad_handle = RTE_OBJINV, .reclaim = rtai_spl_reclaim},
 };
 
 const struct skin_desc rtai_skin = {

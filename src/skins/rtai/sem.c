@@ -360,18 +360,10 @@ int rt_cond_wait(CND *cnd, SEM *mtx)
 
 int rt_cond_wait_until(CND *cnd, SEM *mtx, RTIME time)
 {
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return RTE_OBJINV;
-	return cond_wait(cnd, mtx, rtai_abs(sk, time));
+	return cond_wait(cnd, mtx, rtai_timeout(time, true));
 }
 
 int rt_cond_wait_timed(CND *cnd, SEM *mtx, RTIME delay)
 {
-	struct skin *sk;
-
-	if (skin_enter(&rtai_skin, NULL, &sk))
-		return RTE_OBJINV;
-	return cond_wait(cnd, mtx, rtai_rel(sk, delay));
+	return cond_wait(cnd, mtx, rtai_timeout(delay, false));
 }

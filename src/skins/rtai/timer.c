@@ -14,6 +14,15 @@ RTIME rtai_now(struct skin *sk)
 	return (RTIME)nk_now(sk->nk);
 }
 
+struct skin_timeout rtai_timeout(RTIME t, bool date)
+{
+	struct skin *sk;
+
+	if (skin_enter(&rtai_skin, NULL, &sk))
+		return skin_nonblock();
+	return date ? rtai_abs(sk, t) : rtai_rel(sk, t);
+}
+
 RTIME start_rt_timer(int period)
 {
 	struct nk_instance *nk;
