@@ -45,6 +45,7 @@ enum rtai_class_id {
 	RTAI_BITS,
 	RTAI_RWL,
 	RTAI_SPL,
+	RTAI_SHM,
 	RTAI_NR_CLASSES
 };
 
@@ -111,6 +112,7 @@ void rtai_mbx_reclaim(struct nk_instance *nk, void *object);
 void rtai_bits_reclaim(struct nk_instance *nk, void *object);
 void rtai_rwl_reclaim(struct nk_instance *nk, void *object);
 void rtai_spl_reclaim(struct nk_instance *nk, void *object);
+void rtai_shm_reclaim(struct nk_instance *nk, void *object);
 
 /*
  * rt_named_*_init(): the object of class @cls named nam2num(@name),

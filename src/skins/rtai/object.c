@@ -43,6 +43,7 @@ static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
 		   .reclaim = rtai_bits_reclaim},
     [RTAI_RWL] = {"rwl", .bad_handle = RTE_OBJINV, .reclaim = rtai_rwl_reclaim},
     [RTAI_SPL] = {"spl", .bad_handle = RTE_OBJINV, .reclaim = rtai_spl_reclaim},
+    [RTAI_SHM] = {"shm", .reclaim = rtai_shm_reclaim},
 };
 
 const struct skin_desc rtai_skin = {

@@ -115,8 +115,7 @@ static int rwl_get(RWL *rwl, struct nk_instance **nk, struct rtai_rwl **l,
 }
 
 /* Lock (@write or read) per @to; @if_ready: never wait. */
-static int rwl_lock(RWL *rwl, bool write, struct skin_timeout to,
-		    bool if_ready)
+static int rwl_lock(RWL *rwl, bool write, struct skin_timeout to, bool if_ready)
 {
 	struct rwl_req r = {.write = write};
 	struct nk_instance *nk;
@@ -136,9 +135,8 @@ static int rwl_lock(RWL *rwl, bool write, struct skin_timeout to,
 	} else if (if_ready || skin_nonblocking(to)) {
 		ret = RTE_TIMOUT;
 	} else {
-		ret = skin_wait_sleep_locked(rtai(), RTAI_RWL,
-					     rtai_handle(rwl), l, &l->waiters,
-					     &r, to);
+		ret = skin_wait_sleep_locked(rtai(), RTAI_RWL, rtai_handle(rwl),
+					     l, &l->waiters, &r, to);
 		ret = skin_error(&rtai_skin, ret);
 	}
 	nk_unlock(nk);
@@ -163,8 +161,8 @@ int rt_rwl_unlock(RWL *rwl)
 	} else {
 		ret = RTE_PERM;
 	}
-	if (ret == 0 && skin_wait_serve_locked(&w.l->waiters, rwl_serve, &w,
-					       true))
+	if (ret == 0 &&
+	    skin_wait_serve_locked(&w.l->waiters, rwl_serve, &w, true))
 		nk_sched_run(nk);
 	nk_unlock(nk);
 	return ret;

@@ -95,9 +95,8 @@ static int spl_lock(SPL *spl, struct skin_timeout to)
 		ret = RTE_TIMOUT;
 	} else {
 		/* The releaser made the caller the owner. */
-		ret = skin_wait_sleep_locked(rtai(), RTAI_SPL,
-					     rtai_handle(spl), l, &l->waiters,
-					     &r, to);
+		ret = skin_wait_sleep_locked(rtai(), RTAI_SPL, rtai_handle(spl),
+					     l, &l->waiters, &r, to);
 		ret = skin_error(&rtai_skin, ret);
 	}
 	if (ret == 0)
