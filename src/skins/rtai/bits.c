@@ -11,8 +11,8 @@
 #include <rtai/rtai_bits.h>
 
 struct rtai_bits {
+	struct nk_synch waiters; /* first: a struct rtai_waitable */
 	unsigned long mask;
-	struct nk_synch waiters;
 };
 
 /* A waiter's request. */
@@ -53,46 +53,19 @@ static bool bits_funs_ok(int testfun, int exitfun)
 		exitfun == NOP_BITS);
 }
 
-static int bits_setup(struct nk_instance *nk, void *object, const char *wname)
-{
-	struct rtai_bits *b = object;
-
-	return skin_wait_init(nk, &b->waiters, wname, true);
-}
-
-void rtai_bits_reclaim(struct nk_instance *nk, void *object)
-{
-	struct rtai_bits *b = object;
-
-	nk_synch_destroy_locked(&b->waiters);
-	nk_free(nk, b);
-}
-
 BITS *rt_bits_init(unsigned long name, unsigned long mask)
 {
-	char key[RTAI_NAME_CHARS + 1];
-	struct nk_instance *nk;
-	struct rtai_bits *b;
-	uintptr_t handle;
+	struct rtai_bits *b = rtai_waitable_alloc(sizeof(*b));
 
-	if (rtai_enter(&nk))
-		return NULL;
-	b = nk_alloc(nk, sizeof(*b));
 	if (b == NULL)
 		return NULL;
 	b->mask = mask;
-	rtai_name(name, key);
-	if (skin_create(rtai(), RTAI_BITS, key, b, bits_setup,
-			rtai_bits_reclaim, &handle))
-		return NULL;
-	return rtai_ptr(handle);
+	return rtai_waitable_publish(RTAI_BITS, name, b);
 }
 
 int rt_bits_delete(BITS *bits)
 {
-	uintptr_t handle = rtai_handle(bits);
-
-	return skin_delete(&rtai_skin, RTAI_BITS, &handle, NULL);
+	return rtai_object_delete(RTAI_BITS, bits);
 }
 
 /* Find @bits: lock held on success only. */

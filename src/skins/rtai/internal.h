@@ -109,19 +109,38 @@ void rtai_task_finalize(struct nk_thread *thread, void *ext);
 
 void rtai_sem_reclaim(struct nk_instance *nk, void *object);
 void rtai_mbx_reclaim(struct nk_instance *nk, void *object);
-void rtai_bits_reclaim(struct nk_instance *nk, void *object);
-void rtai_rwl_reclaim(struct nk_instance *nk, void *object);
-void rtai_spl_reclaim(struct nk_instance *nk, void *object);
+void rtai_waitable_reclaim(struct nk_instance *nk, void *object);
 void rtai_shm_reclaim(struct nk_instance *nk, void *object);
 
 /*
+ * The objects with one wait queue in priority order (event bits,
+ * read-write locks, spinlocks) start with it.
+ */
+struct rtai_waitable {
+	struct nk_synch waiters;
+};
+
+/*
+ * Such an object of class @cls, @size bytes in nk memory from
+ * rtai_waitable_alloc() (zeroed) and filled in by the caller, named
+ * @name (0: anonymous): its queue is prepared, then it is published.
+ * Its handle as a pointer, or NULL (the object is freed).  Lock NOT
+ * held.
+ */
+void *rtai_waitable_alloc(size_t size);
+void *rtai_waitable_publish(unsigned int cls, unsigned long name, void *object);
+/* Delete the object behind @adr of class @cls (skin_delete()). */
+int rtai_object_delete(unsigned int cls, void *adr);
+
+/*
  * rt_named_*_init(): the object of class @cls named nam2num(@name),
- * one use more, or else a new one from @create(registry name, @arg).
+ * one use more, or else a new one from @create(registry name, @a, @b).
  * NULL for a NULL or empty name, a name of another class, or when
  * @create fails.  Lock NOT held.
  */
 void *rtai_named_init(unsigned int cls, const char *name,
-		      void *(*create)(const char *key, void *arg), void *arg);
+		      void *(*create)(const char *key, int a, int b), int a,
+		      int b);
 /* rt_named_*_delete(): one use less, deleting at the last.  Returns the
  * uses left, or the class's bad-handle code.  Lock NOT held. */
 int rtai_named_delete(unsigned int cls, void *adr);

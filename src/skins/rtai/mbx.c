@@ -52,7 +52,7 @@ void rtai_mbx_reclaim(struct nk_instance *nk, void *object)
 	nk_free(nk, m);
 }
 
-static MBX *mbx_create(const char *key, int size, int qtype)
+static void *mbx_create(const char *key, int size, int qtype)
 {
 	struct nk_instance *nk;
 	struct rtai_mbx *m;
@@ -86,19 +86,9 @@ MBX *rt_mbx_init(unsigned long name, int size)
 	return rt_typed_mbx_init(name, size, PRIO_Q);
 }
 
-/* rtai_named_init()'s creation: @arg is the size and the type. */
-static void *mbx_create_named(const char *key, void *arg)
-{
-	const int *st = arg;
-
-	return mbx_create(key, st[0], st[1]);
-}
-
 MBX *rt_typed_named_mbx_init(const char *name, int size, int qtype)
 {
-	int st[2] = {size, qtype};
-
-	return rtai_named_init(RTAI_MBX, name, mbx_create_named, st);
+	return rtai_named_init(RTAI_MBX, name, mbx_create, size, qtype);
 }
 
 MBX *rt_named_mbx_init(const char *name, int size)
@@ -113,9 +103,7 @@ int rt_named_mbx_delete(MBX *mbx)
 
 int rt_mbx_delete(MBX *mbx)
 {
-	uintptr_t handle = rtai_handle(mbx);
-
-	return skin_delete(&rtai_skin, RTAI_MBX, &handle, NULL);
+	return rtai_object_delete(RTAI_MBX, mbx);
 }
 
 /* Append up to @n bytes of @src: how many went in.  Lock held. */

@@ -40,9 +40,11 @@ static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
     [RTAI_SEM] = {"sem", .bad_handle = RTE_OBJINV, .reclaim = rtai_sem_reclaim},
     [RTAI_MBX] = {"mbx", .bad_handle = RTE_OBJINV, .reclaim = rtai_mbx_reclaim},
     [RTAI_BITS] = {"bits", .bad_handle = RTE_OBJINV,
-		   .reclaim = rtai_bits_reclaim},
-    [RTAI_RWL] = {"rwl", .bad_handle = RTE_OBJINV, .reclaim = rtai_rwl_reclaim},
-    [RTAI_SPL] = {"spl", .bad_handle = RTE_OBJINV, .reclaim = rtai_spl_reclaim},
+		   .reclaim = rtai_waitable_reclaim},
+    [RTAI_RWL] = {"rwl", .bad_handle = RTE_OBJINV,
+		  .reclaim = rtai_waitable_reclaim},
+    [RTAI_SPL] = {"spl", .bad_handle = RTE_OBJINV,
+		  .reclaim = rtai_waitable_reclaim},
     [RTAI_SHM] = {"shm", .reclaim = rtai_shm_reclaim},
 };
 
@@ -112,7 +114,8 @@ unsigned long rt_get_name(void *adr)
 }
 
 void *rtai_named_init(unsigned int cls, const char *name,
-		      void *(*create)(const char *key, void *arg), void *arg)
+		      void *(*create)(const char *key, int a, int b), int a,
+		      int b)
 {
 	char key[RTAI_NAME_CHARS + 1];
 	struct rtai_named *obj;
@@ -135,7 +138,7 @@ void *rtai_named_init(unsigned int cls, const char *name,
 			return rtai_ptr(handle);
 		}
 		nk_unlock(nk);
-		adr = create(key, arg);
+		adr = create(key, a, b);
 		if (adr)
 			return adr;
 		/* Made by another thread meanwhile: use it (next round).
@@ -162,4 +165,48 @@ int rtai_named_delete(unsigned int cls, void *adr)
 	uintptr_t handle = rtai_handle(adr);
 
 	return skin_delete(&rtai_skin, cls, &handle, named_still_used);
+}
+
+void *rtai_waitable_alloc(size_t size)
+{
+	struct nk_instance *nk;
+
+	if (rtai_enter(&nk))
+		return NULL;
+	return nk_alloc(nk, size);
+}
+
+static int waitable_setup(struct nk_instance *nk, void *object,
+			  const char *wname)
+{
+	struct rtai_waitable *w = object;
+
+	return skin_wait_init(nk, &w->waiters, wname, true);
+}
+
+void rtai_waitable_reclaim(struct nk_instance *nk, void *object)
+{
+	struct rtai_waitable *w = object;
+
+	nk_synch_destroy_locked(&w->waiters);
+	nk_free(nk, object);
+}
+
+void *rtai_waitable_publish(unsigned int cls, unsigned long name, void *object)
+{
+	char key[RTAI_NAME_CHARS + 1];
+	uintptr_t handle;
+
+	rtai_name(name, key);
+	if (skin_create(rtai(), cls, key, object, waitable_setup,
+			rtai_waitable_reclaim, &handle))
+		return NULL;
+	return rtai_ptr(handle);
+}
+
+int rtai_object_delete(unsigned int cls, void *adr)
+{
+	uintptr_t handle = rtai_handle(adr);
+
+	return skin_delete(&rtai_skin, cls, &handle, NULL);
 }

@@ -14,10 +14,10 @@
 #include <rtai/rtai_rwl.h>
 
 struct rtai_rwl {
-	int readers;	  /* read locks held */
-	uintptr_t writer; /* the writing task, 0: none */
-	int depth;	  /* the writer's nesting */
-	struct nk_synch waiters;
+	struct nk_synch waiters; /* first: a struct rtai_waitable */
+	int readers;		 /* read locks held */
+	uintptr_t writer;	 /* the writing task, 0: none */
+	int depth;		 /* the writer's nesting */
 };
 
 /* A waiter's request: what it wants, and for whom. */
@@ -26,45 +26,16 @@ struct rwl_req {
 	uintptr_t task;
 };
 
-static int rwl_setup(struct nk_instance *nk, void *object, const char *wname)
-{
-	struct rtai_rwl *l = object;
-
-	return skin_wait_init(nk, &l->waiters, wname, true);
-}
-
-void rtai_rwl_reclaim(struct nk_instance *nk, void *object)
-{
-	struct rtai_rwl *l = object;
-
-	nk_synch_destroy_locked(&l->waiters);
-	nk_free(nk, l);
-}
-
 RWL *rt_rwl_init(unsigned long name)
 {
-	char key[RTAI_NAME_CHARS + 1];
-	struct nk_instance *nk;
-	struct rtai_rwl *l;
-	uintptr_t handle;
+	struct rtai_rwl *l = rtai_waitable_alloc(sizeof(*l));
 
-	if (rtai_enter(&nk))
-		return NULL;
-	l = nk_alloc(nk, sizeof(*l));
-	if (l == NULL)
-		return NULL;
-	rtai_name(name, key);
-	if (skin_create(rtai(), RTAI_RWL, key, l, rwl_setup, rtai_rwl_reclaim,
-			&handle))
-		return NULL;
-	return rtai_ptr(handle);
+	return l ? rtai_waitable_publish(RTAI_RWL, name, l) : NULL;
 }
 
 int rt_rwl_delete(RWL *rwl)
 {
-	uintptr_t handle = rtai_handle(rwl);
-
-	return skin_delete(&rtai_skin, RTAI_RWL, &handle, NULL);
+	return rtai_object_delete(RTAI_RWL, rwl);
 }
 
 /* Grant @r the lock if it is compatible now.  Lock held. */

@@ -51,7 +51,7 @@ void rtai_sem_reclaim(struct nk_instance *nk, void *object)
 }
 
 /* Create a semaphore named @key ("": anonymous).  NULL on failure. */
-static SEM *sem_create(const char *key, int value, int type)
+static void *sem_create(const char *key, int value, int type)
 {
 	struct nk_instance *nk;
 	struct rtai_sem *s;
@@ -94,19 +94,9 @@ SEM *rt_sem_init(unsigned long name, int value)
 	return rt_typed_sem_init(name, value, CNT_SEM);
 }
 
-/* rtai_named_init()'s creation: @arg is the value and the type. */
-static void *sem_create_named(const char *key, void *arg)
-{
-	const int *vt = arg;
-
-	return sem_create(key, vt[0], vt[1]);
-}
-
 SEM *rt_typed_named_sem_init(const char *name, int value, int type)
 {
-	int vt[2] = {value, type};
-
-	return rtai_named_init(RTAI_SEM, name, sem_create_named, vt);
+	return rtai_named_init(RTAI_SEM, name, sem_create, value, type);
 }
 
 SEM *rt_named_sem_init(const char *name, int value)
@@ -116,9 +106,7 @@ SEM *rt_named_sem_init(const char *name, int value)
 
 int rt_sem_delete(SEM *sem)
 {
-	uintptr_t handle = rtai_handle(sem);
-
-	return skin_delete(&rtai_skin, RTAI_SEM, &handle, NULL);
+	return rtai_object_delete(RTAI_SEM, sem);
 }
 
 int rt_named_sem_delete(SEM *sem)

@@ -22,16 +22,16 @@ void rtai_shm_reclaim(struct nk_instance *nk, void *object)
 	nk_free(nk, object);
 }
 
-/* rtai_named_init()'s creation: @arg is the size. */
-static void *shm_create(const char *key, void *arg)
+/* rtai_named_init()'s creation of @size bytes (@unused). */
+static void *shm_create(const char *key, int size, int unused)
 {
-	int size = *(int *)arg;
 	struct nk_instance *nk;
 	struct rtai_shm *m;
 	uintptr_t handle;
 
 	if (size <= 0 || rtai_enter(&nk))
 		return NULL;
+	(void)unused;
 	m = nk_alloc(nk, sizeof(*m) + (size_t)size);
 	if (m == NULL)
 		return NULL;
@@ -53,13 +53,13 @@ void *rt_shm_alloc(unsigned long name, int size, int suprt)
 
 	(void)suprt;
 	rtai_name(name, key);
-	adr = key[0] ? rtai_named_init(RTAI_SHM, key, shm_create, &size)
-		     : NULL;
+	adr =
+	    key[0] ? rtai_named_init(RTAI_SHM, key, shm_create, size, 0) : NULL;
 	if (adr == NULL)
 		return NULL;
 	/* The block behind the handle: it lives while this use lasts. */
-	if (skin_get(&rtai_skin, RTAI_SHM, &(uintptr_t){rtai_handle(adr)},
-		     &nk, (void **)&m))
+	if (skin_get(&rtai_skin, RTAI_SHM, &(uintptr_t){rtai_handle(adr)}, &nk,
+		     (void **)&m))
 		return NULL;
 	nk_unlock(nk);
 	return m->data;

@@ -11,49 +11,20 @@
 #include <rtai/rtai_spl.h>
 
 struct rtai_spl {
-	uintptr_t owner; /* the holding task, 0: free */
-	struct nk_synch waiters;
+	struct nk_synch waiters; /* first: a struct rtai_waitable */
+	uintptr_t owner;	 /* the holding task, 0: free */
 };
-
-static int spl_setup(struct nk_instance *nk, void *object, const char *wname)
-{
-	struct rtai_spl *l = object;
-
-	return skin_wait_init(nk, &l->waiters, wname, true);
-}
-
-void rtai_spl_reclaim(struct nk_instance *nk, void *object)
-{
-	struct rtai_spl *l = object;
-
-	nk_synch_destroy_locked(&l->waiters);
-	nk_free(nk, l);
-}
 
 SPL *rt_spl_init(unsigned long name)
 {
-	char key[RTAI_NAME_CHARS + 1];
-	struct nk_instance *nk;
-	struct rtai_spl *l;
-	uintptr_t handle;
+	struct rtai_spl *l = rtai_waitable_alloc(sizeof(*l));
 
-	if (rtai_enter(&nk))
-		return NULL;
-	l = nk_alloc(nk, sizeof(*l));
-	if (l == NULL)
-		return NULL;
-	rtai_name(name, key);
-	if (skin_create(rtai(), RTAI_SPL, key, l, spl_setup, rtai_spl_reclaim,
-			&handle))
-		return NULL;
-	return rtai_ptr(handle);
+	return l ? rtai_waitable_publish(RTAI_SPL, name, l) : NULL;
 }
 
 int rt_spl_delete(SPL *spl)
 {
-	uintptr_t handle = rtai_handle(spl);
-
-	return skin_delete(&rtai_skin, RTAI_SPL, &handle, NULL);
+	return rtai_object_delete(RTAI_SPL, spl);
 }
 
 /* A waiter's request: its task, handed the lock by the releaser. */
