@@ -29,6 +29,7 @@
 #include "rtai_nam2num.h"
 
 #include <errno.h>
+#include <sched.h> /* SCHED_FIFO...: the creation calls' policies */
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -180,7 +181,8 @@ RT_TASK *rt_task_init_schmod(unsigned long name, int priority, int stack_size,
 RT_TASK *rt_thread_init(unsigned long name, int priority, int max_msg_size,
 			int policy, int cpus_allowed);
 /**
- * Start a thread running @p fun(@p args), at the caller's nucleus
+ * Start a thread running @p fun(@p args) (a pthread start routine,
+ * void *fun(void *), as RTAI takes it), at the caller's nucleus
  * priority (it runs once the caller blocks or yields); it calls
  * rt_task_init() or rt_thread_init() to become a task.  @p stack_size
  * 0: the default.  Returns an id for rt_thread_join() (not a

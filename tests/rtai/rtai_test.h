@@ -41,6 +41,36 @@ static inline RT_TASK *main_task(void)
 	return self;
 }
 
+/* What a thread of create() runs: a test body, as a start routine. */
+struct body_call {
+	void (*body)(void *arg);
+	void *arg;
+};
+
+static struct body_call body_calls[64];
+static unsigned int body_next;
+
+static void *body_trampoline(void *call)
+{
+	struct body_call *c = call;
+
+	c->body(c->arg);
+	return NULL;
+}
+
+/* Create a thread running @body(@arg), at main's priority. */
+static inline long create(void (*body)(void *arg), void *arg)
+{
+	struct body_call *c = &body_calls[body_next++ % 64];
+	long id;
+
+	c->body = body;
+	c->arg = arg;
+	id = rt_thread_create((void *)body_trampoline, c, 0);
+	CHECK(id != 0);
+	return id;
+}
+
 /*
  * Start a thread running @body(@arg) and let it run up to its first
  * wait: it becomes a task more urgent than main there.
@@ -50,8 +80,7 @@ static inline long start(void (*body)(void *arg), void *arg)
 	long id;
 
 	main_task();
-	id = rt_thread_create((void *)body, arg, 0);
-	CHECK(id != 0);
+	id = create(body, arg);
 	rt_task_yield();
 	return id;
 }

@@ -145,7 +145,7 @@ TEST(spinlock_keeps_the_cpu)
 	log_start();
 	CHECK_EQ(rt_spl_lock(spl), 0);
 	/* A more urgent thread cannot run while main holds it. */
-	id = rt_thread_create((void *)spl_contender, NULL, 0);
+	id = create(spl_contender, NULL);
 	rt_task_yield();
 	note("held");
 	CHECK_EQ(rt_spl_lock(spl), RTE_DEADLOK);

@@ -257,9 +257,8 @@ TEST(yield_round)
 	log_start();
 	yield_date = rt_get_time() + MS;
 	/* Both wake at one date, at one priority: they take turns. */
-	a = rt_thread_create((void *)yielder, "A", 0);
-	b = rt_thread_create((void *)yielder, "B", 0);
-	CHECK(a && b);
+	a = create(yielder, "A");
+	b = create(yielder, "B");
 	CHECK_EQ(rt_sleep(2 * MS), 0);
 	finish(a);
 	finish(b);
@@ -331,7 +330,7 @@ TEST(bad_input)
 	CHECK(rt_task_init_schmod(nam2num("X"), 1, 0, 0, 99, 0) == NULL);
 	CHECK(rt_thread_init(nam2num("X"), 1, 0, SCHED_FIFO, 0) == NULL);
 	CHECK_EQ(rt_thread_create(NULL, NULL, 0), 0);
-	CHECK_EQ(rt_thread_create((void *)spinner, NULL, -1), 0);
+	CHECK_EQ(rt_thread_create((void *)body_trampoline, NULL, -1), 0);
 	CHECK_EQ(rt_thread_join(0), -EINVAL);
 	CHECK_EQ(rt_thread_join(12345), -EINVAL);
 	CHECK_EQ(rt_thread_join((long)self), -EINVAL);

@@ -92,7 +92,7 @@ struct rtai_task {
 	RTIME period;
 	/* rt_thread_create(): what the thread runs.  A user function of
 	 * the creating process, called by that thread only. */
-	void (*fun)(void *args);
+	void *(*fun)(void *args);
 	void *args;
 };
 
