@@ -57,12 +57,25 @@ struct rtai_named {
 	int uses;
 };
 
+/* FIFOs by number, as RTAI's /dev/rtfN (fifo.c). */
+#define RTAI_FIFOS 64
+
+struct rtai_fifo;
+
 /* The skin's state in an instance.  Lock held for every field. */
 struct rtai_state {
 	struct skin skin;
 	bool periodic_mode; /* rt_set_periodic_mode() was the last call */
 	bool timer_running; /* between start_rt_timer and stop_rt_timer */
+	struct rtai_fifo *fifos[RTAI_FIFOS];
+	unsigned long fifo_serial;
 };
+
+/* Delete every FIFO left, as the instance goes.  Lock held. */
+void rtai_fifo_reclaim(struct nk_instance *nk, struct rtai_state *st);
+
+/* The personality's fini: the FIFOs, then the objects (skin_fini). */
+void rtai_fini(struct nk_instance *nk, void *state);
 
 /*
  * The RTAI extension of a nucleus thread: allocated, zeroed, by

@@ -57,7 +57,7 @@ const struct skin_desc rtai_skin = {
 	    .attach = rtai_task_attach,
 	    .exit = rtai_task_exit,
 	    .finalize = rtai_task_finalize,
-	    .fini = skin_fini,
+	    .fini = rtai_fini,
 	},
     .classes = rtai_classes,
     .nr_classes = RTAI_NR_CLASSES,
@@ -66,6 +66,14 @@ const struct skin_desc rtai_skin = {
     .bad_handle = -EINVAL,
     .error = rtai_error,
 };
+
+void rtai_fini(struct nk_instance *nk, void *state)
+{
+	/* Never set up: nothing was made. */
+	if (((struct skin *)state)->desc)
+		rtai_fifo_reclaim(nk, state);
+	skin_fini(nk, state);
+}
 
 void rtai_name(unsigned long num, char *buf)
 {
