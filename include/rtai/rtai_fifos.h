@@ -35,7 +35,8 @@ extern "C" {
 
 /**
  * Create FIFO @p fifo holding @p size bytes each way (4096 at least),
- * or open it once more if it exists (its size stays).  Returns 0, -ENODEV (@p fifo >= RTF_NO), -EINVAL
+ * or open it once more if it exists (its size stays).  Returns 0, -ENODEV (@p
+ * fifo >= RTF_NO), -EINVAL
  * (@p size <= 0), -ENOMEM.  Any thread.
  */
 int rtf_create(unsigned int fifo, int size);

@@ -154,8 +154,8 @@ int rtf_put(unsigned int fifo, const void *buf, int count)
 		nk_unlock(nk);
 		return -EINVAL;
 	}
-	sent = count ? nk_pipe_send(f->np, buf, (size_t)count, NK_PIPE_STREAM)
-		     : 0;
+	sent =
+	    count ? nk_pipe_send(f->np, buf, (size_t)count, NK_PIPE_STREAM) : 0;
 	nk_unlock(nk);
 	return sent < 0 ? 0 : count;
 }

@@ -30,15 +30,22 @@ int rtai_task_attach(struct nk_thread *thread, void *ext)
 	return ret ? ret : rtai_msg_init(nk, t);
 }
 
+/* The skin's state in @thread's instance: the hooks may run as the
+ * instance goes, when the process runtime is no longer found. */
+static struct skin *task_skin(struct nk_thread *thread)
+{
+	return nk_personality_state(nk_thread_instance(thread),
+				    &rtai_skin.pers);
+}
+
 /* The thread ends: its name is free, its rt_thread_join() id stays
  * until it is joined.  Lock held. */
 void rtai_task_exit(struct nk_thread *thread, void *ext)
 {
 	struct rtai_task *t = ext;
 
-	(void)thread;
 	if (t->task)
-		skin_unregister_locked(rtai(), t->task);
+		skin_unregister_locked(task_skin(thread), t->task);
 	t->task = 0;
 	nk_synch_destroy_locked(&t->suspq);
 	rtai_msg_exit(t);
@@ -49,9 +56,8 @@ void rtai_task_finalize(struct nk_thread *thread, void *ext)
 {
 	struct rtai_task *t = ext;
 
-	(void)thread;
 	if (t->joiner)
-		skin_unregister_locked(rtai(), t->joiner);
+		skin_unregister_locked(task_skin(thread), t->joiner);
 	t->joiner = 0;
 }
 
