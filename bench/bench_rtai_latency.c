@@ -118,8 +118,9 @@ int main(int argc, char **argv)
 	free(histogram);
 	return 0;
 usage:
-	fprintf(stderr, "usage: %s [-p PERIOD_US] [-T SECONDS] [-H BUCKETS] "
-			"[-g FILE] [-q]\n",
+	fprintf(stderr,
+		"usage: %s [-p PERIOD_US] [-T SECONDS] [-H BUCKETS] "
+		"[-g FILE] [-q]\n",
 		argv[0]);
 	return 2;
 }

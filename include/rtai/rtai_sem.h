@@ -63,6 +63,7 @@ typedef SEM CND;
 #define rt_sem_wait_until rtai_rt_sem_wait_until
 #define rt_sem_wait_timed rtai_rt_sem_wait_timed
 #define rt_sem_count rtai_rt_sem_count
+#define rt_sem_wait_barrier rtai_rt_sem_wait_barrier
 #define rt_cond_init rtai_rt_cond_init
 #define rt_cond_delete rtai_rt_cond_delete
 #define rt_cond_signal rtai_rt_cond_signal
@@ -127,6 +128,14 @@ int rt_sem_wait_until(SEM *sem, RTIME time);
 int rt_sem_wait_timed(SEM *sem, RTIME delay);
 /** The count (negative: minus the tasks waiting), or RTE_OBJINV. */
 int rt_sem_count(SEM *sem);
+/**
+ * Wait until as many tasks as the semaphore's initial count (1 at
+ * least; its units are taken on the first call) wait here, then
+ * release them all.  Returns -1 for those that waited, 0 for the task
+ * that completed the gang; RTE_OBJINV, RTE_PERM (a RES_SEM or a
+ * condition), RTE_OBJREM, RTE_UNBLKD.  The barrier serves again.
+ */
+int rt_sem_wait_barrier(SEM *sem);
 
 /**
  * A condition variable named @p name (0: anonymous): a semaphore whose

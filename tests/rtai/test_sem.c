@@ -261,6 +261,55 @@ TEST(named)
 	CHECK_EQ(rt_sem_delete(a), 0);
 }
 
+static SEM *gang;
+
+static void barrier_body(void *arg)
+{
+	int *ret = arg;
+
+	CHECK(rt_task_init(0, 10, 0, 0) != NULL);
+	for (int round = 0; round < 2; round++) {
+		ret[round] = rt_sem_wait_barrier(gang);
+		note("out");
+	}
+}
+
+TEST(barrier)
+{
+	int a[2] = {1, 1}, b[2] = {1, 1};
+	long ia, ib;
+	SEM *owned;
+
+	main_task();
+	gang = rt_sem_init(0, 3);
+	log_start();
+	ia = start(barrier_body, a);
+	ib = start(barrier_body, b);
+	CHECK_EQ(rt_sleep(MS), 0);
+	note("main");
+	/* The third: the gang is complete. */
+	CHECK_EQ(rt_sem_wait_barrier(gang), 0);
+	CHECK_EQ(rt_sleep(MS), 0);
+	note("again");
+	CHECK_EQ(rt_sem_wait_barrier(gang), 0);
+	finish(ia);
+	finish(ib);
+	check_log("main@1000000 out@1000000 out@1000000 again@2000000 "
+		  "out@2000000 out@2000000");
+	CHECK_EQ(a[0], -1);
+	CHECK_EQ(b[1], -1);
+	CHECK_EQ(rt_sem_count(gang), 0);
+	CHECK_EQ(rt_sem_delete(gang), 0);
+	/* A gang of one passes at once. */
+	gang = rt_sem_init(0, 0);
+	CHECK_EQ(rt_sem_wait_barrier(gang), 0);
+	CHECK_EQ(rt_sem_delete(gang), 0);
+	owned = rt_typed_sem_init(0, RESEM_RECURS, RES_SEM);
+	CHECK_EQ(rt_sem_wait_barrier(owned), RTE_PERM);
+	CHECK_EQ(rt_sem_delete(owned), 0);
+	CHECK_EQ(rt_sem_wait_barrier(NULL), RTE_OBJINV);
+}
+
 TEST(bad_input)
 {
 	RT_TASK *self = main_task();
@@ -299,4 +348,4 @@ TEST(bad_input)
 TESTS(T(counting), T(binary_keeps_one_unit), T(priority_and_fifo_queueing),
       T(timeouts_deletion_unblock), T(signal_preempts),
       T(resource_inheritance_and_recursion), T(resource_not_recursive),
-      T(named), T(bad_input));
+      T(named), T(barrier), T(bad_input));

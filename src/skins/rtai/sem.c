@@ -22,6 +22,7 @@ struct rtai_sem {
 	int restype;		 /* RES_SEM: RESEM_* */
 	int fifo;		 /* FIFO_Q: waiters in arrival order */
 	int value;		 /* initial units */
+	int barrier;		 /* rt_sem_wait_barrier()'s gang, 0: none */
 	struct nk_sem sem;	 /* CNT_SEM, BIN_SEM, SEM_CND (pulse) */
 	struct nk_mutex mutex;	 /* RES_SEM */
 };
@@ -213,6 +214,46 @@ int rt_sem_wait_until(SEM *sem, RTIME time)
 int rt_sem_wait_timed(SEM *sem, RTIME delay)
 {
 	return sem_take(sem, delay, SEM_BOUNDED, false);
+}
+
+/*
+ * The barrier of @s: the first call makes its units the size of the
+ * gang (1 at least) and empties it.  -1 once the gang is complete
+ * for those that waited, 0 for the one that completed it, RTE_PERM
+ * (a RES_SEM or a condition), an RTE_* code of the wait.  Lock held.
+ */
+static int sem_barrier_locked(struct nk_instance *nk, struct rtai_sem *s)
+{
+	int ret;
+
+	if (s->kind == RES_SEM || s->kind == SEM_CND)
+		return RTE_PERM;
+	if (s->barrier == 0) {
+		s->barrier = s->sem.count > 1 ? (int)s->sem.count : 1;
+		while (nk_sem_take_locked(&s->sem, 0, NK_RELATIVE) == 0)
+			;
+	}
+	if ((int)nk_synch_nr_waiters(&s->sem.synch) + 1 >= s->barrier) {
+		nk_sem_broadcast_locked(&s->sem);
+		nk_sched_run(nk);
+		return 0;
+	}
+	ret = nk_sem_take_locked(&s->sem, NK_INFINITE, NK_RELATIVE);
+	return ret ? skin_error(&rtai_skin, ret) : -1;
+}
+
+int rt_sem_wait_barrier(SEM *sem)
+{
+	struct nk_instance *nk;
+	struct rtai_sem *s;
+	int ret;
+
+	ret = sem_get(sem, &nk, &s);
+	if (ret)
+		return ret;
+	ret = sem_barrier_locked(nk, s);
+	nk_unlock(nk);
+	return ret;
 }
 
 /* What rt_sem_signal() and its kind do to a semaphore found. */
