@@ -31,7 +31,7 @@ typedef struct rt_spinlock {
 
 /** A spinlock named @p name (0: anonymous).  NULL: taken, no memory. */
 SPL *rt_spl_init(unsigned long name);
-/** Delete @p spl; its waiters return RTE_OBJREM.  0, RTE_OBJINV. */
+/** Delete @p spl, which nobody holds (else RTE_PERM): 0, RTE_OBJINV. */
 int rt_spl_delete(SPL *spl);
 /** Take @p spl, waiting as long as it takes. */
 int rt_spl_lock(SPL *spl);

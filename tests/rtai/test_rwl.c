@@ -160,6 +160,8 @@ TEST(spinlock_keeps_the_cpu)
 	CHECK_EQ(rt_spl_lock_if(spl), 0);
 	CHECK_EQ(rt_spl_unlock(spl), 0);
 	CHECK_EQ(rt_spl_lock_timed(spl, MS), 0);
+	/* Held: it stays. */
+	CHECK_EQ(rt_spl_delete(spl), RTE_PERM);
 	CHECK_EQ(rt_spl_unlock(spl), 0);
 	CHECK_EQ(rt_spl_delete(spl), 0);
 }

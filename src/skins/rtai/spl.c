@@ -22,9 +22,21 @@ SPL *rt_spl_init(unsigned long name)
 	return l ? rtai_waitable_publish(RTAI_SPL, name, l) : NULL;
 }
 
+/* A held spinlock stays: its holder keeps the scheduler locked until
+ * it unlocks it.  Lock held. */
+static int spl_held(struct nk_instance *nk, void *object)
+{
+	struct rtai_spl *l = object;
+
+	(void)nk;
+	return l->owner ? RTE_PERM : 0;
+}
+
 int rt_spl_delete(SPL *spl)
 {
-	return rtai_object_delete(RTAI_SPL, spl);
+	uintptr_t handle = rtai_handle(spl);
+
+	return skin_delete(&rtai_skin, RTAI_SPL, &handle, spl_held);
 }
 
 /* A waiter's request: its task, handed the lock by the releaser. */
