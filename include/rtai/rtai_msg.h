@@ -4,7 +4,8 @@
  * word (rt_send) or a buffer (rt_sendx) to another, or calls it
  * (rt_rpc, rt_rpcx) and waits for its rt_return.  Senders wait on the
  * receiver in priority order; a receiver takes the first, or the first
- * of one task.
+ * of one task, and runs at the priority of the most urgent of those
+ * that wait for it (callers awaiting its return included).
  *
  * Every call returns an RT_TASK pointer, as RTAI 5 does: the other
  * task on success; 0 when a non-blocking call found nobody ready (the

@@ -251,6 +251,55 @@ TEST(timeouts_and_deletion)
 		  "sent@3000000 leaves@3000000 objrem@3000000");
 }
 
+/* --- the receiver inherits its callers' priority --- */
+
+static RT_TASK *slow;
+static int slow_prio[3];
+
+static void slow_server(void *arg)
+{
+	unsigned long msg;
+	RT_TASK *from;
+
+	(void)arg;
+	slow = rt_task_init(nam2num("SLOW"), 30, 0, 0);
+	CHECK_EQ(rt_sleep(MS), 0);
+	from = rt_receive(NULL, &msg);
+	/* The caller waits for the return: still boosted. */
+	slow_prio[0] = rt_get_inher_prio(NULL);
+	CHECK(rt_return(from, msg + 1) == from);
+	slow_prio[1] = rt_get_inher_prio(NULL);
+	slow_prio[2] = rt_get_prio(NULL);
+}
+
+static void urgent_caller(void *arg)
+{
+	unsigned long *reply = arg;
+
+	CHECK(rt_task_init(0, 5, 0, 0) != NULL);
+	CHECK(rt_rpc(slow, 41, reply) == slow);
+}
+
+TEST(receiver_inherits_priority)
+{
+	unsigned long reply = 0;
+	long s, c;
+
+	main_task();
+	s = start(slow_server, NULL);
+	CHECK_EQ(rt_get_inher_prio(slow), 30);
+	c = start(urgent_caller, &reply);
+	/* The call waits: the server runs at the caller's priority. */
+	CHECK_EQ(rt_get_inher_prio(slow), 5);
+	CHECK_EQ(rt_get_prio(slow), 30);
+	finish(s);
+	finish(c);
+	CHECK_EQ(reply, 42);
+	CHECK_EQ(slow_prio[0], 5);
+	CHECK_EQ(slow_prio[1], 30);
+	CHECK_EQ(slow_prio[2], 30);
+}
+
 static RT_TASK *stuck;
 
 static void stuck_receiver(void *arg)
@@ -333,4 +382,5 @@ TEST(plain_thread_is_refused)
 
 TESTS(T(sends_and_calls_in_priority_order), T(receive_from_one_task),
       T(buffer_calls), T(buffer_sends_and_previews), T(timeouts_and_deletion),
-      T(unblock_and_bad_input), T(plain_thread_is_refused));
+      T(receiver_inherits_priority), T(unblock_and_bad_input),
+      T(plain_thread_is_refused));

@@ -44,8 +44,13 @@ struct recv_req {
 
 int rtai_msg_init(struct nk_instance *nk, struct rtai_task *t)
 {
-	int ret = nk_synch_init(nk, &t->msgq, "msg", NK_SYNCH_PRIO, 0);
+	int ret = nk_synch_init(nk, &t->msgq, "msg", NK_SYNCH_PI, 0);
 
+	/* The task owns its queue of senders: as in RTAI, it inherits the
+	 * priority of those that wait for it, callers awaiting its return
+	 * included (transitively, through the nucleus's inheritance). */
+	if (ret == 0)
+		ret = nk_synch_try_acquire(&t->msgq, t->thread);
 	return ret ? ret
 		   : nk_synch_init(nk, &t->recvq, "receive", NK_SYNCH_FIFO, 0);
 }
@@ -207,8 +212,11 @@ static RT_TASK *msg_send(RT_TASK *task, const struct msg_src *src,
 		nk_unlock(nk);
 		return NULL;
 	}
-	/* @peer may be gone once this returns with an error. */
+	/* @peer may be gone once this returns with an error; ended, it
+	 * handed its queue to the first waiter (OWNER_DEAD). */
 	ret = nk_synch_sleep_ctx(&peer->msgq, &q, to.value, to.mode);
+	if (ret == NK_WAKE_OWNER_DEAD)
+		ret = -EIDRM;
 	if (ret == 0 && back)
 		msg_deliver(nk, &q.back, back, false);
 	nk_free(nk, q.out.data);
