@@ -162,7 +162,8 @@ unsigned long rt_get_name(void *adr);
  * level), on the first CPU of @p cpus_allowed that runs real-time work
  * (0: CPU 0).  A plain pthread becomes a nucleus thread first; main and
  * threads of rt_thread_create() are one already.  @p max_msg_size is
- * accepted and unused (no intertask messages yet).  The task starts
+ * accepted and unused (rt_sendx() copies messages of any size through
+ * instance memory).  The task starts
  * soft (rt_is_hard_real_time() is 0).  Returns the task, or NULL: bad
  * priority (< 0) or CPU set, the caller is a task already, the name is
  * taken, no memory.
