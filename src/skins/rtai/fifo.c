@@ -121,45 +121,6 @@ void rtai_fifo_reclaim(struct nk_instance *nk, struct rtai_state *st)
 		}
 }
 
-int rtf_destroy(unsigned int fifo)
-{
-	struct nk_instance *nk;
-	struct rtai_fifo *f;
-	int ret;
-
-	ret = fifo_get(fifo, &nk, &f);
-	if (ret)
-		return ret;
-	ret = --f->opens;
-	if (ret == 0) {
-		rtai_state()->fifos[fifo] = NULL;
-		nk_pipe_delete(f->np);
-		nk_free(nk, f);
-	}
-	nk_unlock(nk);
-	return ret;
-}
-
-int rtf_put(unsigned int fifo, const void *buf, int count)
-{
-	struct nk_instance *nk;
-	struct rtai_fifo *f;
-	ssize_t sent;
-	int ret;
-
-	ret = fifo_get(fifo, &nk, &f);
-	if (ret)
-		return ret;
-	if (count < 0 || (buf == NULL && count > 0)) {
-		nk_unlock(nk);
-		return -EINVAL;
-	}
-	sent =
-	    count ? nk_pipe_send(f->np, buf, (size_t)count, NK_PIPE_STREAM) : 0;
-	nk_unlock(nk);
-	return sent < 0 ? 0 : count;
-}
-
 /* Move what the Linux side wrote after the bytes not taken yet, whole
  * messages as long as they fit.  Lock held. */
 static void fifo_pull(struct rtai_fifo *f)
@@ -176,7 +137,59 @@ static void fifo_pull(struct rtai_fifo *f)
 	} while (n > 0 && f->avbs < f->cap);
 }
 
-int rtf_get(unsigned int fifo, void *buf, int count)
+/* What is done to a FIFO found. */
+enum fifo_op { FIFO_DESTROY, FIFO_PUT, FIFO_GET, FIFO_RESET, FIFO_AVBS };
+
+/* @op on FIFO @fifo (@buf, @count for puts and gets): its result.
+ * Lock held. */
+static int fifo_op_locked(struct nk_instance *nk, unsigned int fifo,
+			  struct rtai_fifo *f, enum fifo_op op, void *buf,
+			  int count)
+{
+	int ret = 0;
+
+	switch (op) {
+	case FIFO_DESTROY:
+		ret = --f->opens;
+		if (ret == 0) {
+			rtai_state()->fifos[fifo] = NULL;
+			nk_pipe_delete(f->np);
+			nk_free(nk, f);
+		}
+		break;
+	case FIFO_PUT:
+		/* All or nothing: the Linux side does not keep up. */
+		if (count &&
+		    nk_pipe_send(f->np, buf, (size_t)count, NK_PIPE_STREAM) < 0)
+			count = 0;
+		ret = count;
+		break;
+	case FIFO_GET:
+		fifo_pull(f);
+		ret = count < f->avbs ? count : f->avbs;
+		if (ret)
+			memcpy(buf, f->ring + f->head, (size_t)ret);
+		f->head += ret;
+		f->avbs -= ret;
+		break;
+	case FIFO_RESET:
+		do {
+			f->head = 0;
+			f->avbs = 0;
+			fifo_pull(f);
+		} while (f->avbs > 0);
+		break;
+	case FIFO_AVBS:
+		fifo_pull(f);
+		ret = f->avbs;
+		break;
+	}
+	return ret;
+}
+
+/* Find FIFO @fifo, check @buf and @count, apply @op. */
+static int fifo_control(unsigned int fifo, enum fifo_op op, void *buf,
+			int count)
 {
 	struct nk_instance *nk;
 	struct rtai_fifo *f;
@@ -185,51 +198,37 @@ int rtf_get(unsigned int fifo, void *buf, int count)
 	ret = fifo_get(fifo, &nk, &f);
 	if (ret)
 		return ret;
-	if (count < 0 || (buf == NULL && count > 0)) {
-		nk_unlock(nk);
-		return -EINVAL;
-	}
-	fifo_pull(f);
-	ret = count < f->avbs ? count : f->avbs;
-	if (ret)
-		memcpy(buf, f->ring + f->head, (size_t)ret);
-	f->head += ret;
-	f->avbs -= ret;
+	if (count < 0 || (buf == NULL && count > 0))
+		ret = -EINVAL;
+	else
+		ret = fifo_op_locked(nk, fifo, f, op, buf, count);
 	nk_unlock(nk);
 	return ret;
+}
+
+int rtf_destroy(unsigned int fifo)
+{
+	return fifo_control(fifo, FIFO_DESTROY, NULL, 0);
+}
+
+int rtf_put(unsigned int fifo, const void *buf, int count)
+{
+	return fifo_control(fifo, FIFO_PUT, (void *)buf, count);
+}
+
+int rtf_get(unsigned int fifo, void *buf, int count)
+{
+	return fifo_control(fifo, FIFO_GET, buf, count);
 }
 
 int rtf_reset(unsigned int fifo)
 {
-	struct nk_instance *nk;
-	struct rtai_fifo *f;
-	int ret;
-
-	ret = fifo_get(fifo, &nk, &f);
-	if (ret)
-		return ret;
-	do {
-		f->head = 0;
-		f->avbs = 0;
-		fifo_pull(f);
-	} while (f->avbs > 0);
-	nk_unlock(nk);
-	return 0;
+	return fifo_control(fifo, FIFO_RESET, NULL, 0);
 }
 
 int rtf_get_avbs(unsigned int fifo)
 {
-	struct nk_instance *nk;
-	struct rtai_fifo *f;
-	int ret;
-
-	ret = fifo_get(fifo, &nk, &f);
-	if (ret)
-		return ret;
-	fifo_pull(f);
-	ret = f->avbs;
-	nk_unlock(nk);
-	return ret;
+	return fifo_control(fifo, FIFO_AVBS, NULL, 0);
 }
 
 /* The FIFO @fifo's Linux fd and serial, if it exists.  Lock held. */

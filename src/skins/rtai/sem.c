@@ -242,22 +242,8 @@ static int sem_barrier_locked(struct nk_instance *nk, struct rtai_sem *s)
 	return ret ? skin_error(&rtai_skin, ret) : -1;
 }
 
-int rt_sem_wait_barrier(SEM *sem)
-{
-	struct nk_instance *nk;
-	struct rtai_sem *s;
-	int ret;
-
-	ret = sem_get(sem, &nk, &s);
-	if (ret)
-		return ret;
-	ret = sem_barrier_locked(nk, s);
-	nk_unlock(nk);
-	return ret;
-}
-
 /* What rt_sem_signal() and its kind do to a semaphore found. */
-enum sem_op { SEM_SIGNAL, SEM_BROADCAST, SEM_COUNT };
+enum sem_op { SEM_SIGNAL, SEM_BROADCAST, SEM_COUNT, SEM_BARRIER };
 
 /* @op on @sem: its result, or an RTE_* code. */
 static int sem_apply(SEM *sem, enum sem_op op)
@@ -286,6 +272,9 @@ static int sem_apply(SEM *sem, enum sem_op op)
 	case SEM_COUNT:
 		ret = sem_value(s);
 		break;
+	case SEM_BARRIER:
+		ret = sem_barrier_locked(nk, s);
+		break;
 	}
 	nk_sched_run(nk);
 	nk_unlock(nk);
@@ -305,6 +294,11 @@ int rt_sem_broadcast(SEM *sem)
 int rt_sem_count(SEM *sem)
 {
 	return sem_apply(sem, SEM_COUNT);
+}
+
+int rt_sem_wait_barrier(SEM *sem)
+{
+	return sem_apply(sem, SEM_BARRIER);
 }
 
 /* ---- conditions: pulse semaphores (a signal nobody waits for is lost) */
