@@ -9,5 +9,8 @@
 int alchemy_side_sem(unsigned long *count);
 /* Sleep 1 ms with Alchemy's rt_task_sleep: 0 and the time slept. */
 int alchemy_side_task(unsigned long long *slept);
+/* Run @fn(@arg) once in an Alchemy alarm handler (interrupt context),
+ * 1 ms from now, and wait for it: 0, or an Alchemy error. */
+int alchemy_side_in_handler(void (*fn)(void *arg), void *arg);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "mixed.h"
 
+#include <alchemy/alarm.h>
 #include <alchemy/sem.h>
 #include <alchemy/task.h>
 #include <alchemy/timer.h>
@@ -36,5 +37,20 @@ int alchemy_side_task(unsigned long long *slept)
 		return -ESRCH;
 	ret = rt_task_sleep(1000000);
 	*slept = rt_timer_read() - t0;
+	return ret;
+}
+
+int alchemy_side_in_handler(void (*fn)(void *arg), void *arg)
+{
+	RT_ALARM alarm;
+	int ret;
+
+	ret = rt_alarm_create(&alarm, NULL, fn, arg);
+	if (ret)
+		return ret;
+	ret = rt_alarm_start(&alarm, 1000000, TM_INFINITE);
+	if (ret == 0)
+		ret = rt_task_sleep(2000000);
+	rt_alarm_delete(&alarm);
 	return ret;
 }

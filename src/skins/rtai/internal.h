@@ -169,6 +169,16 @@ static inline struct skin *rtai(void)
 	return skin_state(&rtai_skin);
 }
 
+/*
+ * The calling thread, NULL for a plain pthread and in interrupt
+ * context: a handler runs on behalf of no task, whichever it
+ * interrupted.  Lock held or not.
+ */
+static inline struct nk_thread *rtai_self(struct nk_instance *nk)
+{
+	return nk_in_interrupt(nk) ? NULL : nk_thread_self(nk);
+}
+
 /* Enter the skin (the process runtime).  Errors: skin_enter()'s. */
 static inline int rtai_enter(struct nk_instance **nk)
 {

@@ -22,7 +22,7 @@ int rt_task_make_periodic(RT_TASK *task, RTIME start_time, RTIME period)
 	ret = rtai_task_get(task, &nk, &t);
 	if (ret)
 		return ret;
-	self = t->thread == nk_thread_self(nk);
+	self = t->thread == rtai_self(nk);
 	t->period = period;
 	/* Another task's next wait returns at the start. */
 	t->release = self ? start_time : start_time - period;
@@ -99,7 +99,7 @@ static int task_sleep(RTIME time, bool absolute)
 	ret = rtai_enter(&nk);
 	if (ret)
 		return ret;
-	if (nk_thread_self(nk) == NULL)
+	if (rtai_self(nk) == NULL)
 		return RTE_PERM;
 	if (absolute ? time <= rtai_now(rtai()) : time <= 0)
 		return RTE_TMROVRN;

@@ -79,7 +79,7 @@ static int rwl_get(RWL *rwl, struct nk_instance **nk, struct rtai_rwl **l,
 	ret = skin_get(&rtai_skin, RTAI_RWL, &handle, nk, (void **)l);
 	if (ret)
 		return ret;
-	self = nk_thread_self(*nk);
+	self = rtai_self(*nk);
 	t = self ? nk_thread_personality(self, &rtai_skin.pers) : NULL;
 	*task = t ? t->task : 0;
 	return 0;

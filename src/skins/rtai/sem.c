@@ -152,7 +152,7 @@ static int sem_take_locked(struct nk_instance *nk, struct rtai_sem *s,
 	int count = sem_value(s), ret;
 
 	if (s->kind == RES_SEM) {
-		if (nk_mutex_owner(&s->mutex) == nk_thread_self(nk) &&
+		if (nk_mutex_owner(&s->mutex) == rtai_self(nk) &&
 		    s->restype <= 0)
 			return RTE_DEADLOK;
 		ret = nk_mutex_trylock_locked(&s->mutex);

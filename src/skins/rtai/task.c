@@ -69,7 +69,7 @@ int rtai_current(struct nk_instance **nk, struct rtai_task **out)
 	ret = rtai_enter(nk);
 	if (ret)
 		return ret;
-	self = nk_thread_self(*nk);
+	self = rtai_self(*nk);
 	if (self == NULL)
 		return -EPERM;
 	*out = nk_thread_personality(self, &rtai_skin.pers);
@@ -130,7 +130,7 @@ static RT_TASK *task_init(unsigned long name, int prio, int policy,
 	if (prio < 0 || cpu < 0 ||
 	    (policy != SCHED_OTHER && policy != SCHED_FIFO &&
 	     policy != SCHED_RR) ||
-	    rtai_enter(&nk))
+	    rtai_enter(&nk) || nk_in_interrupt(nk))
 		return NULL;
 	rtai_name(name, key);
 	if (nk_thread_self(nk) == NULL) {
@@ -221,7 +221,7 @@ long rt_thread_create(void *fun, void *args, int stack_size)
 		return 0;
 	nk_lock(nk);
 	/* As a pthread inherits its creator's scheduling. */
-	self = nk_thread_self(nk);
+	self = rtai_self(nk);
 	attr.priority = self ? nk_thread_priority(self) : 0;
 	attr.cpu = self ? nk_thread_cpu(self) : 0;
 	attr.stack_size = (size_t)stack_size;
@@ -258,7 +258,7 @@ int rt_thread_join(long thread)
 	if (skin_lookup_locked(rtai(), RTAI_THREAD, (uintptr_t)thread,
 			       (void **)&t))
 		ret = -EINVAL;
-	else if (nk_thread_self(nk) == NULL)
+	else if (rtai_self(nk) == NULL)
 		ret = -EPERM;
 	else
 		ret = nk_thread_join(t->thread);

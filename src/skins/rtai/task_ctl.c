@@ -52,7 +52,7 @@ static int task_op_locked(struct nk_instance *nk, struct rtai_task *t,
 
 	switch (op) {
 	case TASK_DELETE:
-		if (t->thread != nk_thread_self(nk))
+		if (t->thread != rtai_self(nk))
 			/* The exit hook cleans up. */
 			return nk_thread_delete(t->thread);
 		/* Itself: the task goes, the thread stays; its senders
@@ -240,7 +240,7 @@ static int task_suspend(RT_TASK *task, bool until, RTIME date)
 	if (t->suspdepth != 0) {
 		/* Suspended already, or resumes ahead: only count. */
 		ret = ++t->suspdepth;
-	} else if (t->thread != nk_thread_self(nk)) {
+	} else if (t->thread != rtai_self(nk)) {
 		ret = nk_thread_suspend(t->thread);
 		t->suspdepth = ret ? 0 : 1;
 		ret = ret ? skin_error(&rtai_skin, ret) : 1;
