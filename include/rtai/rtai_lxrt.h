@@ -18,6 +18,11 @@
  * clock in oneshot mode (a 1 GHz time stamp counter), and ticks of the
  * timer period after rt_set_periodic_mode() and start_rt_timer().
  *
+ * Calling context, where a call does not name its own: a task calls
+ * everything; a plain pthread or an interrupt handler (another skin's
+ * alarm) is no task: a call that would wait is refused (RTE_PERM), one
+ * that names the calling task finds none, one that never waits works.
+ *
  * RTAI functions link as rtai_<name> (this header maps each rt_<name>
  * onto it), so that Alchemy, which uses some of the same names
  * (rt_task_delete, rt_sem_delete...), can live in the same program,
