@@ -99,6 +99,10 @@ struct rtai_task {
 	 * itself on recvq when nothing was sent to it. */
 	struct nk_synch msgq;
 	struct nk_synch recvq;
+	/* The sized messages that are the task's to free, should it end
+	 * before it gets to (nk memory): its own bytes in flight, the
+	 * bytes handed to it as a receiver, a return handed to it. */
+	char *msg_out, *msg_in, *msg_back;
 	/* Periodic work, in counts: the last release and the period
 	 * (0: not periodic). */
 	RTIME release;

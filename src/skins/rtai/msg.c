@@ -57,9 +57,22 @@ int rtai_msg_init(struct nk_instance *nk, struct rtai_task *t)
 
 void rtai_msg_exit(struct rtai_task *t)
 {
+	struct nk_instance *nk = nk_thread_instance(t->thread);
+
+	/* Bytes it had yet to take or to see taken. */
+	nk_free(nk, t->msg_out);
+	nk_free(nk, t->msg_in);
+	nk_free(nk, t->msg_back);
+	t->msg_out = t->msg_in = t->msg_back = NULL;
 	/* Senders and callers wake with RTE_OBJREM. */
 	nk_synch_destroy_locked(&t->msgq);
 	nk_synch_destroy_locked(&t->recvq);
+}
+
+/* The TCB of @thread, a task waiting on a message queue.  Lock held. */
+static struct rtai_task *msg_task(struct nk_thread *thread)
+{
+	return nk_thread_personality(thread, &rtai_skin.pers);
 }
 
 /* An error code as RTAI 5 returns it from a message call. */
@@ -198,9 +211,13 @@ static RT_TASK *msg_send(RT_TASK *task, const struct msg_src *src,
 		return NULL;
 	}
 	q.from = me->task;
+	me->msg_out = q.out.data;
 	peer_handle = peer->task;
 	to = skin_deadline(nk, to);
 	if (skin_wait_serve_locked(&peer->recvq, serve_receiver, &q, false)) {
+		/* The receiver's to free now. */
+		peer->msg_in = me->msg_out;
+		me->msg_out = NULL;
 		if (!q.rpc) {
 			nk_sched_run(nk);
 			nk_unlock(nk);
@@ -209,6 +226,7 @@ static RT_TASK *msg_send(RT_TASK *task, const struct msg_src *src,
 		q.received = true;
 	} else if (if_ready) {
 		nk_free(nk, q.out.data);
+		me->msg_out = NULL;
 		nk_unlock(nk);
 		return NULL;
 	}
@@ -219,7 +237,9 @@ static RT_TASK *msg_send(RT_TASK *task, const struct msg_src *src,
 		ret = -EIDRM;
 	if (ret == 0 && back)
 		msg_deliver(nk, &q.back, back, false);
+	me->msg_back = NULL;
 	nk_free(nk, q.out.data);
+	me->msg_out = NULL;
 	nk_unlock(nk);
 	if (ret == -EWOULDBLOCK)
 		ret = -ETIMEDOUT;
@@ -271,6 +291,9 @@ static RT_TASK *msg_receive(RT_TASK *task, const struct msg_dest *d,
 	if (q) {
 		r.from = q->from;
 		msg_deliver(nk, &q->out, d, peek);
+		/* Taken: the sender has nothing of it to free any more. */
+		if (!peek)
+			msg_task(sender)->msg_out = NULL;
 		if (!peek && q->rpc)
 			q->received = true;
 		else if (!peek)
@@ -287,6 +310,7 @@ static RT_TASK *msg_receive(RT_TASK *task, const struct msg_dest *d,
 	ret = nk_synch_sleep_ctx(&me->recvq, &r, to.value, to.mode);
 	if (ret == 0)
 		msg_deliver(nk, &r.got, d, false);
+	me->msg_in = NULL;
 	nk_unlock(nk);
 	if (ret == -EWOULDBLOCK)
 		ret = -ETIMEDOUT;
@@ -313,6 +337,7 @@ static RT_TASK *msg_return(RT_TASK *task, const struct msg_src *src)
 		nk_unlock(nk);
 		return NULL;
 	}
+	msg_task(caller)->msg_back = q->back.data;
 	nk_synch_wakeup_this(&me->msgq, caller);
 	nk_sched_run(nk);
 	nk_unlock(nk);
