@@ -75,7 +75,7 @@ typedef struct rt_task_struct {
 /** @} */
 
 /** @{ */
-/** Task states, for rt_task_masked_unblock(). */
+/** Task states: rt_get_task_state(), rt_task_masked_unblock(). */
 #define RT_SCHED_READY 1
 #define RT_SCHED_SUSPENDED 2
 #define RT_SCHED_DELAYED 4
@@ -124,6 +124,7 @@ typedef struct rt_task_struct {
 #define rt_set_sched_policy rtai_rt_set_sched_policy
 #define rt_task_masked_unblock rtai_rt_task_masked_unblock
 #define rt_get_exectime rtai_rt_get_exectime
+#define rt_get_task_state rtai_rt_get_task_state
 #define rt_task_make_periodic rtai_rt_task_make_periodic
 #define rt_task_make_periodic_relative_ns rtai_rt_task_make_periodic_relative_ns
 #define rt_task_wait_period rtai_rt_task_wait_period
@@ -280,6 +281,15 @@ void rt_set_sched_policy(RT_TASK *task, int policy, int rr_quantum_ns);
  * RTE_UNBLKD.  Returns 0 (also when it does not wait so), -EINVAL.
  */
 int rt_task_masked_unblock(RT_TASK *task, unsigned long mask);
+/**
+ * The state of @p task: RT_SCHED_READY (ready or running),
+ * RT_SCHED_SUSPENDED, RT_SCHED_DELAYED (a sleep, a period, a wait with a
+ * timeout), and what it waits for: RT_SCHED_SEND, RT_SCHED_RPC,
+ * RT_SCHED_RETURN, RT_SCHED_RECEIVE in message calls, RT_SCHED_SEMAPHORE
+ * for any other object.  A snapshot, as in RTAI.  -EINVAL: not a task
+ * (NULL included).
+ */
+int rt_get_task_state(RT_TASK *task);
 /**
  * Times of @p task in ns into @p exectime[0..2]: CPU time used, the
  * date it became a task, now.  Nothing for a bad task or NULL.

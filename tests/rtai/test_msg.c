@@ -300,6 +300,64 @@ TEST(receiver_inherits_priority)
 	CHECK_EQ(slow_prio[2], 30);
 }
 
+/* --- what rt_get_task_state() says of tasks in message calls --- */
+
+static RT_TASK *st_server;
+static RT_TASK *st_clients[3];
+
+static void state_server(void *arg)
+{
+	unsigned long msg;
+	RT_TASK *first;
+
+	(void)arg;
+	st_server = rt_task_init(0, 10, 0, 0);
+	first = rt_receive(NULL, &msg);
+	/* The caller waits for the return while the server sleeps. */
+	CHECK_EQ(rt_sleep(MS), 0);
+	CHECK(rt_return(first, 0) == first);
+	for (int i = 0; i < 2; i++) {
+		RT_TASK *from = rt_receive(NULL, &msg);
+
+		if (rt_isrpc(from))
+			CHECK(rt_return(from, 0) == from);
+	}
+}
+
+static void state_client(void *arg)
+{
+	long i = (long)arg;
+	unsigned long reply;
+
+	st_clients[i] = rt_task_init(0, 20 + (int)i, 0, 0);
+	if (i == 1)
+		CHECK(rt_send(st_server, i) == st_server);
+	else
+		CHECK(rt_rpc(st_server, i, &reply) == st_server);
+}
+
+TEST(task_states)
+{
+	RT_TASK *self = main_task();
+	long s, c[3];
+
+	CHECK_EQ(rt_get_task_state(self), RT_SCHED_READY);
+	s = start(state_server, NULL);
+	CHECK_EQ(rt_get_task_state(st_server), RT_SCHED_RECEIVE);
+	c[0] = start(state_client, (void *)0L);
+	CHECK_EQ(rt_get_task_state(st_server), RT_SCHED_DELAYED);
+	CHECK_EQ(rt_get_task_state(st_clients[0]), RT_SCHED_RETURN);
+	c[1] = start(state_client, (void *)1L);
+	c[2] = start(state_client, (void *)2L);
+	CHECK_EQ(rt_get_task_state(st_clients[1]), RT_SCHED_SEND);
+	CHECK_EQ(rt_get_task_state(st_clients[2]), RT_SCHED_RPC);
+	CHECK_EQ(rt_get_task_state(NULL), -EINVAL);
+	CHECK_EQ(rt_get_task_state((RT_TASK *)0x10), -EINVAL);
+	finish(s);
+	for (int i = 0; i < 3; i++)
+		finish(c[i]);
+}
+
 static RT_TASK *stuck;
 
 static void stuck_receiver(void *arg)
@@ -382,5 +440,5 @@ TEST(plain_thread_is_refused)
 
 TESTS(T(sends_and_calls_in_priority_order), T(receive_from_one_task),
       T(buffer_calls), T(buffer_sends_and_previews), T(timeouts_and_deletion),
-      T(receiver_inherits_priority), T(unblock_and_bad_input),
+      T(receiver_inherits_priority), T(task_states), T(unblock_and_bad_input),
       T(plain_thread_is_refused));

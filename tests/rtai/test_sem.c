@@ -121,6 +121,9 @@ TEST(timeouts_deletion_unblock)
 	ia = start(waiter_body, &a);
 	ib = start(waiter_body, &b);
 	ic = start(waiter_body, &c);
+	CHECK_EQ(rt_get_task_state(c.task), RT_SCHED_SEMAPHORE);
+	CHECK_EQ(rt_get_task_state(a.task),
+		 RT_SCHED_SEMAPHORE | RT_SCHED_DELAYED);
 	CHECK_EQ(rt_sleep(3 * MS), 0);
 	CHECK_EQ(rt_sem_delete(s), 0);
 	CHECK_EQ(rt_task_masked_unblock(c.task, RT_SCHED_SEMAPHORE), 0);

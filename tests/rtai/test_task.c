@@ -164,6 +164,7 @@ TEST(self_suspension)
 	main_task();
 	log_start();
 	id = start(self_suspender, NULL);
+	CHECK_EQ(rt_get_task_state(susp_task), RT_SCHED_SUSPENDED);
 	CHECK_EQ(rt_sleep(MS), 0);
 	CHECK_EQ(rt_task_resume(susp_task), 0);
 	/* Now it waits 2 ms, then suspends itself again. */
@@ -173,6 +174,7 @@ TEST(self_suspension)
 	finish(id);
 	check_log("suspend@0 resumed@1000000 timedout@3000000 "
 		  "unblocked@4000000");
+	CHECK_EQ(rt_get_task_state(susp_task), -EINVAL);
 	CHECK_EQ(susp_ret[0], 0);
 	CHECK_EQ(susp_ret[1], RTE_TIMOUT);
 	CHECK_EQ(susp_ret[2], RTE_TMROVRN);

@@ -103,6 +103,9 @@ struct rtai_task {
 	 * before it gets to (nk memory): its own bytes in flight, the
 	 * bytes handed to it as a receiver, a return handed to it. */
 	char *msg_out, *msg_in, *msg_back;
+	/* What it waits for in a message call (RT_SCHED_SEND, _RPC,
+	 * _RETURN, _RECEIVE), 0: none; for rt_get_task_state(). */
+	unsigned long msg_state;
 	/* Periodic work, in counts: the last release and the period
 	 * (0: not periodic). */
 	RTIME release;

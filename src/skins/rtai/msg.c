@@ -232,7 +232,11 @@ static RT_TASK *msg_send(RT_TASK *task, const struct msg_src *src,
 	}
 	/* @peer may be gone once this returns with an error; ended, it
 	 * handed its queue to the first waiter (OWNER_DEAD). */
+	me->msg_state = !q.rpc	     ? RT_SCHED_SEND
+			: q.received ? RT_SCHED_RETURN
+				     : RT_SCHED_RPC;
 	ret = nk_synch_sleep_ctx(&peer->msgq, &q, to.value, to.mode);
+	me->msg_state = 0;
 	if (ret == NK_WAKE_OWNER_DEAD)
 		ret = -EIDRM;
 	if (ret == 0 && back)
@@ -294,9 +298,10 @@ static RT_TASK *msg_receive(RT_TASK *task, const struct msg_dest *d,
 		/* Taken: the sender has nothing of it to free any more. */
 		if (!peek)
 			msg_task(sender)->msg_out = NULL;
-		if (!peek && q->rpc)
+		if (!peek && q->rpc) {
 			q->received = true;
-		else if (!peek)
+			msg_task(sender)->msg_state = RT_SCHED_RETURN;
+		} else if (!peek)
 			nk_synch_wakeup_this(&me->msgq, sender);
 		nk_sched_run(nk);
 		nk_unlock(nk);
@@ -307,7 +312,9 @@ static RT_TASK *msg_receive(RT_TASK *task, const struct msg_dest *d,
 		return NULL;
 	}
 	to = skin_deadline(nk, to);
+	me->msg_state = RT_SCHED_RECEIVE;
 	ret = nk_synch_sleep_ctx(&me->recvq, &r, to.value, to.mode);
+	me->msg_state = 0;
 	if (ret == 0)
 		msg_deliver(nk, &r.got, d, false);
 	me->msg_in = NULL;

@@ -18,6 +18,7 @@
 	 RT_SCHED_RPC | RT_SCHED_RETURN | RT_SCHED_MBXSUSP)
 
 enum task_op {
+	TASK_STATE,
 	TASK_DELETE,
 	TASK_IS_HARD,
 	TASK_SUSPEND_IF,
@@ -44,6 +45,25 @@ static bool task_waits_so(struct rtai_task *t, unsigned long mask)
 	return (mask & TASK_OBJECT_WAITS) && (state & NK_THREAD_PENDING);
 }
 
+/* RTAI's state bits of @t: its nucleus state, and what it waits for
+ * as far as the skin knows (any other object wait: SEMAPHORE).  Lock
+ * held. */
+static int task_state(struct rtai_task *t)
+{
+	unsigned int state = nk_thread_state(t->thread);
+	int bits = 0;
+
+	if (state & (NK_THREAD_READY | NK_THREAD_CURRENT))
+		bits |= RT_SCHED_READY;
+	if ((state & NK_THREAD_SUSPENDED) || t->self_suspended)
+		bits |= RT_SCHED_SUSPENDED;
+	if (state & NK_THREAD_DELAYED)
+		bits |= RT_SCHED_DELAYED;
+	if ((state & NK_THREAD_PENDING) && !t->self_suspended)
+		bits |= t->msg_state ? (int)t->msg_state : RT_SCHED_SEMAPHORE;
+	return bits;
+}
+
 /* @op on @t, with @arg (a priority, a CPU...).  Lock held. */
 static int task_op_locked(struct nk_instance *nk, struct rtai_task *t,
 			  enum task_op op, long arg)
@@ -51,6 +71,8 @@ static int task_op_locked(struct nk_instance *nk, struct rtai_task *t,
 	int ret = 0, eff;
 
 	switch (op) {
+	case TASK_STATE:
+		return task_state(t);
 	case TASK_DELETE:
 		if (t->thread != rtai_self(nk))
 			/* The exit hook cleans up. */
@@ -124,6 +146,13 @@ static int task_control(RT_TASK *task, enum task_op op, long arg)
 	ret = task_op_locked(nk, t, op, arg);
 	nk_unlock(nk);
 	return ret;
+}
+
+int rt_get_task_state(RT_TASK *task)
+{
+	if (task == NULL)
+		return -EINVAL;
+	return task_control(task, TASK_STATE, 0);
 }
 
 int rt_task_delete(RT_TASK *task)
