@@ -17,7 +17,7 @@ endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all build test cross stress demo demo-sim bench install deb test-packages clean format doc
+.PHONY: all build test trace-tools cross stress demo demo-sim bench install deb test-packages clean format doc
 
 all: build
 
@@ -29,17 +29,31 @@ build: $(BUILD)/CMakeCache.txt
 
 # TEST_ARGS: extra ctest arguments, e.g. TEST_ARGS="-R sim/".
 TEST_ARGS ?=
-test: build
+# The tracing tests read traces with babeltrace2 and record with LTTng
+# (tests/trace/; the LTTng-UST provider is built when CMake finds
+# liblttng-ust): make test installs them when missing and run as root;
+# otherwise those tests are skipped, and say so.
+TRACE_PACKAGES := babeltrace2 liblttng-ust-dev lttng-tools
+trace-tools:
+	@{ command -v babeltrace2 && command -v lttng && \
+	   [ -e /usr/include/$$(gcc -print-multiarch)/lttng/tracepoint.h ]; } >/dev/null || \
+	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRACE_PACKAGES); } || \
+	echo "tracing tests skipped: apt-get install $(TRACE_PACKAGES) (as root)"
+
+test: trace-tools build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(TEST_ARGS)
 
 # Cross build for ARCH (aarch64 or riscv64) into build-ARCH with
 # Debian's cross compiler, its tests run under qemu-user (README, "Other
-# architectures").  CROSS_TESTS: the ctest regex of the tests to run;
-# by default the suites that do not depend on timing (CROSS_TESTS=.
-# runs all: the fuzzers are slow under emulation, and the live tests
-# see the emulator's own threads and delays).
+# architectures").  CROSS_TESTS: the ctest regex of the tests to run,
+# CROSS_EXCLUDE of those left out: by default every suite, live ones
+# included, but the fuzzers (minutes under emulation), the host scripts
+# of tools/ and the docs checks, which test nothing of the architecture.
 ARCH ?= aarch64
-CROSS_TESTS ?= ^(sim|nucleus|pipeline|alchemy|skins)/
+CROSS_TESTS ?= .
+CROSS_EXCLUDE ?= ^(fuzz|tools|docs)/
 cross:
 	@[ -f cmake/toolchain-$(ARCH).cmake ] || \
 		{ echo "ARCH=$(ARCH): no cmake/toolchain-$(ARCH).cmake (aarch64 or riscv64)"; exit 2; }
@@ -48,16 +62,20 @@ cross:
 		-DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 	cmake --build build-$(ARCH) -j $(JOBS)
 	cd build-$(ARCH) && ctest --output-on-failure -j $(JOBS) \
-		-R '$(CROSS_TESTS)' $(TEST_ARGS)
+		-R '$(CROSS_TESTS)' -E '$(CROSS_EXCLUDE)' $(TEST_ARGS)
 
 # The reliability campaign (README, Fuzzing): STRESS_SEEDS seeds of
 # fuzz_api per API, each run twice on sim and their logs compared, then
 # each libFuzzer target for STRESS_SECONDS; counts at the end.
 STRESS_SEEDS ?= 10000
+# Session members killed at random points (tests/session/).
+STRESS_KILLS ?= 20000
 STRESS_SECONDS ?= 300
 FUZZ := $(BUILD)/tests/fuzz
 stress: build
 	$(FUZZ)/fuzz_api --from 1 --count $(STRESS_SEEDS) --jobs $(JOBS)
+	FUSION_BACKEND=live FUSION_SESSION_KILLS=$(STRESS_KILLS) \
+		$(BUILD)/bin/session_test_session_death
 	@for t in scenario options; do \
 		if [ ! -x $(FUZZ)/fuzz_$$t ]; then \
 			echo "fuzz_$$t: not built (no clang with libFuzzer)"; \

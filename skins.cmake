@@ -22,6 +22,16 @@ fusion_skin(alchemy
   TESTS alchemy
   ALIASES native)
 
+fusion_skin(vxworks
+  DESCRIPTION "VxWorks API (Wind River kernel: taskLib, semLib, msgQLib, wdLib...)"
+  INCLUDE vxworks
+  TESTS vxworks)
+
+fusion_skin(psos
+  DESCRIPTION "pSOS+ API (pSOSystem: tasks, events, semaphores, queues, time)"
+  INCLUDE psos
+  TESTS psos)
+
 fusion_skin(rtai
   DESCRIPTION "RTAI/LXRT API (RTAI 3.x-5.x user-space tasks)"
   INCLUDE rtai

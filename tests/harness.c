@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness.h"
 
+#include <fusion/fusion.h>
+
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +74,21 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+void test_undate(const char *expected, bool dated, char *out, size_t size)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; expected[i] && j < size - 1; i++) {
+		if (!dated && expected[i] == '@') {
+			while (expected[i + 1] >= '0' && expected[i + 1] <= '9')
+				i++;
+			continue;
+		}
+		out[j++] = expected[i];
+	}
+	out[j] = '\0';
+}
+
 int test_run_child(int (*child)(void *), void *arg, char *err, size_t size)
 {
 	int fds[2], status;
@@ -123,4 +141,20 @@ pid_t test_task_named(const char *name)
 	}
 	closedir(dir);
 	return tid;
+}
+
+bool test_fifo_allowed(void)
+{
+	const char *no_rt = getenv("FUSION_NO_RT");
+	struct nk_instance *nk;
+	struct sched_param param;
+	bool fifo;
+
+	if ((no_rt && no_rt[0] == '1') ||
+	    nk_instance_create(&(struct nk_instance_attr){0}, &nk))
+		return false;
+	fifo = sched_getscheduler(0) == SCHED_FIFO &&
+	       sched_getparam(0, &param) == 0 && param.sched_priority > 0;
+	nk_instance_destroy(nk);
+	return fifo;
 }

@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
@@ -41,6 +42,13 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
 #define log_append(log, ...) test_log_append(log, sizeof(log), __VA_ARGS__)
 
 /*
+ * Copy @expected into @out (@size bytes with the NUL), dropping the
+ * dates ("@" and the digits after it) unless @dated: trails compare
+ * exact dates on sim, the order alone on live.
+ */
+void test_undate(const char *expected, bool dated, char *out, size_t size);
+
+/*
  * Fork; in the child, run @child(@arg) with its stderr into a pipe and
  * exit with what it returns.  In the parent, read that stderr into @err
  * (@size bytes with the terminating NUL, the rest dropped) until the
@@ -49,6 +57,12 @@ void test_log_append(char *log, size_t size, const char *fmt, ...)
  * watchdog, a report on stderr.
  */
 int test_run_child(int (*child)(void *), void *arg, char *err, size_t size);
+
+/*
+ * Does the live backend run its threads SCHED_FIFO here (not
+ * FUSION_NO_RT, and permitted)?  Creates and destroys an instance.
+ */
+bool test_fifo_allowed(void);
 
 /* The id of this process's thread named @name (its comm), or -1. */
 pid_t test_task_named(const char *name);

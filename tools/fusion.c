@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `fusion COMMAND [OPTIONS]`: the tools real-time users run first. */
 #include "tool.h"
+#include "runtime/status_page.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,11 @@ static const struct {
      "context-switch cost between threads"},
     {"info", fusion_info, fusion_info_usage,
      "can this machine do real time, and why not"},
+    {"ps", fusion_ps, fusion_ps_usage,
+     "Fusion programs and sessions; with PID, a program's threads"},
+    {"top", fusion_top, fusion_top_usage,
+     "a program's threads and CPUs, refreshed"},
+    {"trace", fusion_trace, fusion_trace_usage, "report or export a trace"},
 };
 
 static int usage(FILE *out)
@@ -41,7 +47,17 @@ struct nk_instance *fusion_tool_instance(int main_prio)
 			strerror(-ret));
 		return NULL;
 	}
+	/* `fusion top PID` watches a tool as it does any program; a tool
+	 * destroys its instance only as it exits. */
+	if (status_publish() == 0)
+		status_instance(nk);
 	return nk;
+}
+
+void fusion_tool_instance_destroy(struct nk_instance *nk)
+{
+	status_instance(NULL);
+	nk_instance_destroy(nk);
 }
 
 /* "--help" before any "--": what every command answers the same way. */

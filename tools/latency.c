@@ -327,7 +327,7 @@ int fusion_latency(int argc, char **argv)
 	printf("/");
 	print_clock(o.seconds ? o.seconds : secs);
 	printf("\n");
-	nk_instance_destroy(st.nk);
+	fusion_tool_instance_destroy(st.nk);
 	free(st.hist_avg.buckets);
 	free(st.hist_min.buckets);
 	free(st.hist_max.buckets);

@@ -176,6 +176,6 @@ int fusion_switch(int argc, char **argv)
 		printf("%.0f %s/s\n",
 		       t1 > t0 ? st.rounds * 1e9 / (double)(t1 - t0) : 0.0,
 		       mode->unit);
-	nk_instance_destroy(st.nk);
+	fusion_tool_instance_destroy(st.nk);
 	return 0;
 }

@@ -207,6 +207,15 @@ struct nk_backend_ops {
 	 */
 	void (*thread_migrate)(void *priv, void *shadow, int cpu);
 	/*
+	 * The effective priority of the thread of @shadow is now @prio (a
+	 * change, an inheritance boost or its end): its OS thread follows
+	 * where the OS ranks threads by priority (live: its SCHED_FIFO
+	 * priority, so that other real-time processes find it where its
+	 * nucleus priority says).  Lock held; any context, a signal
+	 * handler's included.  NULL: nothing to do.
+	 */
+	void (*thread_priority)(void *priv, void *shadow, int prio);
+	/*
 	 * Wait until the OS thread of a dead or killed shadow has ended
 	 * and free the shadow.  For an adopted thread, unbind it instead.
 	 * Lock held (the dying thread never takes it).

@@ -21,5 +21,7 @@
 #include <fusion/pipeline.h>
 #include <fusion/trace.h>
 #include <fusion/runtime.h>
+#include <fusion/session.h>
+#include <fusion/status.h>
 
 #endif

@@ -10,25 +10,56 @@
 
 #include <fusion/types.h>
 
-/** The tracepoints. */
+/** The tracepoints, numbered in the order of <fusion/trace_points.h>. */
 enum nk_trace_event {
-	NK_TRACE_SWITCH,  /**< thread = next, object = previous thread */
-	NK_TRACE_READY,	  /**< thread became runnable */
-	NK_TRACE_BLOCK,	  /**< thread blocked; object = what it waits for */
-	NK_TRACE_WAKE,	  /**< thread woken by object (arg = wake reason) */
-	NK_TRACE_TIMEOUT, /**< thread's wait on object timed out */
-	NK_TRACE_TIMER,	  /**< timer object fired */
-	NK_TRACE_PRIO,	  /**< thread's effective priority is now arg */
-	NK_TRACE_START,	  /**< thread started */
-	NK_TRACE_EXIT,	  /**< thread terminated */
-	NK_TRACE_SUSPEND, /**< suspend count of thread raised to arg */
-	NK_TRACE_RESUME,  /**< suspend count of thread lowered to arg */
-	NK_TRACE_RELAX,	  /**< thread left primary mode (arg = reason) */
-	NK_TRACE_HARDEN,  /**< thread is back in primary mode */
-	NK_TRACE_IRQ, /**< domain (thread field) ran its handler for IRQ arg */
-	NK_TRACE_MIGRATE,  /**< thread left this CPU for RT CPU arg */
+/* NK_TRACE_SWITCH, NK_TRACE_READY..., generated: */
+/** @cond */
+#define NK_TRACEPOINT(id, name, cat, thread, object, detail, arg, text)        \
+	NK_TRACE_##id,
+#include <fusion/trace_points.h>
+#undef NK_TRACEPOINT
+	/** @endcond */
 	NK_TRACE_NR_EVENTS /**< the number of events */
 };
+
+/** Categories: each tracepoint belongs to one, switched on as a whole. */
+enum nk_trace_category {
+	NK_TRACE_CAT_SCHED,   /**< switch, ready, block, wake, prio... */
+	NK_TRACE_CAT_THREAD,  /**< create, start, exit */
+	NK_TRACE_CAT_MODE,    /**< relax, harden */
+	NK_TRACE_CAT_IRQ,     /**< irq, irq_exit */
+	NK_TRACE_CAT_TIMER,   /**< timer */
+	NK_TRACE_CAT_SERVICE, /**< skin service calls */
+	NK_TRACE_CAT_MARK,    /**< fusion_trace_mark() */
+	NK_TRACE_NR_CATEGORIES
+};
+
+/** Why a switch left the previous thread (its record's argument). */
+enum nk_trace_switch_reason {
+	NK_TRACE_PREEMPTED, /**< still runnable: preempted or yielded */
+	NK_TRACE_BLOCKED,   /**< waits (object, delay) */
+	NK_TRACE_SUSPENDED, /**< suspended */
+	NK_TRACE_RELAXED,   /**< left primary mode */
+	NK_TRACE_EXITED,    /**< terminated */
+};
+
+/** What a tracepoint is: its line of <fusion/trace_points.h>. */
+struct nk_tracepoint {
+	const char *name;		 /**< "switch" */
+	enum nk_trace_category category; /**< its category */
+	const char *thread;		 /**< field names; NULL: unused */
+	const char *object;		 /**< ... */
+	const char *detail;		 /**< ... */
+	const char *arg;		 /**< ... */
+	bool text_arg;			 /**< the text form shows arg */
+};
+
+/** The description of @p event; NULL if there is no such event. */
+nk_export const struct nk_tracepoint *
+nk_tracepoint_info(enum nk_trace_event event);
+
+/** Lower-case category name ("sched", ...); "?" if unknown. */
+nk_export const char *nk_trace_category_name(enum nk_trace_category cat);
 
 /** One event, as a sink receives it. */
 struct nk_trace_record {
@@ -37,6 +68,7 @@ struct nk_trace_record {
 	enum nk_trace_event event; /**< what happened */
 	const char *thread;	   /**< never NULL */
 	const char *object;	   /**< NULL when the event has none */
+	const char *detail;	   /**< NULL when the event has none */
 	long arg;		   /**< per event, above */
 };
 
@@ -54,5 +86,34 @@ nk_export const char *nk_trace_event_name(enum nk_trace_event event);
  */
 nk_export int nk_trace_format(const struct nk_trace_record *rec, char *buf,
 			      size_t len);
+
+struct nk_instance;
+
+/**
+ * Whether anything records @p nk's events (a sink is installed): lets
+ * a tracepoint skip preparing its fields.  Any context.
+ */
+nk_export bool nk_trace_active(struct nk_instance *nk);
+
+/**
+ * Record @p event, NK_TRACE_SERVICE or NK_TRACE_MARK, with @p object,
+ * @p detail (may be NULL) and @p arg, for the calling thread of @p nk
+ * ("irq" in interrupt context, "linux" in a thread the nucleus does not
+ * know).  Costs a branch when @p nk records nothing.  Returns 0, or
+ * -EINVAL (bad instance, another event, NULL @p object).  Any context
+ * (it takes the nucleus lock).
+ */
+nk_export int nk_trace_user(struct nk_instance *nk, enum nk_trace_event event,
+			    const char *object, const char *detail, long arg);
+
+/**
+ * An application's mark in the trace of the process's instance
+ * (fusion_runtime): the text, formatted as printf's, cut at NK_NAME_MAX - 1
+ * bytes (31).
+ * Returns 0, -EINVAL (NULL @p fmt) or -ESRCH (no instance yet).  Any
+ * context.
+ */
+nk_export int fusion_trace_mark(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 #include "../pipeline/pipeline.h"
+#include "../trace/recorder.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ static const struct nk_backend_handlers nucleus_handlers = {
 
 static void instance_free(struct nk_instance *nk)
 {
+	trace_recorder_close(nk->recorder);
 	if (nk->scheds) {
 		for (int cpu = 0; cpu < nk->nr_cpus; cpu++)
 			free(nk->scheds[cpu].root);
@@ -92,6 +94,9 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 						  : 4096);
 	if (ret)
 		goto fail;
+	ret = trace_recorder_open(be->name, nk->nr_cpus, &nk->recorder);
+	if (ret)
+		goto fail;
 	nk->scheds = calloc((size_t)nk->nr_cpus, sizeof(*nk->scheds));
 	if (nk->scheds == NULL) {
 		ret = -ENOMEM;
@@ -126,6 +131,7 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	}
 	if (be->default_trace)
 		be->default_trace(nk->be_priv, &trace, &trace_ctx);
+	trace_recorder_attach(nk->recorder, &trace, &trace_ctx);
 	nk->trace = trace;
 	nk->trace_ctx = trace_ctx;
 	ipipe_set_trace(nk->pipeline, trace, trace_ctx);

@@ -100,6 +100,7 @@ struct nk_sched {
 	struct nk_rbtree timers;
 	nk_time_t programmed;  /* deadline last handed to the backend */
 	nk_time_t switched_in; /* when curr became current */
+	nk_time_t idle_time;   /* spent with root (Linux) current */
 	nk_time_t rr_start;    /* when curr's current quantum began */
 	struct nk_timer rr_timer;
 	int irq_depth; /* > 0: pipeline handlers run on curr's stack */
@@ -171,6 +172,7 @@ struct nk_instance {
 	struct nk_thread *creator;
 	nk_trace_fn trace;
 	void *trace_ctx;
+	struct trace_recorder *recorder; /* FUSION_TRACE's, or NULL */
 	nk_time_t wall_offset;
 	size_t default_stack_size;
 	struct nk_registry registry;
@@ -269,7 +271,9 @@ void nk_thread_block(struct nk_thread *thread, unsigned int bits,
 		     nk_time_t date, struct nk_synch *wchan);
 void nk_thread_release(struct nk_thread *thread, unsigned int bits);
 int nk_thread_wait_result(struct nk_thread *thread);
-void nk_thread_set_effective(struct nk_thread *thread, int prio);
+/* @cause: the object whose ownership boosts @thread (traced), or NULL. */
+void nk_thread_set_effective(struct nk_thread *thread, int prio,
+			     const char *cause);
 void nk_thread_entry(struct nk_thread *thread);
 void nk_thread_check_cancel(struct nk_thread *thread);
 void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr);

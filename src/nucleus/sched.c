@@ -39,6 +39,8 @@ int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 	nk_list_init(&root->owned);
 	sched->root = root;
 	sched->curr = root;
+	/* Linux has had the CPU from here on, not since the clock's zero. */
+	sched->switched_in = nk_clock_now(nk);
 	ret = nk_timer_init(nk, &sched->rr_timer, NULL, cpu, rr_timer_expired,
 			    sched);
 	if (ret) {
@@ -115,6 +117,8 @@ void nk_sched_account(struct nk_sched *sched, nk_time_t now)
 
 	if (!(curr->state & NK_THREAD_ROOT))
 		curr->stats.exec_time += now - sched->switched_in;
+	else
+		sched->idle_time += now - sched->switched_in;
 	sched->switched_in = now;
 }
 
@@ -170,6 +174,19 @@ static void rr_timer_expired(struct nk_timer *timer)
 	nk_sched_rr_arm(sched);
 }
 
+/* What a trace of the switch away from @prev says of it. */
+static long switch_reason(const struct nk_thread *prev)
+{
+	if (prev->state & NK_THREAD_ZOMBIE)
+		return NK_TRACE_EXITED;
+	if (prev->state & NK_THREAD_RELAXED)
+		return NK_TRACE_RELAXED;
+	if (prev->state & NK_THREAD_SUSPENDED)
+		return NK_TRACE_SUSPENDED;
+	return prev->state & NK_BLOCK_BITS ? NK_TRACE_BLOCKED
+					   : NK_TRACE_PREEMPTED;
+}
+
 static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 			    struct nk_thread *next)
 {
@@ -185,7 +202,8 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 	sched->curr = next;
 	next->stats.switches++;
 	nk_sched_rr_arm(sched);
-	nk_trace(nk, sched->cpu, NK_TRACE_SWITCH, next->name, prev->name, 0);
+	nk_trace(nk, sched->cpu, NK_TRACE_SWITCH, next->name, prev->name,
+		 switch_reason(prev));
 	if (prev->state & NK_THREAD_ZOMBIE)
 		flags |= NK_SWITCH_EXIT;
 	else if (prev->state & NK_THREAD_RELAXED)

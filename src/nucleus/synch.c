@@ -56,8 +56,9 @@ int nk_synch_init(struct nk_instance *nk, struct nk_synch *synch,
 	return 0;
 }
 
-/* Highest priority @thread's ownerships justify (-1: none). */
-static int synch_boost_of(struct nk_thread *thread)
+/* Highest priority @thread's ownerships justify (-1: none), and which
+ * object justifies it in *@cause (traced). */
+static int synch_boost_of(struct nk_thread *thread, const char **cause)
 {
 	struct nk_list *pos;
 	int boost = -1;
@@ -73,8 +74,10 @@ static int synch_boost_of(struct nk_thread *thread)
 			prio = nk_list_first_entry(&synch->waiters,
 						   struct nk_thread, wait_link)
 				   ->prio;
-		if (prio > boost)
+		if (prio > boost) {
 			boost = prio;
+			*cause = synch->name;
+		}
 	}
 	return boost;
 }
@@ -86,14 +89,16 @@ void nk_synch_update_chain(struct nk_thread *thread)
 	unsigned int hops = thread->nk->nr_threads + 1;
 
 	while (thread && hops--) {
-		int boost = synch_boost_of(thread);
+		const char *cause = NULL;
+		int boost = synch_boost_of(thread, &cause);
 		int want =
 		    boost > thread->base_prio ? boost : thread->base_prio;
 		struct nk_synch *wchan;
 
 		if (want == thread->prio)
 			return;
-		nk_thread_set_effective(thread, want);
+		nk_thread_set_effective(
+		    thread, want, boost > thread->base_prio ? cause : NULL);
 		wchan = thread->wchan;
 		if (!(thread->state & NK_THREAD_PENDING) ||
 		    !(wchan->flags & NK_SYNCH_PI))

@@ -96,7 +96,8 @@ static void thread_timeout(struct nk_timer *timer)
  * queue: tail when raised, head when lowered, as POSIX; priority-ordered
  * wait queue) and flag the CPUs that may need to switch.
  */
-void nk_thread_set_effective(struct nk_thread *thread, int prio)
+void nk_thread_set_effective(struct nk_thread *thread, int prio,
+			     const char *cause)
 {
 	struct nk_sched *sched = thread->sched;
 	int old = thread->prio;
@@ -114,7 +115,11 @@ void nk_thread_set_effective(struct nk_thread *thread, int prio)
 		nk_synch_requeue_waiter(thread);
 	if (sched->curr == thread ? prio < old : prio > sched->curr->prio)
 		nk_sched_mark(sched);
-	nk_trace(thread->nk, sched->cpu, NK_TRACE_PRIO, thread->name, NULL,
+	if (thread->shadow && !(thread->state & NK_THREAD_ZOMBIE) &&
+	    thread->nk->be->thread_priority)
+		thread->nk->be->thread_priority(thread->nk->be_priv,
+						thread->shadow, prio);
+	nk_trace(thread->nk, sched->cpu, NK_TRACE_PRIO, thread->name, cause,
 		 prio);
 }
 
@@ -186,6 +191,8 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	if (ret == 0) {
 		nk_list_add_before(&thread->instance_link, &nk->threads);
 		nk->nr_threads++;
+		nk_trace(nk, attr->cpu, NK_TRACE_CREATE, thread->name, NULL,
+			 thread->prio);
 	}
 	nk_lock_release(nk);
 	if (ret) {

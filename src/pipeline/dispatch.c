@@ -82,12 +82,12 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 }
 
 static void trace_irq(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
-		      unsigned int irq, nk_time_t now)
+		      unsigned int irq, enum nk_trace_event ev, nk_time_t now)
 {
 	struct nk_trace_record rec = {
 	    .date = now,
 	    .cpu = cpu,
-	    .event = NK_TRACE_IRQ,
+	    .event = ev,
 	    .thread = d->name,
 	    .arg = (long)irq,
 	};
@@ -109,13 +109,16 @@ static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 	/* Timer IRQs are traced by what they do (timer, timeout...). */
 	if (nk_unlikely(pipe->trace != NULL) &&
 	    pipe->kind[irq] != IPIPE_IRQ_TIMER)
-		trace_irq(pipe, d, cpu, irq, start);
+		trace_irq(pipe, d, cpu, irq, NK_TRACE_IRQ, start);
 	if (unlocked)
 		ipipe_unlock(pipe);
 	handler(irq, cookie);
 	if (unlocked)
 		ipipe_lock(pipe);
 	took = pipe->be->now(pipe->be_priv) - start;
+	if (nk_unlikely(pipe->trace != NULL) &&
+	    pipe->kind[irq] != IPIPE_IRQ_TIMER)
+		trace_irq(pipe, d, cpu, irq, NK_TRACE_IRQ_EXIT, start + took);
 	ipipe_storm_charge(pipe, irq, took);
 	if (e->handler == handler) {
 		e->stats.handled++;

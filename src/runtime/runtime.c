@@ -6,10 +6,14 @@
  */
 #include <fusion/instance.h>
 #include <fusion/runtime.h>
+#include <fusion/session.h>
 
 #include "../backend/common/options.h"
+#include "status_page.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +30,21 @@ static void runtime_exit(void)
 	 * anyway and the backend's own exit hooks release the CPUs.  Still
 	 * published while it is destroyed: the skins' exit hooks find
 	 * their state through it. */
+	status_instance(NULL);
 	if (runtime_nk && nk_instance_destroy(runtime_nk) == 0)
 		__atomic_store_n(&runtime_nk, NULL, __ATOMIC_RELEASE);
+}
+
+/* Why fusion_session_join() refused, for the one line printed. */
+static const char *join_error(int err)
+{
+	if (err == -ENOTSUP)
+		return "sessions need the live backend (sim keeps one "
+		       "process's virtual time)";
+	if (err == -ENOSYS)
+		return "the kernel keeps no robust futex list (a member dying "
+		       "with the lock would hang the others)";
+	return strerror(-err);
 }
 
 static void runtime_create(void)
@@ -38,10 +55,28 @@ static void runtime_create(void)
 	    .main_priority = 0,
 	};
 	struct nk_instance *nk;
+	int ret;
 
 	/* A bad option stops the program here, its line printed. */
 	if (be_options_check())
 		exit(FUSION_EXIT_USAGE);
+	be_option_get(BE_OPT_SESSION, &opts);
+	if (opts.session) {
+		runtime_error = fusion_session_join(opts.session);
+		if (runtime_error) {
+			fprintf(stderr, "fusion: cannot join session %s: %s\n",
+				opts.session, join_error(runtime_error));
+			return;
+		}
+	}
+	/* Before the instance, while the caller is no shadow yet: the page
+	 * answers "not started" until it is published below. */
+	ret = status_publish();
+	if (ret)
+		fprintf(stderr,
+			"fusion: no status page (%s): fusion ps and top will "
+			"not see this program\n",
+			strerror(-ret));
 	be_option_get(BE_OPT_CPUS, &opts);
 	if (opts.nr_cpus == 0 && be_default_cpus(opts.cpus, 1) == 1)
 		opts.nr_cpus = 1;
@@ -53,6 +88,7 @@ static void runtime_create(void)
 		return;
 	/* Published for fusion_runtime_peek(), which does not wait here. */
 	__atomic_store_n(&runtime_nk, nk, __ATOMIC_RELEASE);
+	status_instance(nk);
 	atexit(runtime_exit);
 }
 

@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scaffolding shared by the Alchemy tests.  Each tests/alchemy/test_*.c
- * is a binary of its own, so everything here is static: task
- * spawning, binders, plain pthreads (the trail of events and the
- * backend come from trail.h).
+ * is a binary of its own, so everything here is static: the trail of
+ * events, the backend, task spawning, plain pthreads.
  */
 #ifndef ALCHEMY_TEST_H
 #define ALCHEMY_TEST_H
 
-#include "trail.h"
+#include "skin_test.h"
 
 #include <alchemy/task.h>
 #include <alchemy/timer.h>
-#include <fusion/fusion.h>
-
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdbool.h>
 
 #define MS 1000000ULL
 
@@ -34,6 +28,25 @@ static inline int my_prio(void)
 static inline RTIME margin(RTIME ns)
 {
 	return on_sim() ? ns : 2000 * ns;
+}
+
+/* The trail's dates: ns since log_start() (skin_test.h's trail). */
+static RTIME trail_t0;
+
+static inline void log_start(void)
+{
+	trail[0] = '\0';
+	trail_t0 = rt_timer_read();
+}
+
+static inline void __attribute__((format(printf, 1, 2)))
+note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vnote(rt_timer_read() - trail_t0, fmt, ap);
+	va_end(ap);
 }
 
 /* Spawn an anonymous joinable task running @body(@arg). */
@@ -99,15 +112,6 @@ check_bind_absent(int (*bind)(void *desc, const char *name, RTIME timeout),
 	CHECK_EQ(bind(desc, name, timeout), -ETIMEDOUT);
 	if (on_sim())
 		CHECK_EQ(rt_timer_read() - t0, timeout);
-}
-
-/* Run @body(@arg) in a plain pthread (not a task) and wait for it. */
-static inline void run_plain_thread(void *(*body)(void *arg), void *arg)
-{
-	pthread_t th;
-
-	CHECK_EQ(pthread_create(&th, NULL, body, arg), 0);
-	CHECK_EQ(pthread_join(th, NULL), 0);
 }
 
 #endif

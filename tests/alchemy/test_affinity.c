@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define SKIPPED 77
-
 /* Linux CPUs of RT CPUs 0 and 1, and one that runs no RT CPU. */
 static int lx[2], none = CPU_SETSIZE - 1;
 
@@ -51,24 +49,10 @@ static cpu_set_t set_of(int a, int b)
 /* Before the first Alchemy call: the runtime reads FUSION_CPUS then. */
 TEST(two_rt_cpus)
 {
-	cpu_set_t allowed;
-	char spec[32];
-	int found = 0;
-
-	CHECK_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
-	for (int cpu = 0; cpu < 8 && found < 2; cpu++)
-		if (CPU_ISSET(cpu, &allowed))
-			lx[found++] = cpu;
-	if (found < 2) {
-		printf("skipped: fewer than 2 usable CPUs among 0..7\n");
-		exit(SKIPPED);
-	}
+	test_two_rt_cpus(lx);
 	for (int cpu = 0; cpu < 8; cpu++)
 		if (cpu != lx[0] && cpu != lx[1])
 			none = cpu;
-	snprintf(spec, sizeof(spec), "%d,%d", lx[0], lx[1]);
-	CHECK_EQ(setenv("FUSION_CPUS", spec, 1), 0);
-	CHECK_EQ(nk_instance_nr_cpus(test_runtime()), 2);
 	CHECK_EQ(fusion_runtime_cpu(lx[0]), 0);
 	CHECK_EQ(fusion_runtime_cpu(lx[1]), 1);
 	CHECK_EQ(fusion_runtime_cpu(none), -EINVAL);

@@ -288,19 +288,10 @@ static void task_entry(void *arg)
 	fuzz_task_run(arg);
 }
 
-/* A free worker slot, or -1. */
-static int free_task_slot(struct fuzz_world *w)
-{
-	for (int i = 0; i < FUZZ_MAX_TASKS; i++)
-		if (!w->tasks[i].alive)
-			return i;
-	return -1;
-}
-
 static long task_spawn(struct fuzz_task *t)
 {
 	static const int prios[] = {-1, 100, 1000, INT32_MIN};
-	int i = free_task_slot(t->w), prio, stk, mode;
+	int i = fuzz_free_slot(t->w), prio, stk, mode;
 	const char *name = pick_name(t, TASK);
 	RT_TASK *task = i < 0 ? &me(t)->scratch[0] : &pool.task[i];
 	long ret;

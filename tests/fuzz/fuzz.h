@@ -150,6 +150,9 @@ int fuzz_world_run(struct fuzz_world *w);
 /* A worker's body: calls until the budget is spent or teardown. */
 void fuzz_task_run(struct fuzz_task *t);
 
+/* A worker slot not alive (for a task to spawn into), or -1. */
+int fuzz_free_slot(const struct fuzz_world *w);
+
 /* A handler's turn: up to @n calls of FUZZ_IRQ operations. */
 void fuzz_irq_run(struct fuzz_task *t, int n);
 

@@ -162,6 +162,14 @@ void fuzz_irq_run(struct fuzz_task *t, int n)
 	}
 }
 
+int fuzz_free_slot(const struct fuzz_world *w)
+{
+	for (int i = 0; i < FUZZ_MAX_TASKS; i++)
+		if (!w->tasks[i].alive)
+			return i;
+	return -1;
+}
+
 static bool any_alive(const struct fuzz_world *w)
 {
 	for (int i = 0; i < FUZZ_MAX_TASKS; i++)

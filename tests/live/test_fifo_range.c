@@ -52,16 +52,6 @@ static struct nk_thread *dormant(int prio)
 	return thread;
 }
 
-static bool fifo_allowed(void)
-{
-	const char *no_rt = getenv("FUSION_NO_RT");
-
-	return !(no_rt && no_rt[0] == '1') &&
-	       nk_instance_create(&(struct nk_instance_attr){0}, &nk) == 0 &&
-	       fifo_of_thread(nk_thread_self(nk)) > 0 &&
-	       nk_instance_destroy(nk) == 0;
-}
-
 /*
  * Nucleus priorities 0, 1, 51, 200 and 255 and the interrupt thread,
  * against @expect (six values; all 0 without SCHED_FIFO).
@@ -92,7 +82,7 @@ TEST(default_range_is_alchemy_n_at_fifo_n)
 	static const int fifo[6] = {1, 1, 51, 98, 98, 99};
 	static const int none[6] = {0, 0, 0, 0, 0, 0};
 
-	check_map(NULL, fifo_allowed() ? fifo : none);
+	check_map(NULL, test_fifo_allowed() ? fifo : none);
 }
 
 TEST(range_is_configurable)
@@ -100,7 +90,72 @@ TEST(range_is_configurable)
 	static const int fifo[6] = {10, 10, 20, 20, 20, 21};
 	static const int none[6] = {0, 0, 0, 0, 0, 0};
 
-	check_map("10-20", fifo_allowed() ? fifo : none);
+	check_map("10-20", test_fifo_allowed() ? fifo : none);
+}
+
+static struct nk_mutex lock;
+
+/* Takes lock, then sleeps holding it until unblocked. */
+static void holder(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(nk_mutex_lock(&lock, NK_INFINITE, NK_RELATIVE), 0);
+	CHECK_EQ(nk_thread_sleep(nk, NK_INFINITE, NK_RELATIVE),
+		 NK_WAKE_UNBLOCKED);
+	CHECK_EQ(nk_mutex_unlock(&lock), 0);
+}
+
+static void waiter(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(nk_mutex_lock(&lock, NK_INFINITE, NK_RELATIVE), 0);
+	CHECK_EQ(nk_mutex_unlock(&lock), 0);
+}
+
+static struct nk_thread *started(const char *name, int prio, nk_thread_fn fn)
+{
+	struct nk_thread_attr attr = {
+	    .name = name, .priority = prio, .flags = NK_THREAD_JOINABLE};
+	struct nk_thread *thread;
+
+	CHECK_EQ(nk_thread_create(nk, &attr, &thread), 0);
+	CHECK_EQ(nk_thread_start(thread, fn, NULL), 0);
+	return thread;
+}
+
+/* The Linux priority follows the nucleus one: changed, then inherited
+ * (a FIFO process between the two would otherwise starve the owner). */
+TEST(linux_priority_follows)
+{
+	struct nk_thread *t, *lo, *hi;
+	bool fifo = test_fifo_allowed();
+
+	CHECK_EQ(nk_instance_create(&(struct nk_instance_attr){0}, &nk), 0);
+	t = dormant(51);
+	CHECK_EQ(fifo_of_thread(t), fifo ? 51 : 0);
+	CHECK_EQ(nk_thread_set_priority(t, 200), 0);
+	CHECK_EQ(fifo_of_thread(t), fifo ? 98 : 0);
+	CHECK_EQ(nk_thread_set_priority(t, 20), 0);
+	CHECK_EQ(fifo_of_thread(t), fifo ? 20 : 0);
+	CHECK_EQ(nk_thread_start(t, body, NULL), 0);
+	CHECK_EQ(nk_thread_join(t), 0);
+
+	CHECK_EQ(nk_mutex_init(nk, &lock, "lock", NK_SYNCH_PI, 0), 0);
+	CHECK_EQ(nk_thread_set_priority(nk_thread_self(nk), 60), 0);
+	CHECK_EQ(fifo_of_thread(nk_thread_self(nk)), fifo ? 60 : 0);
+	lo = started("lo", 5, holder);
+	CHECK(nk_thread_sleep(nk, 1000000, NK_RELATIVE) >= 0); /* lo locks */
+	hi = started("hi", 50, waiter);
+	CHECK(nk_thread_sleep(nk, 1000000, NK_RELATIVE) >= 0); /* hi waits */
+	CHECK_EQ(nk_thread_effective_priority(lo), 50);
+	CHECK_EQ(fifo_of_thread(lo), fifo ? 50 : 0);
+	CHECK_EQ(nk_thread_unblock(lo), 0);
+	CHECK_EQ(nk_thread_join(hi), 0);
+	/* Back to its own once it let go: it waits to be joined. */
+	CHECK_EQ(nk_thread_effective_priority(lo), 5);
+	CHECK_EQ(nk_thread_join(lo), 0);
+	CHECK_EQ(nk_mutex_destroy(&lock), 0);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
 TEST(bad_ranges_are_refused)
@@ -119,4 +174,4 @@ TEST(bad_ranges_are_refused)
 }
 
 TESTS(T(default_range_is_alchemy_n_at_fifo_n), T(range_is_configurable),
-      T(bad_ranges_are_refused));
+      T(linux_priority_follows), T(bad_ranges_are_refused));

@@ -3,7 +3,7 @@
  * Scaffolding shared by the RTAI tests.  Each tests/rtai/test_*.c is a
  * binary of its own, so everything here is static: starting tasks in
  * RTAI's style (rt_thread_create(), then rt_task_init() in the thread);
- * the trail of events and the backend come from trail.h.
+ * the trail of events and the backend come from skin_test.h.
  *
  * main becomes an RTAI task at priority MAIN_PRIO (less urgent than
  * every task the tests start): a thread of rt_thread_create() starts at
@@ -13,7 +13,7 @@
 #ifndef RTAI_TEST_H
 #define RTAI_TEST_H
 
-#include "trail.h"
+#include "skin_test.h"
 
 #include <fusion/fusion.h>
 #include <rtai/rtai_lxrt.h>
@@ -28,6 +28,25 @@
 static inline RTIME margin(RTIME ns)
 {
 	return on_sim() ? ns : 2000 * ns;
+}
+
+/* The trail's dates: ns since log_start() (skin_test.h's trail). */
+static RTIME trail_t0;
+
+static inline void log_start(void)
+{
+	trail[0] = '\0';
+	trail_t0 = rt_get_time_ns();
+}
+
+static inline void __attribute__((format(printf, 1, 2)))
+note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vnote((unsigned long long)(rt_get_time_ns() - trail_t0), fmt, ap);
+	va_end(ap);
 }
 
 /* main as an RTAI task, once per binary. */

@@ -570,8 +570,10 @@ static void log_scenario(void)
 	CHILD_CHECK(nk_instance_destroy(child_nk) == 0);
 }
 
-static const char expected_sim_log[] = "0 cpu0 start low 10\n"
+static const char expected_sim_log[] = "0 cpu0 create low 10\n"
+				       "0 cpu0 start low 10\n"
 				       "0 cpu0 ready low 10\n"
+				       "0 cpu0 create high 20\n"
 				       "0 cpu0 start high 20\n"
 				       "0 cpu0 ready high 20\n"
 				       "0 cpu0 block main high\n"

@@ -86,15 +86,16 @@ build_app()
 	return 1
 }
 
-# user_build NAME SOURCE: compile and link SOURCE into $tmp/NAME with
-# the installed tree's fusion-config, as a user does:
+# user_build NAME SOURCE [SKIN]: compile and link SOURCE into $tmp/NAME
+# with the installed tree's fusion-config, as a user does:
 #   cc $CFLAGS $(fusion-config --skin=alchemy --cflags) SOURCE \
 #      $(fusion-config --skin=alchemy --ldflags)
 user_build()
 {
 	# shellcheck disable=SC2046,SC2086
-	if "$cc" ${CFLAGS:-} $("$ifc" --skin=alchemy --cflags) -o "$tmp/$1" \
-		"$2" $("$ifc" --skin=alchemy --ldflags) 2>"$tmp/$1.log"; then
+	if "$cc" ${CFLAGS:-} $("$ifc" --skin="${3:-alchemy}" --cflags) \
+		-o "$tmp/$1" "$2" $("$ifc" --skin="${3:-alchemy}" --ldflags) \
+		2>"$tmp/$1.log"; then
 		return 0
 	fi
 	fail "${2#"$top"/}: cannot build: $(cat "$tmp/$1.log")"
@@ -337,6 +338,10 @@ else
 				"$tmp/$ex" --backend=sim
 		fi
 	done
+	if user_build sampler "$top/examples/psos/sampler.c" psos; then
+		user_run "examples/psos/sampler.c on sim (--backend=sim)" \
+			"$tmp/sampler" --backend=sim
+	fi
 	# Xenomai 3 programs, unmodified, on both backends.  Live without
 	# SCHED_FIFO falls back (the backend says so on stderr) and keeps
 	# the order of events these programs check: they must pass there

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "host.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -38,4 +39,19 @@ unsigned long be_host_faults(void *priv, pid_t tid)
 	if (tid == gettid() && getrusage(RUSAGE_THREAD, &ru) == 0)
 		return (unsigned long)(ru.ru_minflt + ru.ru_majflt);
 	return proc_faults(tid);
+}
+
+ssize_t be_host_read(const char *path, char *buf, size_t size)
+{
+	ssize_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	return len;
 }

@@ -11,4 +11,11 @@
 /* host_faults: minor and major page faults of thread @tid, 0 if gone. */
 unsigned long be_host_faults(void *priv, pid_t tid);
 
+/*
+ * Read the small file @path (a /proc one) into @buf, NUL-terminated,
+ * with one read(2), which such files answer whole: its length, or -1.
+ * Async-signal-safe.
+ */
+ssize_t be_host_read(const char *path, char *buf, size_t size);
+
 #endif

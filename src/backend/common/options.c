@@ -6,10 +6,13 @@
  */
 #include "options.h"
 #include "../sim/sim.h"
+#include "../../session/session.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -283,6 +286,81 @@ static int parse_no_sud(const char *value, struct be_options *o, char *why,
 	return parse_bool(value, &o->no_sud, why, len);
 }
 
+static int parse_session(const char *value, struct be_options *o, char *why,
+			 size_t len)
+{
+	if (!session_name_valid(value)) {
+		snprintf(why, len,
+			 "not a session name (1 to %d of A-Z a-z 0-9 _ . -, "
+			 "not starting with '.')",
+			 FUSION_SESSION_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	o->session = value;
+	return 0;
+}
+
+static int parse_session_size(const char *value, struct be_options *o,
+			      char *why, size_t len)
+{
+	char *end;
+	long mib;
+
+	errno = 0;
+	mib = strtol(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end || errno || mib < 1 ||
+	    mib > BE_SESSION_MAX_MIB) {
+		snprintf(why, len, "not a size in MiB (1..%d)",
+			 BE_SESSION_MAX_MIB);
+		return -EINVAL;
+	}
+	o->session_size = (uint64_t)mib << 20;
+	return 0;
+}
+
+static int parse_session_base(const char *value, struct be_options *o,
+			      char *why, size_t len)
+{
+	unsigned long long base;
+	char *end;
+
+	errno = 0;
+	base = strtoull(value, &end, 16);
+	if (strncmp(value, "0x", 2) != 0 || *end || errno || base == 0 ||
+	    base % (unsigned long long)sysconf(_SC_PAGESIZE)) {
+		snprintf(why, len, "not a page-aligned address 0x...");
+		return -EINVAL;
+	}
+	o->session_base = base;
+	return 0;
+}
+
+static int parse_session_group(const char *value, struct be_options *o,
+			       char *why, size_t len)
+{
+	struct group *gr = getgrnam(value);
+
+	if (gr == NULL) {
+		snprintf(why, len, "no such group");
+		return -EINVAL;
+	}
+	o->session_group = true;
+	o->session_gid = gr->gr_gid;
+	return 0;
+}
+
+static int parse_session_persist(const char *value, struct be_options *o,
+				 char *why, size_t len)
+{
+	return parse_bool(value, &o->session_persist, why, len);
+}
+
+static int parse_trace(const char *value, struct be_options *o, char *why,
+		       size_t len)
+{
+	return trace_config_parse(value, &o->trace, why, len);
+}
+
 static const struct be_option options[BE_OPT_NR] = {
     [BE_OPT_BACKEND] = {"FUSION_BACKEND", "--backend=", "live|sim", NULL,
 			parse_backend, "backend to run on (default live)"},
@@ -307,6 +385,29 @@ static const struct be_option options[BE_OPT_NR] = {
 		      "live: no SCHED_FIFO"},
     [BE_OPT_NO_SUD] = {"FUSION_NO_SUD", NULL, "0|1", "0", parse_no_sud,
 		       "live: no automatic relax on stray system calls"},
+    [BE_OPT_SESSION] = {"FUSION_SESSION", "--session=", "NAME", NULL,
+			parse_session,
+			"join (or create) the session NAME, shared with other "
+			"processes (live only)"},
+    [BE_OPT_SESSION_SIZE] = {"FUSION_SESSION_SIZE", NULL, "MIB", "16",
+			     parse_session_size,
+			     "size in MiB of a session this process creates"},
+    [BE_OPT_SESSION_BASE] = {"FUSION_SESSION_BASE", NULL, "0xADDR", NULL,
+			     parse_session_base,
+			     "address of a session this process creates, in "
+			     "every member"},
+    [BE_OPT_SESSION_GROUP] = {"FUSION_SESSION_GROUP", NULL, "GROUP", NULL,
+			      parse_session_group,
+			      "group allowed to join a session this process "
+			      "creates (default: its user only)"},
+    [BE_OPT_SESSION_PERSIST] = {"FUSION_SESSION_PERSIST", NULL, "0|1", "0",
+				parse_session_persist,
+				"a session this process creates stays when its "
+				"last member leaves"},
+    [BE_OPT_TRACE] = {"FUSION_TRACE", "--trace=", "WHAT", NULL, parse_trace,
+		      "record a CTF trace: categories (sched, thread, mode, "
+		      "irq, timer, service, mark; all) and flight, signal, "
+		      "size=MIB, out=DIR, latency=US, lttng (fusion(1))"},
 };
 
 /*

@@ -12,7 +12,11 @@
 
 #include <fusion/instance.h>
 
+#include "../../trace/config.h"
+
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 enum be_option_id {
@@ -24,6 +28,12 @@ enum be_option_id {
 	BE_OPT_FIFO_RANGE,
 	BE_OPT_NO_RT,
 	BE_OPT_NO_SUD,
+	BE_OPT_SESSION,
+	BE_OPT_SESSION_SIZE,
+	BE_OPT_SESSION_BASE,
+	BE_OPT_SESSION_GROUP,
+	BE_OPT_SESSION_PERSIST,
+	BE_OPT_TRACE,
 	BE_OPT_NR
 };
 
@@ -38,7 +48,26 @@ struct be_options {
 	int fifo_lo, fifo_hi;	  /* SCHED_FIFO priorities of RT threads */
 	bool no_rt;
 	bool no_sud;
+	const char *session;	   /* NULL: a private session */
+	uint64_t session_size;	   /* bytes of a session made */
+	uint64_t session_base;	   /* its address in every member */
+	bool session_group;	   /* a group is granted access: */
+	gid_t session_gid;	   /* this one */
+	bool session_persist;	   /* stays when its last member leaves */
+	struct trace_config trace; /* categories 0: no recording */
 };
+
+/* The default base of a session's segment: above what Linux gives PIE
+ * images, the heap and mmap, and inside what AddressSanitizer and
+ * ThreadSanitizer leave to programs on x86-64; low enough elsewhere for
+ * 39-bit address spaces (riscv64 Sv39, some arm64 kernels). */
+#if defined(__x86_64__)
+#define BE_SESSION_BASE 0x7e8000000000ull
+#else
+#define BE_SESSION_BASE 0x3000000000ull
+#endif
+#define BE_SESSION_SIZE_MIB 16
+#define BE_SESSION_MAX_MIB 65536
 
 #define BE_WATCHDOG_MAX_MS 3600000
 /* Interrupt threads run one above the range: 99 at most. */

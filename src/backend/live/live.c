@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,6 +104,32 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 	be_thread_end();
 }
 
+/*
+ * Raise @s, which must hand its CPU over to a more urgent thread, to the
+ * interrupt threads' priority until it has (shadow_unboost): at its own,
+ * a real-time process ranking between the two would starve it.
+ */
+static void shadow_boost(struct live_shadow *s)
+{
+	struct sched_param boost = {.sched_priority = live_fifo_irq(s->live)};
+
+	if (atomic_load(&s->fifo) > 0 && s->tid > 0 &&
+	    !atomic_exchange(&s->boosted, true))
+		syscall(SYS_sched_setparam, s->tid, &boost);
+}
+
+/* @s back at its own priority after a boost: the bare system call,
+ * safe in a signal handler. */
+static void shadow_unboost(struct live_shadow *s)
+{
+	struct sched_param own;
+
+	if (!atomic_exchange(&s->boosted, false))
+		return;
+	own.sched_priority = atomic_load(&s->fifo);
+	syscall(SYS_sched_setparam, s->tid, &own);
+}
+
 void live_nucleus_lock(struct live *live)
 {
 	struct live_shadow *s = live_self;
@@ -144,6 +171,8 @@ void live_nucleus_unlock(struct live *live)
 	if (live_preempt_pending) {
 		live_preempt_pending = false;
 		live->handlers->preempt(live->nk);
+		if (s)
+			shadow_unboost(s);
 	}
 	/* Primary mode again in application code: stray calls relax. */
 	if (s && s->live == live && live->sud && !s->relaxed &&
@@ -190,10 +219,12 @@ static void preempt_signal(int sig, siginfo_t *info, void *context)
 	if (s)
 		atomic_store(&s->kick_pending, false);
 	if (s && !atomic_load(&s->killed)) {
-		if (live_depth > 0)
+		if (live_depth > 0) {
 			live_preempt_pending = true;
-		else
+		} else {
 			s->live->handlers->preempt(s->live->nk);
+			shadow_unboost(s);
+		}
 	} else if (s && live_depth == 0 && !s->relaxed) {
 		/*
 		 * Killed in application code, primary mode: a runaway that
@@ -235,6 +266,7 @@ static void shadow_interrupted(struct live_shadow *s)
 
 static void park(struct live_shadow *s)
 {
+	shadow_unboost(s);
 	while (!be_gate_wait_intr(&s->gate))
 		shadow_interrupted(s);
 	if (atomic_load(&s->killed))
@@ -261,7 +293,13 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		struct live_shadow *next;
 		unsigned int ours = live_signals;
 		bool interrupted = false, waiter;
-		int n = live_idle_poll(c, s, events, &interrupted);
+		int n;
+
+		/* It takes the CPU's interrupts: at the interrupt threads'
+		 * priority, unless nothing of ours ranks above it anyway. */
+		if (atomic_load(&s->fifo) < live->fifo_hi)
+			shadow_boost(s);
+		n = live_idle_poll(c, s, events, &interrupted);
 
 		if (n < 0)
 			break;
@@ -285,6 +323,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		 * with the lock held. */
 		if (next)
 			be_gate_open(&next->gate);
+		shadow_unboost(s);
 		if (!waiter) {
 			park(s);
 			return;
@@ -308,8 +347,13 @@ static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 {
 	if (w && w != n) {
 		atomic_store(&c->handoff, n);
-		if (be_gate_ring(&w->gate) ||
-		    atomic_exchange(&c->handoff, NULL) != n)
+		if (be_gate_ring(&w->gate)) {
+			/* It opens @n's gate: it must get its CPU.  Were
+			 * it quicker, it lowers itself before it parks. */
+			shadow_boost(w);
+			return;
+		}
+		if (atomic_exchange(&c->handoff, NULL) != n)
 			return;
 	}
 	be_gate_open(&n->gate);
@@ -490,6 +534,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 		p->relaxed = true;
 		if (n)
 			be_gate_open(&n->gate);
+		shadow_unboost(p);
 		return;
 	}
 	if (flags & NK_SWITCH_EXIT) {
@@ -504,6 +549,10 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	be_lock_release(&live->lock);
 	if (n)
 		be_gate_open(&n->gate);
+	/* Only now: lowered sooner, @p could lose its CPU to the load it
+	 * was raised above before @n's gate opened; lowered here, it yields
+	 * to @n at once. */
+	shadow_unboost(p);
 	if (idle)
 		park_idle(live, p, idle);
 	else
@@ -520,8 +569,10 @@ static void live_switch_to(void *priv, void *prev, void *next,
  */
 static void shadow_kick(struct live_shadow *s)
 {
-	if (!atomic_exchange(&s->kick_pending, true))
-		pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
+	if (atomic_exchange(&s->kick_pending, true))
+		return;
+	shadow_boost(s);
+	pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
 }
 
 /*
@@ -622,10 +673,12 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 	if (stack_size < (size_t)PTHREAD_STACK_MIN)
 		stack_size = PTHREAD_STACK_MIN;
 	*shadow = s;
-	ret = live_thread_start(
-	    &s->pthread, shadow_main, s, live->cpus[s->cpu].linux_cpu,
-	    live->rt ? live_fifo_prio(live, nk_thread_priority(thread)) : 0,
-	    stack_size);
+	atomic_store(&s->fifo,
+		     live->rt ? live_fifo_prio(live, nk_thread_priority(thread))
+			      : 0);
+	ret = live_thread_start(&s->pthread, shadow_main, s,
+				live->cpus[s->cpu].linux_cpu,
+				atomic_load(&s->fifo), stack_size);
 	if (ret) {
 		*shadow = NULL;
 		free(s);
@@ -658,6 +711,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 	if (ret == 0 && live->rt) {
 		param.sched_priority =
 		    live_fifo_prio(live, nk_thread_priority(thread));
+		atomic_store(&s->fifo, param.sched_priority);
 		ret = -pthread_setschedparam(s->pthread, SCHED_FIFO, &param);
 	}
 	if (ret) {
@@ -696,6 +750,26 @@ static void live_thread_kill(void *priv, void *shadow)
 static void live_thread_migrate(void *priv, void *shadow, int cpu)
 {
 	shadow_move(priv, shadow, cpu);
+}
+
+/*
+ * The bare system call, as the watchdog's (watchdog.c): glibc's takes a
+ * lock of the thread, which the code a signal interrupted may hold.  A
+ * thread the watchdog demoted to SCHED_OTHER refuses it, and stays so.
+ */
+static void live_thread_priority(void *priv, void *shadow, int prio)
+{
+	struct live *live = priv;
+	struct live_shadow *s = shadow;
+	struct sched_param param = {.sched_priority =
+					live_fifo_prio(live, prio)};
+
+	if (!live->rt)
+		return;
+	atomic_store(&s->fifo, param.sched_priority);
+	/* A boosted shadow keeps its boost until it hands over. */
+	if (s->tid > 0 && !atomic_load(&s->boosted))
+		syscall(SYS_sched_setparam, s->tid, &param);
 }
 
 /*
@@ -867,6 +941,7 @@ const struct nk_backend_ops nk_backend_live = {
     .thread_adopt = live_thread_adopt,
     .thread_kill = live_thread_kill,
     .thread_migrate = live_thread_migrate,
+    .thread_priority = live_thread_priority,
     .thread_reap = live_thread_reap,
     .thread_host = live_thread_host,
     .thread_entries = live_thread_entries,

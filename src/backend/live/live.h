@@ -44,6 +44,15 @@ struct live_shadow {
 	 * so that at most one is ever queued, whatever the kicks' rate.
 	 */
 	_Atomic bool kick_pending;
+	/*
+	 * Its own SCHED_FIFO priority (0: none), and whether a kick raised
+	 * it to the interrupt threads' own: a preempted shadow must run its
+	 * handler to hand its CPU over, and a real-time process between its
+	 * priority and the waiting thread's would starve it.  Lowered back
+	 * by the shadow itself once it handed over (shadow_unboost).
+	 */
+	_Atomic int fifo;
+	_Atomic bool boosted;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
 	/* Opened by an adopted thread's last touch of this record, as it

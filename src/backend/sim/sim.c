@@ -286,18 +286,10 @@ static bool host_blocked(pid_t tid)
 {
 	char path[64], line[512];
 	const char *state;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (be_host_read(path, line, sizeof(line)) < 0)
 		return false;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	line[n] = '\0';
 	/* The command name (field 2) ends at the last ')'; the state
 	 * follows. */
 	state = strrchr(line, ')');

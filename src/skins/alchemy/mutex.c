@@ -101,13 +101,15 @@ int rt_mutex_acquire_until(RT_MUTEX *mutex, RTIME abs_timeout)
 
 int rt_mutex_acquire(RT_MUTEX *mutex, RTIME timeout)
 {
-	return mutex_acquire(mutex, alchemy_rel(timeout));
+	return skin_trace("rt_mutex_acquire", alchemy_handle(mutex),
+			  mutex_acquire(mutex, alchemy_rel(timeout)));
 }
 
-int rt_mutex_release(RT_MUTEX *mutex)
+static int mutex_release(RT_MUTEX *mutex)
 {
 	struct nk_instance *nk;
-	struct nk_mutex *mcb;
+	struct nk_mutex *mcb = NULL; /* set when alchemy_get succeeds; inlined,
+				      * gcc -fsanitize cannot tell */
 	int ret;
 
 	ret = alchemy_get(ALCHEMY_MUTEX, alchemy_handle(mutex), &nk,
@@ -117,6 +119,12 @@ int rt_mutex_release(RT_MUTEX *mutex)
 	ret = nk_mutex_unlock_locked(mcb);
 	nk_unlock(nk);
 	return ret;
+}
+
+int rt_mutex_release(RT_MUTEX *mutex)
+{
+	return skin_trace("rt_mutex_release", alchemy_handle(mutex),
+			  mutex_release(mutex));
 }
 
 int rt_mutex_inquire(RT_MUTEX *mutex, RT_MUTEX_INFO *info)

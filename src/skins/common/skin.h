@@ -135,6 +135,13 @@ static inline int skin_bad_handle(const struct skin_desc *desc,
 #define skin_handle(desc) ((desc) ? &(desc)->handle : NULL)
 
 /*
+ * The service tracepoint: record that @service was called on the object
+ * of *@handle (NULL: none) and returned @result, which it returns.  A
+ * branch when nothing records.  Any context.
+ */
+int skin_trace(const char *service, const uintptr_t *handle, int result);
+
+/*
  * Name @object (NULL or "": anonymous) in class @cls and store its
  * handle in *@handle; wakes the class's binders.  The object must be
  * ready: a binder may run at once.  Errors (translated): -EEXIST (name

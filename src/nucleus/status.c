@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * nk_instance_status(): one snapshot of an instance, copied under the
+ * lock with nothing else done there (the formatting is the reader's).
+ */
+#include "internal.h"
+#include "../pipeline/pipeline.h"
+
+#include <fusion/status.h>
+
+#include <string.h>
+
+static const char *state_word(const struct nk_thread *t)
+{
+	unsigned int state = t->state;
+
+	if (state & NK_THREAD_ZOMBIE)
+		return "exited";
+	if (state & NK_THREAD_DORMANT)
+		return "dormant";
+	if (state & NK_THREAD_SUSPENDED)
+		return "suspended";
+	if (state & NK_THREAD_PENDING)
+		return "waiting";
+	if (state & NK_THREAD_DELAYED)
+		return "sleeping";
+	return t->sched->curr == t ? "running" : "ready";
+}
+
+/* The names of the skins @t carries, in the order it took them. */
+static void skins_of(struct nk_thread *t, char *buf, size_t len)
+{
+	struct nk_instance *nk = t->nk;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < t->nr_attached; i++) {
+		int slot = t->pers_order[i];
+
+		if (!t->pers_attached[slot])
+			continue;
+		at +=
+		    (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "",
+				     nk->personalities[slot].pers->name);
+		if (at >= len)
+			break;
+	}
+}
+
+static void thread_status(struct nk_thread *t, nk_time_t now,
+			  struct nk_status_thread *out)
+{
+	const struct nk_backend_ops *be = t->nk->be;
+	const char *waits = nk_thread_wait_name(t);
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", t->name);
+	skins_of(t, out->skins, sizeof(out->skins));
+	snprintf(out->state, sizeof(out->state), "%s", state_word(t));
+	snprintf(out->waits, sizeof(out->waits), "%s", waits ? waits : "");
+	out->base_prio = t->base_prio;
+	out->prio = t->prio;
+	out->cpu = t->sched->cpu;
+	out->relaxed = t->state & NK_THREAD_RELAXED;
+	out->switches = t->stats.switches;
+	out->mode_switches = t->stats.mode_switches;
+	out->exec_time = t->stats.exec_time;
+	if (t->sched->curr == t)
+		out->exec_time += now - t->sched->switched_in;
+	if (t->shadow && !(t->state & NK_THREAD_ZOMBIE) && be->thread_host)
+		be->thread_host(t->nk->be_priv, t->shadow, &out->tid, NULL);
+}
+
+static unsigned int irqs_status(struct ipipe *pipe, struct nk_status_irq *irqs,
+				unsigned int max)
+{
+	unsigned int n = 0;
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &pipe->domains) {
+		struct ipipe_domain *d =
+		    nk_list_entry(pos, struct ipipe_domain, link);
+
+		for (unsigned int irq = 0; irq < IPIPE_NR_IRQS; irq++) {
+			const struct ipipe_irq_stats *s = &d->irqs[irq].stats;
+
+			if (s->handled == 0)
+				continue;
+			if (n < max) {
+				irqs[n].irq = irq;
+				snprintf(irqs[n].domain, sizeof(irqs[n].domain),
+					 "%s", d->name);
+				irqs[n].handled = s->handled;
+				irqs[n].worst_ns = s->worst_ns;
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
+		       struct nk_status_thread *threads,
+		       unsigned int max_threads, struct nk_status_irq *irqs,
+		       unsigned int max_irqs)
+{
+	struct nk_list *pos;
+	unsigned int n = 0;
+	nk_time_t now;
+
+	if (!nk_instance_valid(nk) || st == NULL ||
+	    (threads == NULL && max_threads) || (irqs == NULL && max_irqs))
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	nk_lock_acquire(nk);
+	now = nk_clock_now(nk);
+	st->date = now;
+	st->nr_cpus = nk->nr_cpus;
+	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+		struct nk_sched *sched = &nk->scheds[cpu];
+
+		st->idle_time[cpu] = sched->idle_time;
+		if (sched->curr == sched->root)
+			st->idle_time[cpu] += now - sched->switched_in;
+	}
+	nk_list_for_each(pos, &nk->threads) {
+		if (n < max_threads)
+			thread_status(
+			    nk_list_entry(pos, struct nk_thread, instance_link),
+			    now, &threads[n]);
+		n++;
+	}
+	st->nr_threads = n;
+	st->nr_irqs = irqs_status(nk->pipeline, irqs, max_irqs);
+	nk_lock_release(nk);
+	return 0;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* Lock-free trace rings: see ring.h. */
+#include "ring.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+struct trace_slot {
+	/* Index + 1 of the event it holds; 0 while being written. */
+	_Atomic uint64_t seq;
+	struct trace_event ev;
+};
+
+struct trace_ring {
+	_Atomic uint64_t head; /* events ever claimed */
+	size_t nr_slots;
+	bool overwrite;
+	struct trace_slot slots[];
+};
+
+struct trace_ring *trace_ring_create(size_t bytes, bool overwrite)
+{
+	size_t n = bytes / sizeof(struct trace_slot);
+	size_t size;
+	struct trace_ring *ring;
+
+	if (n == 0)
+		n = 1;
+	size = sizeof(*ring) + n * sizeof(struct trace_slot);
+	/* Populated now: recording never takes a page fault. */
+	ring = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (ring == MAP_FAILED)
+		return NULL;
+	ring->nr_slots = n;
+	ring->overwrite = overwrite;
+	return ring;
+}
+
+void trace_ring_destroy(struct trace_ring *ring)
+{
+	if (ring)
+		munmap(ring, sizeof(*ring) +
+				 ring->nr_slots * sizeof(struct trace_slot));
+}
+
+size_t trace_ring_capacity(const struct trace_ring *ring)
+{
+	return ring->nr_slots;
+}
+
+/* Copy @s into @dst of @size bytes, cut, terminated: only the bytes
+ * used (libc's vector string code, no system call). */
+static void copy_name(char *dst, const char *s, size_t size)
+{
+	size_t n = 0;
+
+	if (s) {
+		n = strnlen(s, size - 1);
+		memcpy(dst, s, n);
+	}
+	dst[n] = '\0';
+}
+
+void trace_ring_put(struct trace_ring *ring, const struct nk_trace_record *rec)
+{
+	uint64_t idx =
+	    atomic_fetch_add_explicit(&ring->head, 1, memory_order_relaxed);
+	struct trace_slot *slot;
+
+	if (!ring->overwrite && idx >= ring->nr_slots)
+		return;
+	slot = &ring->slots[idx % ring->nr_slots];
+	atomic_store_explicit(&slot->seq, 0, memory_order_relaxed);
+	/* A reader that sees the new fields sees the slot as busy. */
+	atomic_thread_fence(memory_order_release);
+	slot->ev.date = rec->date;
+	slot->ev.arg = rec->arg;
+	slot->ev.event = (uint16_t)rec->event;
+	slot->ev.cpu = (uint16_t)rec->cpu;
+	copy_name(slot->ev.thread, rec->thread, sizeof(slot->ev.thread));
+	copy_name(slot->ev.object, rec->object, sizeof(slot->ev.object));
+	copy_name(slot->ev.detail, rec->detail, sizeof(slot->ev.detail));
+	atomic_store_explicit(&slot->seq, idx + 1, memory_order_release);
+}
+
+size_t trace_ring_copy(struct trace_ring *ring, struct trace_event *out,
+		       uint64_t *lost)
+{
+	uint64_t head = atomic_load_explicit(&ring->head, memory_order_acquire);
+	uint64_t first = head > ring->nr_slots ? head - ring->nr_slots : 0;
+	uint64_t end = head;
+	size_t n = 0;
+
+	/* Without overwriting, the first events are the ones kept. */
+	if (!ring->overwrite && head > ring->nr_slots) {
+		first = 0;
+		end = ring->nr_slots;
+	}
+	*lost = head - (end - first);
+	for (uint64_t i = first; i < end; i++) {
+		struct trace_slot *slot = &ring->slots[i % ring->nr_slots];
+		uint64_t seq =
+		    atomic_load_explicit(&slot->seq, memory_order_acquire);
+
+		if (seq != i + 1) {
+			++*lost;
+			continue;
+		}
+		out[n] = slot->ev;
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&slot->seq, memory_order_relaxed) !=
+		    seq) {
+			++*lost;
+			continue;
+		}
+		n++;
+	}
+	return n;
+}

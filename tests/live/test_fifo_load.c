@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Under a competing real-time load: a SCHED_FIFO 50 thread of no
+ * concern to the nucleus busy-loops on the RT CPU, above a shadow that
+ * must hand the CPU over (FIFO 5 or 10) and below the more urgent one
+ * (nucleus 200, FIFO 98) that a timer wakes meanwhile.  The urgent
+ * thread must run at once, while the load still loops: the shadow that
+ * hands over is raised for it, which its own priority would leave
+ * starved until the load stopped.  Two ways: the current shadow runs
+ * application code (it is kicked), or the CPU is idle and the shadow
+ * that parked last takes its interrupts (it is rung).  Needs
+ * SCHED_FIFO: skipped (77) without it.
+ */
+#include "harness.h"
+
+#include <fusion/fusion.h>
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define MS (1000000LL)
+#define LOAD_NS (400 * MS)
+
+static struct nk_instance *nk;
+static _Atomic int load_go, load_running, urgent_saw_load;
+static volatile int spin_stop;
+
+static long long mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The other real-time process's thread: waits for its cue, then loops. */
+static void *load(void *arg)
+{
+	struct timespec nap = {0, MS / 2};
+	long long until;
+
+	(void)arg;
+	while (!atomic_load(&load_go))
+		nanosleep(&nap, NULL);
+	atomic_store(&load_running, 1);
+	until = mono() + LOAD_NS;
+	while (mono() < until)
+		;
+	atomic_store(&load_running, 0);
+	return NULL;
+}
+
+static void urgent(void *arg)
+{
+	(void)arg;
+	CHECK(nk_thread_sleep(nk, 20 * MS, NK_RELATIVE) >= 0);
+	atomic_store(&urgent_saw_load, atomic_load(&load_running));
+	spin_stop = 1;
+}
+
+/* Current, in application code, when the load starts above it. */
+static void spinner(void *arg)
+{
+	nk_time_t give_up = nk_now(nk) + 10000 * MS;
+
+	CHECK_EQ(nk_thread_start(arg, urgent, NULL), 0);
+	atomic_store(&load_go, 1);
+	while (!spin_stop && nk_now(nk) < give_up)
+		;
+}
+
+static struct nk_thread *thread(const char *name, int prio)
+{
+	struct nk_thread_attr attr = {
+	    .name = name, .priority = prio, .flags = NK_THREAD_JOINABLE};
+	struct nk_thread *t;
+
+	CHECK_EQ(nk_thread_create(nk, &attr, &t), 0);
+	return t;
+}
+
+/* The Linux CPU of RT CPU 0: where main, pinned there, runs. */
+static int rt_linux_cpu(void)
+{
+	cpu_set_t set;
+
+	CHECK_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return 0;
+}
+
+/* An instance, main at nucleus 10, and the load waiting for its cue. */
+static pthread_t start(void)
+{
+	struct nk_instance_attr attr = {.main_priority = 10};
+	struct sched_param param = {.sched_priority = 50};
+	pthread_attr_t pattr;
+	pthread_t loader;
+	cpu_set_t set;
+
+	if (!test_fifo_allowed())
+		exit(77);
+	atomic_store(&load_go, 0);
+	atomic_store(&urgent_saw_load, 0);
+	spin_stop = 0;
+	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
+	CPU_ZERO(&set);
+	CPU_SET(rt_linux_cpu(), &set);
+	pthread_attr_init(&pattr);
+	pthread_attr_setaffinity_np(&pattr, sizeof(set), &set);
+	pthread_attr_setinheritsched(&pattr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&pattr, SCHED_FIFO);
+	pthread_attr_setschedparam(&pattr, &param);
+	CHECK_EQ(pthread_create(&loader, &pattr, load, NULL), 0);
+	pthread_attr_destroy(&pattr);
+	return loader;
+}
+
+static void finish(pthread_t loader)
+{
+	CHECK_EQ(pthread_join(loader, NULL), 0);
+	CHECK_EQ(atomic_load(&urgent_saw_load), 1);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+TEST(kicked_shadow_hands_over_above_the_load)
+{
+	pthread_t loader = start();
+	struct nk_thread *hi = thread("urgent", 200);
+	struct nk_thread *spin = thread("spinner", 5);
+
+	CHECK_EQ(nk_thread_start(spin, spinner, hi), 0);
+	CHECK_EQ(nk_thread_join(hi), 0);
+	CHECK_EQ(nk_thread_join(spin), 0);
+	finish(loader);
+}
+
+TEST(idle_waiter_hands_over_above_the_load)
+{
+	pthread_t loader = start();
+	struct nk_thread *hi = thread("urgent", 200);
+
+	/* urgent runs at once and sleeps; main, parking last, is the idle
+	 * CPU's waiter when its timer fires under the load. */
+	CHECK_EQ(nk_thread_start(hi, urgent, NULL), 0);
+	atomic_store(&load_go, 1);
+	CHECK_EQ(nk_thread_join(hi), 0);
+	finish(loader);
+}
+
+TESTS(T(kicked_shadow_hands_over_above_the_load),
+      T(idle_waiter_hands_over_above_the_load));

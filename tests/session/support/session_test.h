@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the session tests share: a unique session name per test, and
+ * peers, forked before the test process joins anything, that run a
+ * step function and answer over a pipe.
+ */
+#ifndef FUSION_SESSION_TEST_H
+#define FUSION_SESSION_TEST_H
+
+#include "harness.h"
+#include "session/session.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* "t<pid>-<what>": no two tests or runs share a session. */
+void session_test_name(char *buf, size_t len, const char *what);
+/* Do the session's files exist in /dev/shm? */
+bool session_test_exists(const char *name);
+/* Remove them (a persistent session, a test's leftovers). */
+void session_test_remove(const char *name);
+
+struct peer {
+	pid_t pid;
+	int cmd;   /* the test writes a step number here... */
+	int reply; /* ...and reads the peer's answer here */
+};
+
+/*
+ * Fork a peer running @step(@arg, n) for each step number n it is sent,
+ * answering its result (0: success, else the failing line), until it is
+ * sent 0; it then exits 0.
+ */
+void peer_start(struct peer *p, int (*step)(void *arg, int n), void *arg);
+/* Run step @n in @p: its answer, -1 if it died. */
+int peer_step(struct peer *p, int n);
+/* End @p (step 0) and reap it: its exit status. */
+int peer_end(struct peer *p);
+
+/* A peer's check: answer the failing line. */
+#define PEER_CHECK(cond)                                                       \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			return __LINE__;                                       \
+	} while (0)
+
+#endif

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# fusion ps lists a session, its members (a killed one as dead) and its
+# shared memory while processes of examples/session share it, and the
+# last one out removes it.
+set -eu
+bin="$1/bin"
+name="ps$$"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+# Each waits up to 2 s for the other: ps looks meanwhile.
+FUSION_SESSION=$name "$bin/session_tally" 1000 >"$out" &
+sleep 0.3
+"$bin/fusion" ps | tee /dev/stderr | grep -q "^$name  *ready .* 1$"
+"$bin/fusion" ps | grep -q "member [0-9]* *alive *session_tally"
+"$bin/fusion" ps | grep -q "shm *count .* 1 holders"
+FUSION_SESSION=$name "$bin/session_tally" 1000
+wait
+grep -q "total 2000 from 2 processes" "$out"
+if "$bin/fusion" ps | grep -q "^$name "; then
+	echo "session $name left behind" >&2
+	exit 1
+fi
+# A member killed shows dead until another one finds it gone (at its
+# join or leave): the last one out removes the session all the same.
+FUSION_SESSION=$name "$bin/session_tally" 2000000000 >/dev/null &
+victim=$!
+sleep 0.3
+kill -9 $victim
+wait $victim 2>/dev/null || true
+"$bin/fusion" ps | grep -q "member $victim *dead"
+FUSION_SESSION=$name "$bin/session_tally" 10 >/dev/null
+if "$bin/fusion" ps | grep -q "^$name "; then
+	echo "session $name left behind by the survivor" >&2
+	exit 1
+fi
+"$bin/fusion" ps extra 2>/dev/null && exit 1
+echo ok

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# fusion ps PID and fusion top PID on a running program (fusion latency):
+# its threads, RT CPU and IRQs, refreshed; bad input; the page gone with
+# the program, and a stale or foreign page in /dev/shm survived.
+set -u
+bin="$1/bin"
+fail=0
+check() { # what, then a command that must succeed
+	what=$1
+	shift
+	if ! "$@" >/dev/null 2>&1; then
+		echo "FAIL: $what"
+		fail=1
+	fi
+}
+out=$(mktemp)
+trap 'rm -f "$out"; rm -f /dev/shm/fusion-status.999999' EXIT
+
+"$bin/fusion" latency -T 3 -q >/dev/null 2>&1 &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	"$bin/fusion" ps "$pid" >"$out" 2>&1 && break
+	sleep 0.2
+done
+cat "$out"
+check "ps PID names the program" grep -q "^pid $pid (fusion), live backend, 1 RT CPU" "$out"
+check "ps PID lists main" grep -qE "^ *$pid main +- +0 +0 +0 " "$out"
+check "ps PID lists the sampler at 255" grep -qE " sampler +- +255 +255 +0 (sleeping|running|ready) " "$out"
+check "ps PID lists the timer IRQ" grep -qE "^ +0 head +[0-9]+ " "$out"
+check "ps lists it" sh -c "'$bin/fusion' ps | grep -qE '^$pid +fusion +live +2\$'"
+"$bin/fusion" top "$pid" -n 2 -d 0.2 >"$out" 2>&1
+cat "$out"
+check "top refreshed twice" test "$(grep -c '^RT CPU  LOAD' "$out")" -eq 2
+check "top shows shares" grep -qE " sampler .* [0-9]+\.[0-9] +[0-9]+ +0$" "$out"
+# Bad input: a usage (2) or a reason (1).
+"$bin/fusion" ps 1 2>"$out"; rc=$?
+check "ps of no Fusion program fails" test $rc -eq 1
+check "...saying so" grep -q "no Fusion program runs there" "$out"
+for args in "ps x" "ps 1 2" "top" "top x" "top $pid -d 0" "top $pid -n 0" "top $pid -z"; do
+	# shellcheck disable=SC2086
+	"$bin/fusion" $args >/dev/null 2>&1
+	rc=$?
+	check "fusion $args is a usage error" test $rc -eq 2
+done
+# A foreign page is reported, never trusted; a stale one goes.
+head -c 100 /dev/zero >/dev/shm/fusion-status.999999
+check "ps survives a foreign page" sh -c "'$bin/fusion' ps | grep -q '999999'"
+wait "$pid"
+"$bin/fusion" ps "$pid" >/dev/null 2>&1
+check "the page went with the program" test $? -eq 1
+check "no page left" test ! -e "/dev/shm/fusion-status.$pid"
+[ $fail -eq 0 ] && echo ok
+exit $fail
