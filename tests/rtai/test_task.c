@@ -287,6 +287,8 @@ TEST(policy_cpu_exectime)
 	rt_get_exectime(self, NULL);
 }
 
+static int plain_done;
+
 static void *plain_body(void *arg)
 {
 	RT_TASK **t = arg;
@@ -303,16 +305,29 @@ static void *plain_body(void *arg)
 	CHECK(rt_whoami() == *t);
 	CHECK_EQ(rt_sleep(MS), 0);
 	CHECK_EQ(rt_task_delete(*t), 0);
+	__atomic_store_n(&plain_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
 TEST(plain_pthread_becomes_a_task)
 {
+	struct timespec t0, now;
 	RT_TASK *t = NULL;
 	pthread_t th;
 
 	main_task();
 	CHECK_EQ(pthread_create(&th, NULL, plain_body, &t), 0);
+	/*
+	 * Wait in the nucleus, where the pthread gets the CPU once it
+	 * shadows itself (on sim at a nucleus call of main); real time
+	 * bounds the wait, as a safety net.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		CHECK_EQ(rt_sleep(MS / 10), 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (!__atomic_load_n(&plain_done, __ATOMIC_ACQUIRE) &&
+		 now.tv_sec - t0.tv_sec < 60);
 	CHECK_EQ(pthread_join(th, NULL), 0);
 	CHECK(t != NULL);
 	CHECK(rt_get_adr(nam2num("PLAIN")) == NULL);
