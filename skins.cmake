@@ -31,3 +31,8 @@ fusion_skin(psos
   DESCRIPTION "pSOS+ API (pSOSystem: tasks, events, semaphores, queues, time)"
   INCLUDE psos
   TESTS psos)
+
+fusion_skin(rtai
+  DESCRIPTION "RTAI/LXRT API (RTAI 3.x-5.x user-space tasks)"
+  INCLUDE rtai
+  TESTS rtai)

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Wake-up latency of a periodic RTAI task, written as an LXRT program
+ * would be: a hard real-time task at priority 0 made periodic with
+ * rt_task_make_periodic(), each rt_task_wait_period() release dated
+ * with rt_get_time_ns() against its due date.
+ *
+ *   bench_rtai_latency [-p PERIOD_US] [-T SECONDS] [-H BUCKETS]
+ *                      [-g HISTOGRAM_FILE] [-q]
+ *
+ * The options and the histogram file ("<us> <count>" lines) are those
+ * of `fusion latency`, so that bench/latency-vs-cyclictest can run
+ * either against cyclictest (its fourth argument: rtai).
+ */
+#include <rtai/rtai_lxrt.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static long period_us = 1000, seconds = 10, buckets = 1000;
+static const char *histogram_file;
+static int quiet;
+static long *histogram;
+static long samples, overruns;
+static RTIME worst_ns, total_ns;
+
+static void *sampler(void *arg)
+{
+	RT_TASK *task;
+	RTIME period, due, late;
+	long count = seconds * 1000000 / period_us;
+
+	(void)arg;
+	task = rt_task_init_schmod(nam2num("LATSMP"), 0, 0, 0, SCHED_FIFO, 0);
+	if (task == NULL)
+		return NULL;
+	rt_make_hard_real_time();
+	period = nano2count(period_us * 1000);
+	due = rt_get_time() + period;
+	rt_task_make_periodic(task, due, period);
+	for (long i = 0; i < count; i++) {
+		overruns += rt_task_wait_period() == RTE_TMROVRN;
+		due += period;
+		late = rt_get_time_ns() - count2nano(due);
+		if (late < 0)
+			late = 0;
+		histogram[late / 1000 < buckets ? late / 1000 : buckets - 1]++;
+		total_ns += late;
+		if (late > worst_ns)
+			worst_ns = late;
+		samples++;
+	}
+	rt_make_soft_real_time();
+	rt_task_delete(task);
+	return NULL;
+}
+
+static int write_histogram(void)
+{
+	FILE *f = fopen(histogram_file, "w");
+
+	if (f == NULL)
+		return -1;
+	fprintf(f, "# bench_rtai_latency histogram: latency_us samples\n");
+	for (long us = 0; us < buckets; us++)
+		if (histogram[us])
+			fprintf(f, "%ld %ld\n", us, histogram[us]);
+	return fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	int opt;
+	long th;
+
+	while ((opt = getopt(argc, argv, "p:T:H:g:q")) != -1) {
+		switch (opt) {
+		case 'p':
+			period_us = atol(optarg);
+			break;
+		case 'T':
+			seconds = atol(optarg);
+			break;
+		case 'H':
+			buckets = atol(optarg);
+			break;
+		case 'g':
+			histogram_file = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (period_us <= 0 || seconds <= 0 || buckets <= 0)
+		goto usage;
+	histogram = calloc((size_t)buckets, sizeof(*histogram));
+	if (histogram == NULL ||
+	    rt_task_init(nam2num("LATMAI"), 100, 0, 0) == NULL)
+		return 1;
+	rt_set_oneshot_mode();
+	start_rt_timer(0);
+	th = rt_thread_create(sampler, NULL, 0);
+	if (th == 0 || rt_thread_join(th) || samples == 0)
+		return 1;
+	if (histogram_file && write_histogram())
+		return 1;
+	if (!quiet)
+		printf("bench_rtai_latency: %ld samples, %ld us period: avg "
+		       "%.2f us, max %.2f us, %ld overruns\n",
+		       samples, period_us, total_ns / 1e3 / samples,
+		       worst_ns / 1e3, overruns);
+	stop_rt_timer();
+	rt_task_delete(NULL);
+	free(histogram);
+	return 0;
+usage:
+	fprintf(stderr,
+		"usage: %s [-p PERIOD_US] [-T SECONDS] [-H BUCKETS] "
+		"[-g FILE] [-q]\n",
+		argv[0]);
+	return 2;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RTAI FIFOs: bytes from the real-time side to a Linux thread reading
+ * the descriptor of fusion_rtf_open(), bytes from Linux taken in any
+ * amount by rtf_get(), opens counted, reset, and bad input.
+ */
+#include "rtai_test.h"
+
+#include <rtai/rtai_fifos.h>
+
+#include <poll.h>
+#include <pthread.h>
+#include <unistd.h>
+
+struct reader {
+	int fd;
+	char buf[64];
+	ssize_t len;
+};
+
+/* A plain Linux thread: poll, then read what is there. */
+static void *reader_body(void *arg)
+{
+	struct reader *r = arg;
+	struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+
+	r->len = -1;
+	if (poll(&pfd, 1, 10000) == 1)
+		r->len = read(r->fd, r->buf, sizeof(r->buf) - 1);
+	if (r->len >= 0)
+		r->buf[r->len] = '\0';
+	return NULL;
+}
+
+static void *writer_body(void *arg)
+{
+	int fd = *(int *)arg;
+
+	CHECK_EQ(write(fd, "hello", 5), 5);
+	CHECK_EQ(write(fd, "world", 5), 5);
+	return NULL;
+}
+
+TEST(both_ways)
+{
+	struct reader r = {0};
+	pthread_t th;
+	char buf[16] = "";
+	int fd;
+
+	main_task();
+	CHECK_EQ(fusion_rtf_open(3), -ENOENT);
+	CHECK_EQ(rtf_create(3, 100), 0);
+	fd = fusion_rtf_open(3);
+	CHECK(fd >= 0);
+	/* Two puts before Linux reads: one stream. */
+	CHECK_EQ(rtf_put(3, "abc", 3), 3);
+	CHECK_EQ(rtf_put(3, "def", 3), 3);
+	CHECK_EQ(rtf_put(3, "", 0), 0);
+	r.fd = fd;
+	CHECK_EQ(pthread_create(&th, NULL, reader_body, &r), 0);
+	/* Let root context run (sim: main blocks). */
+	CHECK_EQ(rt_sleep(MS), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	CHECK_EQ(r.len, 6);
+	CHECK_STR(r.buf, "abcdef");
+	/* Linux writes: taken in any amount. */
+	CHECK_EQ(pthread_create(&th, NULL, writer_body, &fd), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	CHECK_EQ(rtf_get_avbs(3), 10);
+	CHECK_EQ(rtf_get(3, buf, 3), 3);
+	CHECK(memcmp(buf, "hel", 3) == 0);
+	CHECK_EQ(rtf_get(3, buf, 0), 0);
+	CHECK_EQ(rtf_get(3, buf, sizeof(buf)), 7);
+	CHECK(memcmp(buf, "loworld", 7) == 0);
+	CHECK_EQ(rtf_get(3, buf, sizeof(buf)), 0);
+	close(fd);
+	CHECK_EQ(rtf_destroy(3), 0);
+	CHECK_EQ(fusion_rtf_open(3), -ENOENT);
+}
+
+TEST(opens_and_reset)
+{
+	pthread_t th;
+	char buf[8];
+	int fd;
+
+	main_task();
+	CHECK_EQ(rtf_create(0, 8), 0);
+	CHECK_EQ(rtf_create(0, 8000), 0);
+	fd = fusion_rtf_open(0);
+	CHECK_EQ(pthread_create(&th, NULL, writer_body, &fd), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	CHECK_EQ(rtf_reset(0), 0);
+	CHECK_EQ(rtf_get_avbs(0), 0);
+	CHECK_EQ(rtf_get(0, buf, sizeof(buf)), 0);
+	close(fd);
+	CHECK_EQ(rtf_destroy(0), 1);
+	CHECK_EQ(rtf_destroy(0), 0);
+	CHECK_EQ(rtf_destroy(0), -EINVAL);
+}
+
+TEST(fifo_bad_input)
+{
+	char buf[4];
+
+	main_task();
+	CHECK_EQ(rtf_create(RTF_NO, 10), -ENODEV);
+	CHECK_EQ(rtf_create(1, 0), -EINVAL);
+	CHECK_EQ(rtf_create(1, -1), -EINVAL);
+	CHECK_EQ(rtf_destroy(RTF_NO), -ENODEV);
+	CHECK_EQ(rtf_put(RTF_NO, buf, 1), -ENODEV);
+	CHECK_EQ(rtf_get(RTF_NO, buf, 1), -ENODEV);
+	CHECK_EQ(rtf_reset(RTF_NO), -ENODEV);
+	CHECK_EQ(rtf_get_avbs(RTF_NO), -ENODEV);
+	CHECK_EQ(fusion_rtf_open(RTF_NO), -ENOENT);
+	CHECK_EQ(rtf_destroy(5), -EINVAL);
+	CHECK_EQ(rtf_put(5, buf, 1), -EINVAL);
+	CHECK_EQ(rtf_get(5, buf, 1), -EINVAL);
+	CHECK_EQ(rtf_reset(5), -EINVAL);
+	CHECK_EQ(rtf_get_avbs(5), -EINVAL);
+	CHECK_EQ(rtf_create(5, 16), 0);
+	CHECK_EQ(rtf_put(5, NULL, 1), -EINVAL);
+	CHECK_EQ(rtf_put(5, buf, -1), -EINVAL);
+	CHECK_EQ(rtf_get(5, NULL, 1), -EINVAL);
+	CHECK_EQ(rtf_get(5, buf, -1), -EINVAL);
+	/* Left for the instance's end: it deletes it. */
+}
+
+TESTS(T(both_ways), T(opens_and_reset), T(fifo_bad_input));
