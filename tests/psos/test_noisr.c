@@ -81,6 +81,26 @@ TEST(a_wait_turns_interrupts_on_for_the_others)
 	check_log("A@10 B-back@20 B-done@50 C@50");
 }
 
+/* Computes 50 ms with interrupts off, then deletes itself. */
+static void self_deleter(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(nk_consume(test_runtime(), 50 * MS), 0);
+	note("B-done");
+	t_delete(0);
+	note("never");
+}
+
+TEST(deleting_itself_turns_interrupts_on)
+{
+	log_start();
+	spawn("A", 20, 0, sleeper, NULL);
+	spawn("B", 10, T_NOISR, self_deleter, NULL);
+	settle(10);
+	check_log("B-done@50 A@50");
+}
+
 TESTS(T(interrupts_off_hold_timers_until_turned_on),
       T(interrupts_on_let_timers_preempt),
-      T(a_wait_turns_interrupts_on_for_the_others));
+      T(a_wait_turns_interrupts_on_for_the_others),
+      T(deleting_itself_turns_interrupts_on));

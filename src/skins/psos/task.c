@@ -93,7 +93,10 @@ void psos_task_exit(struct nk_thread *thread, void *ext)
 
 	if (x->task == NULL)
 		return;
-	/* Ending with interrupts off turns them back on. */
+	/* Deleted by another with interrupts off (it was preempted with
+	 * them off): back on.  A task ending on its own turned them on
+	 * before (task_trampoline, t_delete): doing it here replays the
+	 * interrupts held, which could switch the thread out of its end. */
 	task_isr(nk_thread_instance(thread), x->task, false);
 	task_free(nk_thread_instance(thread), x->task);
 	x->task = NULL;
@@ -296,6 +299,9 @@ static void task_trampoline(void *arg)
 		nk_sched_lock(nk);
 	task_isr(nk, t, t->mode & T_NOISR);
 	entry(a[0], a[1], a[2], a[3]);
+	/* Ending with interrupts off turns them back on, while the task
+	 * still runs its own code (see psos_task_exit). */
+	task_isr(nk, t, false);
 }
 
 unsigned long t_restart(unsigned long tid, unsigned long targs[4])
@@ -425,6 +431,15 @@ static unsigned long task_control(unsigned long tid, enum task_op op,
 
 unsigned long t_delete(unsigned long tid)
 {
+	struct nk_instance *nk;
+	struct psos_state *st;
+	struct psos_task *self;
+
+	/* A task deleting itself with interrupts off turns them on first,
+	 * as one returning from its entry does. */
+	if (psos_enter_self(&nk, &st, &self, ERR_OBJID) == 0 &&
+	    (tid == 0 || tid == self->handle))
+		task_isr(nk, self, false);
 	return task_control(tid, TASK_DELETE, 0, NULL);
 }
 
