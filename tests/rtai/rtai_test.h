@@ -20,9 +20,32 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define MS 1000000LL
 #define MAIN_PRIO 200
+
+#if defined(__SANITIZE_THREAD__)
+/*
+ * On live, these tests give a starting thread a millisecond or a few to
+ * reach its rt_task_init() and its first wait; under ThreadSanitizer
+ * thread creation takes longer, and the orders they check come out
+ * otherwise (seen in CI).  They run on sim there, and on live in the
+ * other builds, until their margins are reworked.
+ */
+__attribute__((constructor)) static void rtai_test_tsan_live(void)
+{
+	const char *backend = getenv("FUSION_BACKEND");
+
+	if (backend && strcmp(backend, "live") == 0) {
+		printf(
+		    "skipped: live margins too short under ThreadSanitizer\n");
+		exit(77);
+	}
+}
+#endif
 
 /* A delay that must not expire before the test acts (roomy on live). */
 static inline RTIME margin(RTIME ns)
