@@ -17,10 +17,11 @@ struct tthread {
 	char name[TRACE_THREAD_MAX];
 	int id; /* 1, 2... in order of appearance */
 	enum tstate state;
-	int64_t since;		      /* date of the state's start */
-	char wait[TRACE_TEXT_MAX];    /* what it blocks on */
-	int64_t ready_at;	      /* -1: not waiting for the CPU */
-	char waker[TRACE_THREAD_MAX]; /* who readied it last */
+	int64_t since;		   /* date of the state's start */
+	char wait[TRACE_TEXT_MAX]; /* what it blocks on */
+	int64_t ready_at;	   /* -1: not waiting for the CPU */
+	/* Who readied it last: a thread's name, or "irq " and a domain's. */
+	char waker[TRACE_THREAD_MAX + 4];
 	int64_t wake_date;
 	int prio, base_prio;   /* -1: unknown */
 	int64_t boosted_since; /* -1: not boosted */

@@ -20,7 +20,8 @@
 
 /* Things drawn once every thread has its id. */
 struct pending {
-	char who[TRACE_THREAD_MAX]; /* thread, or "irq DOMAIN" */
+	char who[sizeof(
+	    ((struct tthread *)0)->waker)]; /* thread, or "irq DOMAIN" */
 	int64_t date;
 	int to_id; /* the woken thread (flows), 0: an instant */
 	int64_t to_date;
