@@ -61,7 +61,11 @@ int skin_create(
 
 	if (ret == 0)
 		ret = skin_publish(sk, cls, name, object, handle);
-	if (ret)
+	if (ret) {
+		/* A release is a reclaim hook: it runs with the lock held. */
+		nk_lock(sk->nk);
 		release(sk->nk, object);
+		nk_unlock(sk->nk);
+	}
 	return ret;
 }
