@@ -22,7 +22,7 @@ static int pender_body(long arg)
 
 	p->ret = semTake(p->sem, p->timeout);
 	p->err = errnoGet();
-	note(p->name);
+	note("%s", p->name);
 	return 0;
 }
 
