@@ -37,6 +37,7 @@ struct nk_synch {
 	struct nk_thread *owner;   /**< NK_SYNCH_OWNER: the owner, or NULL */
 	struct nk_list owner_link; /**< in owner's list of owned synchs */
 	int ceiling;		   /**< NK_SYNCH_PP: the ceiling priority */
+	unsigned int trace_id;	   /**< its number in trace records */
 	char name[NK_NAME_MAX];	   /**< what the sim log and reports show */
 };
 

@@ -34,6 +34,7 @@ struct nk_timer {
 	unsigned long overruns; /**< periods missed, summed over expiries */
 	unsigned long fired;	/**< expiries so far */
 	char name[NK_NAME_MAX]; /**< what the sim log shows */
+	unsigned int trace_id;	/**< its number in trace records */
 };
 
 /**

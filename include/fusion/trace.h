@@ -70,6 +70,11 @@ struct nk_trace_record {
 	const char *object;	   /**< NULL when the event has none */
 	const char *detail;	   /**< NULL when the event has none */
 	long arg;		   /**< per event, above */
+	/** @p thread's and @p object's numbers, unique in the instance
+	 * while they live (a recorder keeps each name once, by number);
+	 * 0: the name is text (a mark's, a constant) with no number. */
+	unsigned int thread_id;
+	unsigned int object_id; /**< ... */
 };
 
 /** Called with the nucleus lock held: must not call back into the nucleus. */

@@ -265,17 +265,23 @@ int nk_instance_describe(struct nk_instance *nk,
 	return 0;
 }
 
-void nk_trace_emit(struct nk_instance *nk, int cpu, enum nk_trace_event ev,
-		   const char *thread, const char *object, long arg)
+void nk_trace_emit(struct nk_instance *nk, nk_time_t date, int cpu,
+		   enum nk_trace_event ev, const struct nk_thread *thread,
+		   const char *object, unsigned int object_id, long arg)
 {
 	struct nk_trace_record rec = {
-	    .date = nk_clock_now(nk),
+	    .date = date == NK_TRACE_NOW ? nk_clock_now(nk) : date,
 	    .cpu = cpu,
 	    .event = ev,
-	    .thread = thread,
-	    .object = object && object[0] ? object : NULL,
+	    .thread = thread->name,
+	    .thread_id = thread->trace_id,
 	    .arg = arg,
 	};
+
+	if (object && object[0]) {
+		rec.object = object;
+		rec.object_id = object_id;
+	}
 
 	nk->trace(nk->trace_ctx, &rec);
 }

@@ -114,6 +114,7 @@ struct nk_thread {
 	 * its next reschedule (nk_thread_set_cpu). */
 	struct nk_sched *migrate_to;
 	char name[NK_NAME_MAX];
+	unsigned int trace_id; /* nk_trace_id() */
 	unsigned int state;
 	unsigned int info;
 	int base_prio;
@@ -169,6 +170,7 @@ struct nk_instance {
 	struct nk_list reapable; /* dead non-joinable threads to free */
 	unsigned int nr_threads;
 	unsigned long thread_serial;
+	unsigned int trace_serial; /* the last nk_trace_id() */
 	struct nk_thread *creator;
 	nk_trace_fn trace;
 	void *trace_ctx;
@@ -245,14 +247,42 @@ static inline nk_time_t nk_abs_timeout(struct nk_instance *nk,
 	return date < 0 ? 0 : date;
 }
 
-/* Tracepoint: one predictable branch when no sink is installed. */
-void nk_trace_emit(struct nk_instance *nk, int cpu, enum nk_trace_event ev,
-		   const char *thread, const char *object, long arg);
-#define nk_trace(nk, cpu, ev, thread, object, arg)                             \
+/*
+ * A new number for a thread, synch or timer of @nk, by which its trace
+ * records name it (nk_trace_record.thread_id): a recorder copies each
+ * name once per number, not once per event.  Atomic: objects are set
+ * up without the lock.  Any context.
+ */
+static inline unsigned int nk_trace_id(struct nk_instance *nk)
+{
+	unsigned int id;
+
+	/* 0 means "no number": skipped when the counter wraps. */
+	do
+		id = __atomic_add_fetch(&nk->trace_serial, 1, __ATOMIC_RELAXED);
+	while (id == 0);
+	return id;
+}
+
+/*
+ * Tracepoint: one predictable branch when no sink is installed.
+ * @thread is a struct nk_thread; @object a name (NULL: none) and
+ * @object_id its number (0: a constant text).  nk_trace_at() dates the
+ * event @date, a clock reading the caller has already made (a reading
+ * costs more than the rest of a record on live); nk_trace() reads it.
+ */
+void nk_trace_emit(struct nk_instance *nk, nk_time_t date, int cpu,
+		   enum nk_trace_event ev, const struct nk_thread *thread,
+		   const char *object, unsigned int object_id, long arg);
+#define NK_TRACE_NOW ((nk_time_t)-1)
+#define nk_trace_at(nk, date, cpu, ev, thread, object, object_id, arg)         \
 	do {                                                                   \
 		if (nk_unlikely((nk)->trace != NULL))                          \
-			nk_trace_emit(nk, cpu, ev, thread, object, arg);       \
+			nk_trace_emit(nk, date, cpu, ev, thread, object,       \
+				      object_id, arg);                         \
 	} while (0)
+#define nk_trace(nk, cpu, ev, thread, object, object_id, arg)                  \
+	nk_trace_at(nk, NK_TRACE_NOW, cpu, ev, thread, object, object_id, arg)
 
 /* sched.c */
 int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu);
@@ -273,7 +303,7 @@ void nk_thread_release(struct nk_thread *thread, unsigned int bits);
 int nk_thread_wait_result(struct nk_thread *thread);
 /* @cause: the object whose ownership boosts @thread (traced), or NULL. */
 void nk_thread_set_effective(struct nk_thread *thread, int prio,
-			     const char *cause);
+			     const struct nk_synch *cause);
 void nk_thread_entry(struct nk_thread *thread);
 void nk_thread_check_cancel(struct nk_thread *thread);
 void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr);

@@ -35,6 +35,7 @@ int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 	root->state = NK_THREAD_ROOT;
 	root->base_prio = root->prio = -1;
 	snprintf(root->name, sizeof(root->name), "root%d", cpu);
+	root->trace_id = nk_trace_id(nk);
 	nk_list_init(&root->ready_link);
 	nk_list_init(&root->owned);
 	sched->root = root;
@@ -202,8 +203,8 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 	sched->curr = next;
 	next->stats.switches++;
 	nk_sched_rr_arm(sched);
-	nk_trace(nk, sched->cpu, NK_TRACE_SWITCH, next->name, prev->name,
-		 switch_reason(prev));
+	nk_trace_at(nk, now, sched->cpu, NK_TRACE_SWITCH, next, prev->name,
+		    prev->trace_id, switch_reason(prev));
 	if (prev->state & NK_THREAD_ZOMBIE)
 		flags |= NK_SWITCH_EXIT;
 	else if (prev->state & NK_THREAD_RELAXED)
@@ -236,7 +237,7 @@ static void sched_move(struct nk_thread *thread, struct nk_sched *to,
 		nk_sched_dequeue(thread);
 		runnable = true;
 	}
-	nk_trace(nk, thread->sched->cpu, NK_TRACE_MIGRATE, thread->name, NULL,
+	nk_trace(nk, thread->sched->cpu, NK_TRACE_MIGRATE, thread, NULL, 0,
 		 to->cpu);
 	thread->sched = to;
 	nk_timer_migrate(&thread->rtimer, to->cpu);

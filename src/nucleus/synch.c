@@ -52,13 +52,15 @@ int nk_synch_init(struct nk_instance *nk, struct nk_synch *synch,
 	nk_list_init(&synch->waiters);
 	nk_list_init(&synch->owner_link);
 	snprintf(synch->name, sizeof(synch->name), "%s", name ? name : "");
+	synch->trace_id = nk_trace_id(nk);
 	synch->magic = NK_SYNCH_MAGIC;
 	return 0;
 }
 
 /* Highest priority @thread's ownerships justify (-1: none), and which
  * object justifies it in *@cause (traced). */
-static int synch_boost_of(struct nk_thread *thread, const char **cause)
+static int synch_boost_of(struct nk_thread *thread,
+			  const struct nk_synch **cause)
 {
 	struct nk_list *pos;
 	int boost = -1;
@@ -76,7 +78,7 @@ static int synch_boost_of(struct nk_thread *thread, const char **cause)
 				   ->prio;
 		if (prio > boost) {
 			boost = prio;
-			*cause = synch->name;
+			*cause = synch;
 		}
 	}
 	return boost;
@@ -89,7 +91,7 @@ void nk_synch_update_chain(struct nk_thread *thread)
 	unsigned int hops = thread->nk->nr_threads + 1;
 
 	while (thread && hops--) {
-		const char *cause = NULL;
+		const struct nk_synch *cause = NULL;
 		int boost = synch_boost_of(thread, &cause);
 		int want =
 		    boost > thread->base_prio ? boost : thread->base_prio;
@@ -156,8 +158,8 @@ static void synch_wake(struct nk_synch *synch, struct nk_thread *thread,
 {
 	synch_dequeue(synch, thread);
 	thread->info |= info;
-	nk_trace(synch->nk, thread->sched->cpu, NK_TRACE_WAKE, thread->name,
-		 synch->name, nk_thread_wait_result(thread));
+	nk_trace(synch->nk, thread->sched->cpu, NK_TRACE_WAKE, thread,
+		 synch->name, synch->trace_id, nk_thread_wait_result(thread));
 	nk_thread_release(thread, NK_THREAD_PENDING | NK_THREAD_DELAYED);
 }
 
@@ -244,8 +246,8 @@ static int synch_block(struct nk_synch *synch, struct nk_thread *self,
 			NK_THREAD_PENDING |
 			    (date != NK_INFINITE ? NK_THREAD_DELAYED : 0),
 			date, synch);
-	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self->name, synch->name,
-		 0);
+	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self, synch->name,
+		 synch->trace_id, 0);
 	if ((synch->flags & NK_SYNCH_PI) && synch->owner)
 		nk_synch_update_chain(synch->owner);
 	nk_sched_run(nk);

@@ -52,7 +52,7 @@ void nk_thread_release(struct nk_thread *thread, unsigned int bits)
 	if (sched->curr == thread)
 		return; /* it blocked and was released before switching out */
 	nk_sched_enqueue(thread, false);
-	nk_trace(thread->nk, sched->cpu, NK_TRACE_READY, thread->name, NULL,
+	nk_trace(thread->nk, sched->cpu, NK_TRACE_READY, thread, NULL, 0,
 		 thread->prio);
 	if (thread->prio > sched->curr->prio)
 		nk_sched_mark(sched);
@@ -80,13 +80,13 @@ static void thread_timeout(struct nk_timer *timer)
 	struct nk_instance *nk = thread->nk;
 
 	if (thread->state & NK_THREAD_PENDING) {
-		nk_trace(nk, thread->sched->cpu, NK_TRACE_TIMEOUT, thread->name,
-			 thread->wchan->name, 0);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_TIMEOUT, thread,
+			 thread->wchan->name, thread->wchan->trace_id, 0);
 		thread->info |= NK_INFO_TIMEOUT;
 		nk_synch_forget_waiter(thread);
 	} else {
-		nk_trace(nk, thread->sched->cpu, NK_TRACE_WAKE, thread->name,
-			 "delay", 0);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_WAKE, thread, "delay",
+			 0, 0);
 	}
 	nk_thread_release(thread, NK_THREAD_PENDING | NK_THREAD_DELAYED);
 }
@@ -97,7 +97,7 @@ static void thread_timeout(struct nk_timer *timer)
  * wait queue) and flag the CPUs that may need to switch.
  */
 void nk_thread_set_effective(struct nk_thread *thread, int prio,
-			     const char *cause)
+			     const struct nk_synch *cause)
 {
 	struct nk_sched *sched = thread->sched;
 	int old = thread->prio;
@@ -119,8 +119,8 @@ void nk_thread_set_effective(struct nk_thread *thread, int prio,
 	    thread->nk->be->thread_priority)
 		thread->nk->be->thread_priority(thread->nk->be_priv,
 						thread->shadow, prio);
-	nk_trace(thread->nk, sched->cpu, NK_TRACE_PRIO, thread->name, cause,
-		 prio);
+	nk_trace(thread->nk, sched->cpu, NK_TRACE_PRIO, thread,
+		 cause ? cause->name : NULL, cause ? cause->trace_id : 0, prio);
 }
 
 /* --- creation --- */
@@ -134,6 +134,7 @@ static int thread_setup(struct nk_instance *nk, struct nk_thread *thread,
 	thread->nk = nk;
 	thread->sched = &nk->scheds[cpu];
 	nk->thread_serial++;
+	thread->trace_id = nk_trace_id(nk);
 	if (name && name[0])
 		snprintf(thread->name, sizeof(thread->name), "%s", name);
 	else
@@ -191,7 +192,7 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	if (ret == 0) {
 		nk_list_add_before(&thread->instance_link, &nk->threads);
 		nk->nr_threads++;
-		nk_trace(nk, attr->cpu, NK_TRACE_CREATE, thread->name, NULL,
+		nk_trace(nk, attr->cpu, NK_TRACE_CREATE, thread, NULL, 0,
 			 thread->prio);
 	}
 	nk_lock_release(nk);
@@ -278,8 +279,8 @@ int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
 	} else {
 		thread->entry = entry;
 		thread->arg = arg;
-		nk_trace(nk, thread->sched->cpu, NK_TRACE_START, thread->name,
-			 NULL, thread->prio);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_START, thread, NULL,
+			 0, thread->prio);
 		nk_thread_release(thread, NK_THREAD_DORMANT);
 		nk_sched_run(nk);
 	}
@@ -313,8 +314,8 @@ static void thread_detach_all(struct nk_thread *thread)
 {
 	nk_thread_unlink(thread);
 	thread->state |= NK_THREAD_ZOMBIE;
-	nk_trace(thread->nk, thread->sched->cpu, NK_TRACE_EXIT, thread->name,
-		 NULL, 0);
+	nk_trace(thread->nk, thread->sched->cpu, NK_TRACE_EXIT, thread, NULL, 0,
+		 0);
 	nk_personality_exit(thread);
 	nk_synch_flush(&thread->joiners, NK_WAKE_OK);
 	if (!(thread->flags & NK_THREAD_JOINABLE)) {
@@ -497,8 +498,8 @@ int nk_thread_suspend(struct nk_thread *thread)
 		ret = -EPERM;
 	if (ret == 0) {
 		thread->suspend_count++;
-		nk_trace(nk, thread->sched->cpu, NK_TRACE_SUSPEND, thread->name,
-			 NULL, thread->suspend_count);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_SUSPEND, thread, NULL,
+			 0, thread->suspend_count);
 		if (thread->suspend_count == 1)
 			nk_thread_block(thread, NK_THREAD_SUSPENDED,
 					NK_INFINITE, NULL);
@@ -523,8 +524,8 @@ int nk_thread_resume(struct nk_thread *thread)
 		ret = -EPERM;
 	} else {
 		thread->suspend_count--;
-		nk_trace(nk, thread->sched->cpu, NK_TRACE_RESUME, thread->name,
-			 NULL, thread->suspend_count);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_RESUME, thread, NULL,
+			 0, thread->suspend_count);
 		if (thread->suspend_count == 0) {
 			nk_thread_release(thread, NK_THREAD_SUSPENDED);
 			nk_sched_run(nk);
@@ -602,7 +603,7 @@ static int thread_sleep_until(struct nk_thread *self, nk_time_t date)
 	if (date != NK_INFINITE && date <= nk_clock_now(nk))
 		return NK_WAKE_OK;
 	nk_thread_block(self, NK_THREAD_DELAYED, date, NULL);
-	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self->name, "delay", 0);
+	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self, "delay", 0, 0);
 	nk_sched_run(nk);
 	return self->info & NK_INFO_UNBLOCKED ? NK_WAKE_UNBLOCKED : NK_WAKE_OK;
 }
@@ -738,8 +739,8 @@ int nk_thread_unblock(struct nk_thread *thread)
 		thread->info |= NK_INFO_UNBLOCKED;
 		if (thread->state & NK_THREAD_PENDING)
 			nk_synch_forget_waiter(thread);
-		nk_trace(nk, thread->sched->cpu, NK_TRACE_WAKE, thread->name,
-			 "unblock", NK_WAKE_UNBLOCKED);
+		nk_trace(nk, thread->sched->cpu, NK_TRACE_WAKE, thread,
+			 "unblock", 0, NK_WAKE_UNBLOCKED);
 		nk_thread_release(thread,
 				  NK_THREAD_PENDING | NK_THREAD_DELAYED);
 		nk_sched_run(nk);
@@ -765,8 +766,7 @@ static void thread_relax(struct nk_thread *self, int reason, long nr)
 
 	nk_thread_block(self, NK_THREAD_RELAXED, NK_INFINITE, NULL);
 	self->stats.mode_switches++;
-	nk_trace(nk, self->sched->cpu, NK_TRACE_RELAX, self->name, NULL,
-		 reason);
+	nk_trace(nk, self->sched->cpu, NK_TRACE_RELAX, self, NULL, 0, reason);
 	if (reason == NK_RELAX_SYSCALL && (self->mode & NK_MODE_WARNSW) &&
 	    nk->be->warn)
 		nk->be->warn(nk->be_priv, self->shadow,
@@ -791,7 +791,7 @@ void nk_thread_handle_harden(struct nk_instance *nk)
 
 	if (self == NULL || !(self->state & NK_THREAD_RELAXED))
 		return;
-	nk_trace(nk, self->sched->cpu, NK_TRACE_HARDEN, self->name, NULL, 0);
+	nk_trace(nk, self->sched->cpu, NK_TRACE_HARDEN, self, NULL, 0, 0);
 	nk_thread_release(self, NK_THREAD_RELAXED);
 	nk_sched_run(nk);
 	/* Wait for the CPU (the token is already there if it was idle). */

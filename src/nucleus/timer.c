@@ -42,6 +42,7 @@ int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
 	timer->cookie = cookie;
 	timer->date = NK_INFINITE;
 	snprintf(timer->name, sizeof(timer->name), "%s", name ? name : "");
+	timer->trace_id = nk_trace_id(nk);
 	timer->magic = NK_TIMER_MAGIC;
 	return 0;
 }
@@ -194,8 +195,9 @@ void nk_timer_handler(struct nk_instance *nk, int cpu)
 			timer->date = NK_INFINITE;
 		}
 		if (timer->name[0])
-			nk_trace(nk, cpu, NK_TRACE_TIMER, sched->curr->name,
-				 timer->name, (long)timer->fired);
+			nk_trace(nk, cpu, NK_TRACE_TIMER, sched->curr,
+				 timer->name, timer->trace_id,
+				 (long)timer->fired);
 		timer->handler(timer);
 	}
 	nk_timer_reprogram(sched);

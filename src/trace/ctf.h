@@ -10,11 +10,12 @@
 #ifndef FUSION_TRACE_CTF_H
 #define FUSION_TRACE_CTF_H
 
+#include "names.h"
 #include "ring.h"
 
 /* One RT CPU's events, in the order of their dates, and its losses. */
 struct trace_stream {
-	const struct trace_event *events;
+	const struct trace_rec *events;
 	size_t nr;
 	uint64_t lost;
 };
@@ -22,11 +23,27 @@ struct trace_stream {
 /*
  * Write @nr_cpus streams into directory @dir (created if missing; its
  * metadata and stream files replaced), naming @backend in the trace's
- * environment.  Nothing in the output depends on anything else: the
- * same events give the same bytes.  Returns 0 or -errno.
+ * environment, every number of the events written as its name in
+ * @names.  Nothing in the output depends on anything else: the same
+ * events and names give the same bytes.  Returns 0 or -errno.
  */
 int trace_ctf_write(const char *dir, const char *backend,
-		    const struct trace_stream *streams, int nr_cpus);
+		    const struct trace_stream *streams, int nr_cpus,
+		    const struct trace_names *names);
+
+#define TRACE_THREAD_MAX NK_NAME_MAX
+#define TRACE_TEXT_MAX NK_NAME_MAX
+
+/* One event read back, its names as the trace holds them. */
+struct trace_event {
+	int64_t date;
+	int64_t arg;
+	uint16_t event;
+	uint16_t cpu;
+	char thread[TRACE_THREAD_MAX];
+	char object[TRACE_TEXT_MAX];
+	char detail[TRACE_TEXT_MAX];
+};
 
 /* A trace read back: every CPU's events merged, by date then CPU. */
 struct trace_log {

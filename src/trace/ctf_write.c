@@ -115,7 +115,17 @@ static void put_string(struct buf *b, const char *s)
 	put(b, s, strlen(s) + 1);
 }
 
-static void put_event(struct buf *b, const struct trace_event *e)
+static void put_name(struct buf *b, const struct trace_names *names,
+		     uint32_t number)
+{
+	char name[NK_NAME_MAX];
+
+	trace_names_get(names, number, name);
+	put_string(b, name);
+}
+
+static void put_event(struct buf *b, const struct trace_rec *e,
+		      const struct trace_names *names)
 {
 	const struct nk_tracepoint *tp = nk_tracepoint_info(e->event);
 	uint64_t date = (uint64_t)e->date;
@@ -123,17 +133,18 @@ static void put_event(struct buf *b, const struct trace_event *e)
 	put(b, &e->event, sizeof(e->event));
 	put(b, &date, sizeof(date));
 	if (tp->thread)
-		put_string(b, e->thread);
+		put_name(b, names, e->thread);
 	if (tp->object)
-		put_string(b, e->object);
+		put_name(b, names, e->object);
 	if (tp->detail)
-		put_string(b, e->detail);
+		put_name(b, names, e->detail);
 	if (tp->arg)
 		put(b, &e->arg, sizeof(e->arg));
 }
 
 /* One packet holding every event of @s. */
-static int write_stream(const char *dir, int cpu, const struct trace_stream *s)
+static int write_stream(const char *dir, int cpu, const struct trace_stream *s,
+			const struct trace_names *names)
 {
 	struct ctf_packet_head head = {
 	    .magic = CTF_MAGIC,
@@ -151,7 +162,7 @@ static int write_stream(const char *dir, int cpu, const struct trace_stream *s)
 	}
 	put(&b, &head, CTF_PACKET_HEAD_SIZE);
 	for (size_t i = 0; i < s->nr; i++)
-		put_event(&b, &s->events[i]);
+		put_event(&b, &s->events[i], names);
 	if (b.failed) {
 		free(b.data);
 		return -ENOMEM;
@@ -177,7 +188,8 @@ static int write_stream(const char *dir, int cpu, const struct trace_stream *s)
 }
 
 int trace_ctf_write(const char *dir, const char *backend,
-		    const struct trace_stream *streams, int nr_cpus)
+		    const struct trace_stream *streams, int nr_cpus,
+		    const struct trace_names *names)
 {
 	int ret;
 
@@ -185,6 +197,6 @@ int trace_ctf_write(const char *dir, const char *backend,
 		return -errno;
 	ret = write_metadata(dir, backend);
 	for (int cpu = 0; cpu < nr_cpus && ret == 0; cpu++)
-		ret = write_stream(dir, cpu, &streams[cpu]);
+		ret = write_stream(dir, cpu, &streams[cpu], names);
 	return ret;
 }

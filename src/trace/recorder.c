@@ -3,6 +3,7 @@
 #include "recorder.h"
 #include "config.h"
 #include "ctf.h"
+#include "names.h"
 #include "ring.h"
 #include "sort.h"
 #include "../backend/common/options.h"
@@ -52,6 +53,7 @@ struct trace_recorder {
 	atomic_bool stopping;
 	pthread_mutex_t write_lock; /* one write at a time */
 	char why[128];		    /* what tripped, for the message */
+	struct trace_names *names;  /* the rings' numbers' names */
 	struct trace_ring *rings[];
 };
 
@@ -63,7 +65,7 @@ static struct sigaction signal_saved;
 static int recorder_write(struct trace_recorder *tr, uint64_t *lost)
 {
 	struct trace_stream *streams;
-	struct trace_event **copies;
+	struct trace_rec **copies;
 	int ret = 0;
 
 	streams = calloc((size_t)tr->nr_cpus, sizeof(*streams));
@@ -88,11 +90,11 @@ static int recorder_write(struct trace_recorder *tr, uint64_t *lost)
 						  &streams[cpu].lost);
 		/* On live, an IRQ's record may follow a later-dated one. */
 		*lost += streams[cpu].lost;
-		ret = trace_events_sort(copies[cpu], streams[cpu].nr);
+		ret = trace_recs_sort(copies[cpu], streams[cpu].nr);
 	}
 	if (ret == 0)
 		ret = trace_ctf_write(tr->cfg.out, tr->backend, streams,
-				      tr->nr_cpus);
+				      tr->nr_cpus, tr->names);
 	pthread_mutex_unlock(&tr->write_lock);
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
 		free(copies[cpu]);
@@ -149,6 +151,22 @@ static struct ready_slot *ready_find(struct trace_recorder *tr,
 	return NULL;
 }
 
+/* Record @rec in its CPU's ring, its names as numbers. */
+static void put(struct trace_recorder *tr, const struct nk_trace_record *rec)
+{
+	struct trace_rec r = {
+	    .date = rec->date,
+	    .arg = rec->arg,
+	    .thread = trace_names_note(tr->names, rec->thread_id, rec->thread),
+	    .object = trace_names_note(tr->names, rec->object_id, rec->object),
+	    .detail = trace_names_note(tr->names, 0, rec->detail),
+	    .event = (uint16_t)rec->event,
+	    .cpu = (uint16_t)rec->cpu,
+	};
+
+	trace_ring_put(tr->rings[rec->cpu], &r);
+}
+
 /*
  * The latency trigger: a thread switched in later than the threshold
  * after it became ready freezes the rings, with a mark saying so as
@@ -184,9 +202,10 @@ static void check_latency(struct trace_recorder *tr,
 	    .cpu = rec->cpu,
 	    .event = NK_TRACE_MARK,
 	    .thread = rec->thread,
+	    .thread_id = rec->thread_id,
 	    .object = "latency trigger",
 	};
-	trace_ring_put(tr->rings[rec->cpu], &mark);
+	put(tr, &mark);
 	atomic_store(&tr->frozen, true);
 	sem_post(&tr->kick);
 }
@@ -206,7 +225,7 @@ static void recorder_sink(void *ctx, const struct nk_trace_record *rec)
 		tr->lttng(rec);
 		return;
 	}
-	trace_ring_put(tr->rings[rec->cpu], rec);
+	put(tr, rec);
 	if (tr->cfg.latency)
 		check_latency(tr, rec);
 }
@@ -215,6 +234,7 @@ static void recorder_free(struct trace_recorder *tr)
 {
 	for (int cpu = 0; cpu < tr->nr_cpus; cpu++)
 		trace_ring_destroy(tr->rings[cpu]);
+	trace_names_destroy(tr->names);
 	sem_destroy(&tr->kick);
 	pthread_mutex_destroy(&tr->write_lock);
 	free(tr);
@@ -294,6 +314,11 @@ int trace_recorder_open(const char *backend, int nr_cpus,
 			recorder_free(tr);
 		return ret;
 	}
+	tr->names = trace_names_create();
+	if (tr->names == NULL) {
+		recorder_free(tr);
+		return -ENOMEM;
+	}
 	bytes = (size_t)tr->cfg.size_mib << 20;
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		tr->rings[cpu] = trace_ring_create(bytes, tr->cfg.flight);
@@ -339,11 +364,20 @@ void trace_recorder_close(struct trace_recorder *tr)
 		sem_post(&tr->kick);
 		pthread_join(tr->writer, NULL);
 	}
-	if (tr->attached && !tr->lttng && recorder_write(tr, &lost) == 0 &&
-	    lost)
-		fprintf(stderr,
-			"fusion: trace: %llu events lost (buffers full: a "
-			"larger size=MIB, or flight to keep the last ones)\n",
-			(unsigned long long)lost);
+	if (tr->attached && !tr->lttng && recorder_write(tr, &lost) == 0) {
+		if (lost)
+			fprintf(stderr,
+				"fusion: trace: %llu events lost (buffers "
+				"full: a larger size=MIB, or flight to keep "
+				"the last ones)\n",
+				(unsigned long long)lost);
+		if (trace_names_lost(tr->names))
+			fprintf(stderr,
+				"fusion: trace: %llu texts not kept (more "
+				"than %d distinct marks and names): shown "
+				"as \"?\"\n",
+				(unsigned long long)trace_names_lost(tr->names),
+				TRACE_TEXTS_MAX);
+	}
 	recorder_free(tr);
 }

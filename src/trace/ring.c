@@ -2,17 +2,18 @@
 /* Lock-free trace rings: see ring.h. */
 #include "ring.h"
 
-#include <string.h>
 #include <sys/mman.h>
 
 struct trace_slot {
 	/* Index + 1 of the event it holds; 0 while being written. */
 	_Atomic uint64_t seq;
-	struct trace_event ev;
+	struct trace_rec ev;
 };
 
 struct trace_ring {
 	_Atomic uint64_t head; /* events ever claimed */
+	size_t next;	       /* the writer's: head % nr_slots, without a
+				* division on the way */
 	size_t nr_slots;
 	bool overwrite;
 	struct trace_slot slots[];
@@ -49,42 +50,26 @@ size_t trace_ring_capacity(const struct trace_ring *ring)
 	return ring->nr_slots;
 }
 
-/* Copy @s into @dst of @size bytes, cut, terminated: only the bytes
- * used (libc's vector string code, no system call). */
-static void copy_name(char *dst, const char *s, size_t size)
+void trace_ring_put(struct trace_ring *ring, const struct trace_rec *rec)
 {
-	size_t n = 0;
-
-	if (s) {
-		n = strnlen(s, size - 1);
-		memcpy(dst, s, n);
-	}
-	dst[n] = '\0';
-}
-
-void trace_ring_put(struct trace_ring *ring, const struct nk_trace_record *rec)
-{
-	uint64_t idx =
-	    atomic_fetch_add_explicit(&ring->head, 1, memory_order_relaxed);
+	uint64_t idx = atomic_load_explicit(&ring->head, memory_order_relaxed);
 	struct trace_slot *slot;
 
+	/* Counted before the slot is written: a reader may then see it
+	 * busy, never an old event as the new one. */
+	atomic_store_explicit(&ring->head, idx + 1, memory_order_relaxed);
 	if (!ring->overwrite && idx >= ring->nr_slots)
 		return;
-	slot = &ring->slots[idx % ring->nr_slots];
+	slot = &ring->slots[ring->next];
+	ring->next = ring->next + 1 == ring->nr_slots ? 0 : ring->next + 1;
 	atomic_store_explicit(&slot->seq, 0, memory_order_relaxed);
 	/* A reader that sees the new fields sees the slot as busy. */
 	atomic_thread_fence(memory_order_release);
-	slot->ev.date = rec->date;
-	slot->ev.arg = rec->arg;
-	slot->ev.event = (uint16_t)rec->event;
-	slot->ev.cpu = (uint16_t)rec->cpu;
-	copy_name(slot->ev.thread, rec->thread, sizeof(slot->ev.thread));
-	copy_name(slot->ev.object, rec->object, sizeof(slot->ev.object));
-	copy_name(slot->ev.detail, rec->detail, sizeof(slot->ev.detail));
+	slot->ev = *rec;
 	atomic_store_explicit(&slot->seq, idx + 1, memory_order_release);
 }
 
-size_t trace_ring_copy(struct trace_ring *ring, struct trace_event *out,
+size_t trace_ring_copy(struct trace_ring *ring, struct trace_rec *out,
 		       uint64_t *lost)
 {
 	uint64_t head = atomic_load_explicit(&ring->head, memory_order_acquire);

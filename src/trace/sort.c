@@ -6,19 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool before(const struct trace_event *x, const struct trace_event *y)
-{
-	return x->date < y->date || (x->date == y->date && x->cpu < y->cpu);
-}
+typedef bool before_fn(const void *x, const void *y);
 
-/* Bottom-up merge sort: stable, and linear on runs already in order. */
-int trace_events_sort(struct trace_event *events, size_t n)
+/* Bottom-up merge sort of @n elements of @size bytes: stable. */
+static int merge_sort(void *base, size_t n, size_t size, before_fn *before)
 {
-	struct trace_event *src = events, *dst, *tmp, *buf;
+	unsigned char *src = base, *dst, *tmp, *buf;
 
 	if (n < 2)
 		return 0;
-	buf = dst = malloc(n * sizeof(*dst));
+	buf = dst = malloc(n * size);
 	if (dst == NULL)
 		return -ENOMEM;
 	for (size_t width = 1; width < n; width *= 2) {
@@ -27,20 +24,50 @@ int trace_events_sort(struct trace_event *events, size_t n)
 			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
 			size_t i = lo, j = mid, k = lo;
 
-			while (i < mid && j < hi)
-				dst[k++] = before(&src[j], &src[i]) ? src[j++]
-								    : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
+			while (i < mid && j < hi) {
+				size_t from =
+				    before(src + j * size, src + i * size)
+					? j++
+					: i++;
+
+				memcpy(dst + k++ * size, src + from * size,
+				       size);
+			}
+			memcpy(dst + k * size, src + i * size,
+			       (mid - i) * size);
+			k += mid - i;
+			memcpy(dst + k * size, src + j * size, (hi - j) * size);
 		}
 		tmp = src;
 		src = dst;
 		dst = tmp;
 	}
-	if (src != events)
-		memcpy(events, src, n * sizeof(*events));
+	if (src != (unsigned char *)base)
+		memcpy(base, src, n * size);
 	free(buf);
 	return 0;
+}
+
+static bool rec_before(const void *a, const void *b)
+{
+	const struct trace_rec *x = a, *y = b;
+
+	return x->date < y->date || (x->date == y->date && x->cpu < y->cpu);
+}
+
+static bool event_before(const void *a, const void *b)
+{
+	const struct trace_event *x = a, *y = b;
+
+	return x->date < y->date || (x->date == y->date && x->cpu < y->cpu);
+}
+
+int trace_recs_sort(struct trace_rec *recs, size_t n)
+{
+	return merge_sort(recs, n, sizeof(*recs), rec_before);
+}
+
+int trace_events_sort(struct trace_event *events, size_t n)
+{
+	return merge_sort(events, n, sizeof(*events), event_before);
 }

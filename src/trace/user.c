@@ -40,7 +40,12 @@ int nk_trace_user(struct nk_instance *nk, enum nk_trace_event event,
 		rec.thread = "linux";
 	} else {
 		rec.cpu = self->sched->cpu;
-		rec.thread = self->sched->irq_depth ? "irq" : self->name;
+		if (self->sched->irq_depth) {
+			rec.thread = "irq";
+		} else {
+			rec.thread = self->name;
+			rec.thread_id = self->trace_id;
+		}
 	}
 	rec.date = nk_clock_now(nk);
 	if (nk->trace)

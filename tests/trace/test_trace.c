@@ -455,11 +455,11 @@ static void spawn_exited(const char *name)
 
 static void ring_record(struct trace_ring *ring, long arg)
 {
-	struct nk_trace_record rec = {
+	struct trace_rec rec = {
 	    .date = arg,
 	    .event = NK_TRACE_MARK,
-	    .thread = "t",
-	    .object = "m",
+	    .thread = 1,
+	    .object = 2,
 	    .arg = arg,
 	};
 
@@ -473,8 +473,8 @@ static void ring_record(struct trace_ring *ring, long arg)
 static void check_ring(size_t slots, bool overwrite, long n, long first)
 {
 	struct trace_ring *ring = trace_ring_create(
-	    slots * (sizeof(struct trace_event) + 8), overwrite);
-	struct trace_event out[8];
+	    slots * (sizeof(struct trace_rec) + 8), overwrite);
+	struct trace_rec out[8];
 	uint64_t lost;
 
 	CHECK(ring != NULL && slots <= 8);
