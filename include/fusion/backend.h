@@ -101,6 +101,16 @@ struct nk_backend_handlers {
 	void (*irq)(struct nk_instance *nk, int cpu, unsigned int irq);
 	void (*irq_sync)(struct nk_instance *nk, int cpu);
 	void (*root_sync)(struct nk_instance *nk);
+	/*
+	 * The backend's watchdog took real time away from the thread
+	 * named @name, current on @cpu at @date, for keeping its CPU too
+	 * long without blocking: trace it (NK_TRACE_WATCHDOG).  Lock held;
+	 * called after the fact, from a thread of the backend (the
+	 * demotion itself happens in a signal handler, which must not take
+	 * the lock), so the thread may have ended since.
+	 */
+	void (*watchdog)(struct nk_instance *nk, int cpu, const char *name,
+			 nk_time_t date);
 };
 
 struct ipipe_source;

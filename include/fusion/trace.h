@@ -26,7 +26,7 @@ enum nk_trace_event {
 enum nk_trace_category {
 	NK_TRACE_CAT_SCHED,   /**< switch, ready, block, wake, prio... */
 	NK_TRACE_CAT_THREAD,  /**< create, start, exit */
-	NK_TRACE_CAT_MODE,    /**< relax, harden */
+	NK_TRACE_CAT_MODE,    /**< relax, harden, watchdog */
 	NK_TRACE_CAT_IRQ,     /**< irq, irq_exit */
 	NK_TRACE_CAT_TIMER,   /**< timer */
 	NK_TRACE_CAT_SERVICE, /**< skin service calls */

@@ -33,4 +33,5 @@ NK_TRACEPOINT(IRQ_EXIT, irq_exit,  IRQ,     "domain", NULL,     NULL,     "irq",
 NK_TRACEPOINT(CREATE,   create,    THREAD,  "thread", NULL,     NULL,     "prio",     1)
 NK_TRACEPOINT(SERVICE,  service,   SERVICE, "thread", "service", "handle", "result",  1)
 NK_TRACEPOINT(MARK,     mark,      MARK,    "thread", "text",   NULL,     NULL,       0)
+NK_TRACEPOINT(WATCHDOG, watchdog,  MODE,    "thread", NULL,     NULL,     NULL,       0)
 /* clang-format on */

@@ -34,6 +34,7 @@ static const struct nk_backend_handlers nucleus_handlers = {
     .interrupted = nk_thread_handle_interrupted,
     .thread_entry = nk_thread_entry,
     .thread_gone = nk_thread_handle_gone,
+    .watchdog = nk_trace_handle_watchdog,
     .describe = describe_handler,
     .irq = nk_irq_handle,
     .irq_sync = nk_irq_handle_sync,
@@ -284,6 +285,22 @@ void nk_trace_emit(struct nk_instance *nk, nk_time_t date, int cpu,
 	}
 
 	nk->trace(nk->trace_ctx, &rec);
+}
+
+/* The thread is known by its name only (see the handler's contract):
+ * the recorder keeps it as a text. */
+void nk_trace_handle_watchdog(struct nk_instance *nk, int cpu, const char *name,
+			      nk_time_t date)
+{
+	struct nk_trace_record rec = {
+	    .date = date,
+	    .cpu = cpu,
+	    .event = NK_TRACE_WATCHDOG,
+	    .thread = name,
+	};
+
+	if (nk->trace)
+		nk->trace(nk->trace_ctx, &rec);
 }
 
 void nk_lock(struct nk_instance *nk)

@@ -283,6 +283,9 @@ void nk_trace_emit(struct nk_instance *nk, nk_time_t date, int cpu,
 	} while (0)
 #define nk_trace(nk, cpu, ev, thread, object, object_id, arg)                  \
 	nk_trace_at(nk, NK_TRACE_NOW, cpu, ev, thread, object, object_id, arg)
+/* The backend handler watchdog (backend.h). */
+void nk_trace_handle_watchdog(struct nk_instance *nk, int cpu, const char *name,
+			      nk_time_t date);
 
 /* sched.c */
 int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu);

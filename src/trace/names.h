@@ -58,8 +58,8 @@ uint32_t trace_names_add(struct trace_names *names, uint32_t id,
  * is empty, 0) with number @id (0: @name is a text).  Any context, any
  * number of callers at once.  Inline: a record notes up to three.
  */
-static inline uint32_t trace_names_note(struct trace_names *names,
-					uint32_t id, const char *name)
+static inline uint32_t trace_names_note(struct trace_names *names, uint32_t id,
+					const char *name)
 {
 	if (name == NULL)
 		return 0;

@@ -7,11 +7,14 @@
  */
 #include "harness.h"
 
+#include "trace/ctf.h"
+
 #include <fusion/fusion.h>
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,6 +106,58 @@ TEST(runaway_thread_is_demoted)
 		CHECK(strstr(report, "fusion: watchdog: thread runaway") !=
 		      NULL);
 	}
+}
+
+static char trace_dir[64];
+
+/* As child_main, recording the mode events into trace_dir. */
+static int traced_child(void *arg)
+{
+	setenv("FUSION_TRACE", arg, 1);
+	return child_main(NULL);
+}
+
+static void remove_trace(void)
+{
+	char path[128];
+
+	for (int cpu = 0; cpu < NK_MAX_CPUS; cpu++) {
+		snprintf(path, sizeof(path), "%s/stream_%d", trace_dir, cpu);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/metadata", trace_dir);
+	unlink(path);
+	rmdir(trace_dir);
+}
+
+/* The demotion is in the trace: one watchdog event, naming the
+ * runaway, on its CPU. */
+TEST(demotion_is_traced)
+{
+	char report[4096], spec[128];
+	struct trace_log log;
+	int status, found = 0;
+
+	snprintf(trace_dir, sizeof(trace_dir), "wdtrace-%d", (int)getpid());
+	snprintf(spec, sizeof(spec), "mode,out=%s", trace_dir);
+	status = test_run_child(traced_child, spec, report, sizeof(report));
+	CHECK(WIFEXITED(status));
+	CHECK_EQ(trace_ctf_read(trace_dir, &log), 0);
+	for (size_t i = 0; i < log.nr; i++) {
+		const struct trace_event *e = &log.events[i];
+
+		if (e->event != NK_TRACE_WATCHDOG)
+			continue;
+		CHECK_EQ(strcmp(e->thread, "runaway"), 0);
+		CHECK_EQ(e->cpu, 0);
+		found++;
+	}
+	CHECK_EQ(log.lost, 0);
+	trace_log_free(&log);
+	remove_trace();
+	CHECK_EQ(found, real_time() ? 1 : 0);
+	CHECK_EQ(WEXITSTATUS(status),
+		 real_time() ? CHILD_DEMOTED : CHILD_NO_RT);
 }
 
 static struct nk_instance *spin_nk;
@@ -248,7 +303,8 @@ TEST(destroy_ends_primary_runaway_on_other_cpu)
 	check_runaway_child(primary_child, NULL, false);
 }
 
-TESTS(T(runaway_thread_is_demoted), T(deleted_relaxed_runaway_is_left_behind),
+TESTS(T(runaway_thread_is_demoted), T(demotion_is_traced),
+      T(deleted_relaxed_runaway_is_left_behind),
       T(destroy_leaves_relaxed_runaway_behind),
       T(exit_leaves_relaxed_runaway_behind),
       T(destroy_ends_primary_runaway_on_other_cpu));

@@ -70,6 +70,17 @@ struct live_shadow {
 	unsigned long entries; /* nucleus entries (lock held) */
 };
 
+/*
+ * A demotion to trace (watchdog.c): written by the SIGXCPU handler of
+ * the CPU's thread while @pending is clear, read and cleared by the
+ * watchdog thread.
+ */
+struct live_wd_event {
+	_Atomic bool pending;
+	nk_time_t date;
+	char name[NK_NAME_MAX];
+};
+
 /* An interrupt thread's account of its own CPU time (irq_watchdog.c). */
 struct live_irq_watchdog {
 	nk_time_t period; /* 0: off */
@@ -133,6 +144,8 @@ struct live {
 	struct be_gate wd_gate;
 	struct live_shadow *_Atomic wd_demoted[NK_MAX_CPUS];
 	struct live_shadow *_Atomic wd_busy;
+	/* What the handler saw, for the watchdog thread to trace. */
+	struct live_wd_event wd_event[NK_MAX_CPUS];
 	_Atomic bool stopping;
 	/* A shadow did not end when reaped: its thread may still read this
 	 * struct (and its own record), so neither is ever freed. */

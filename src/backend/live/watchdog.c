@@ -15,7 +15,9 @@
  * glibc also caches the policy that pthread_getschedparam reports, so the
  * watchdog thread then makes the same change through pthread_setschedparam
  * from an ordinary context.  A shadow withdraws itself (live_watchdog_forget)
- * before its pthread_t may go.
+ * before its pthread_t may go.  The watchdog thread also fires the
+ * watchdog tracepoint for the handler, which must not take the nucleus
+ * lock: it notes the thread's name and the date for it.
  */
 #include "live.h"
 
@@ -41,6 +43,43 @@ static void watchdog_post(struct live_shadow *s)
 		be_gate_open(&live->wd_gate);
 }
 
+/*
+ * Note, for the watchdog thread, that the thread @name of RT CPU @cpu
+ * was demoted now.  In the handler: plain stores and the vDSO clock.
+ * A demotion on a CPU whose last one is not traced yet is not traced.
+ */
+static void watchdog_note(struct live *live, int cpu, const char *name)
+{
+	struct live_wd_event *ev = &live->wd_event[cpu];
+	size_t n = 0;
+
+	if (!live->wd_started || atomic_load(&ev->pending))
+		return;
+	ev->date = live_clock();
+	while (name && name[n] && n < sizeof(ev->name) - 1) {
+		ev->name[n] = name[n];
+		n++;
+	}
+	ev->name[n] = '\0';
+	atomic_store(&ev->pending, true);
+	be_gate_open(&live->wd_gate);
+}
+
+/* Fire the tracepoint of every demotion noted. */
+static void watchdog_trace(struct live *live)
+{
+	for (int i = 0; i < live->nr_cpus; i++) {
+		struct live_wd_event *ev = &live->wd_event[i];
+
+		if (!atomic_load(&ev->pending))
+			continue;
+		live_nucleus_lock(live);
+		live->handlers->watchdog(live->nk, i, ev->name, ev->date);
+		live_nucleus_unlock(live);
+		atomic_store(&ev->pending, false);
+	}
+}
+
 static void watchdog_signal(int sig, siginfo_t *info, void *context)
 {
 	struct sched_param param = {.sched_priority = 0};
@@ -56,8 +95,10 @@ static void watchdog_signal(int sig, siginfo_t *info, void *context)
 	(void)context;
 	live_signals++;
 	syscall(SYS_sched_setscheduler, 0, SCHED_OTHER, &param);
-	if (s)
+	if (s) {
+		watchdog_note(s->live, atomic_load(&s->cpu), name);
 		watchdog_post(s);
+	}
 	len = snprintf(line, sizeof(line),
 		       "fusion: watchdog: thread %s (tid %d) kept its CPU in "
 		       "real time too long; demoted to SCHED_OTHER\n",
@@ -89,8 +130,10 @@ static void *watchdog_main(void *arg)
 						      &param);
 			atomic_store(&live->wd_busy, NULL);
 		}
+		watchdog_trace(live);
 		be_gate_wait(&live->wd_gate);
 	}
+	watchdog_trace(live); /* a demotion just before the end */
 	return NULL;
 }
 
