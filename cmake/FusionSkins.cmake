@@ -75,3 +75,26 @@ function(fusion_skin_sources out)
   endforeach()
   set(${out} ${sources} PARENT_SCOPE)
 endfunction()
+
+# Service tracing (tools/gen-skin-services): every source of a skin but
+# its services.c is compiled with its services.h in front, under the
+# implementations' names, hidden; services.c exports the traced entry
+# points.  The tracepoint list names each skin once: checked here.
+function(fusion_skin_services sources)
+  file(READ ${FUSION_SOURCE_DIR}/include/fusion/trace_points.h points)
+  foreach(skin ${FUSION_SKINS})
+    set(dir ${FUSION_SOURCE_DIR}/src/skins/${skin})
+    if(NOT EXISTS ${dir}/services.c OR NOT EXISTS ${dir}/services.h)
+      message(FATAL_ERROR "src/skins/${skin}: no services.c/services.h (run tools/gen-skin-services)")
+    endif()
+    string(TOUPPER ${skin} upper)
+    if(NOT points MATCHES "NK_TRACEPOINT\\(${upper}, +${skin}, +${upper},")
+      message(FATAL_ERROR "include/fusion/trace_points.h: no service tracepoint ${upper} for skin ${skin}")
+    endif()
+    foreach(src ${sources})
+      if(src MATCHES "^${dir}/" AND NOT src STREQUAL "${dir}/services.c")
+        set_property(SOURCE ${src} PROPERTY COMPILE_OPTIONS -include ${dir}/services.h)
+      endif()
+    endforeach()
+  endforeach()
+endfunction()

@@ -104,4 +104,37 @@ static inline void run_plain_thread(void *(*body)(void *arg), void *arg)
 	CHECK_EQ(pthread_join(th, NULL), 0);
 }
 
+/*
+ * The service calls of a skin, as its tracepoint @event records them:
+ * services_record() installs a sink on the runtime that appends
+ * "name object result" for each (the object as the trace shows it) to
+ * services_trail; services_stop() removes it.
+ */
+static char services_trail[4096];
+static enum nk_trace_event services_event;
+
+static inline void services_sink(void *ctx, const struct nk_trace_record *rec)
+{
+	size_t len = strlen(services_trail);
+
+	(void)ctx;
+	if (rec->event != services_event)
+		return;
+	snprintf(services_trail + len, sizeof(services_trail) - len,
+		 "%s%s %s %ld", len ? " " : "", rec->object, rec->detail,
+		 rec->arg);
+}
+
+static inline void services_record(enum nk_trace_event event)
+{
+	services_event = event;
+	services_trail[0] = '\0';
+	CHECK_EQ(nk_instance_set_trace(test_runtime(), services_sink, NULL), 0);
+}
+
+static inline void services_stop(void)
+{
+	CHECK_EQ(nk_instance_set_trace(test_runtime(), NULL, NULL), 0);
+}
+
 #endif

@@ -4,8 +4,9 @@
  * which the Perfetto UI (and chrome://tracing) opens: one track per
  * thread with its running, ready and blocked slices, one track per
  * interrupt domain and CPU with its handlers, flow arrows from who
- * readied a thread to where it runs, and marks and service calls as
- * instants on their thread's track.
+ * readied a thread to where it runs, and marks, service calls (in their
+ * skin's category) and watchdog demotions as instants on their thread's
+ * track.
  */
 #include "trace_cmd.h"
 #include "trace_model.h"
@@ -169,7 +170,8 @@ static void on_event(void *ctx, const struct trace_event *e)
 {
 	struct pending *p;
 
-	if (e->event != NK_TRACE_MARK && e->event != NK_TRACE_SERVICE)
+	if (e->event != NK_TRACE_MARK && e->event != NK_TRACE_WATCHDOG &&
+	    !nk_trace_is_service(e->event))
 		return;
 	p = add_pending(ctx);
 	if (p == NULL)
@@ -222,11 +224,13 @@ static void write_pending(struct export *x, const struct tmodel *m)
 
 			begin(x, "i", pid, tid);
 			fprintf(x->out, ",\"s\":\"t\",\"name\":");
-			json_string(x->out, p->event->object);
+			json_string(x->out, p->event->event == NK_TRACE_WATCHDOG
+						? tp->name
+						: p->event->object);
 			json_us(x->out, "ts", p->date);
 			fprintf(x->out, ",\"cat\":\"%s\",\"args\":{", tp->name);
-			if (p->event->event == NK_TRACE_SERVICE) {
-				fprintf(x->out, "\"handle\":");
+			if (nk_trace_is_service(p->event->event)) {
+				fprintf(x->out, "\"object\":");
 				json_string(x->out, p->event->detail);
 				fprintf(x->out, ",\"result\":%lld",
 					(long long)p->event->arg);

@@ -88,7 +88,7 @@ static void on_event(void *ctx, const struct trace_event *e)
 
 	if (e->event == NK_TRACE_MARK)
 		r->marks++;
-	if (e->event == NK_TRACE_SERVICE) {
+	if (nk_trace_is_service(e->event)) {
 		r->services++;
 		r->service_errors += e->arg < 0;
 	}

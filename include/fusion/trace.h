@@ -29,8 +29,12 @@ enum nk_trace_category {
 	NK_TRACE_CAT_MODE,    /**< relax, harden, watchdog */
 	NK_TRACE_CAT_IRQ,     /**< irq, irq_exit */
 	NK_TRACE_CAT_TIMER,   /**< timer */
-	NK_TRACE_CAT_SERVICE, /**< skin service calls */
+	NK_TRACE_CAT_SERVICE, /**< service calls: nk_trace_user() */
 	NK_TRACE_CAT_MARK,    /**< fusion_trace_mark() */
+	NK_TRACE_CAT_ALCHEMY, /**< a skin's service calls: Alchemy's */
+	NK_TRACE_CAT_VXWORKS, /**< VxWorks's */
+	NK_TRACE_CAT_PSOS,    /**< pSOS's */
+	NK_TRACE_CAT_RTAI,    /**< RTAI's */
 	NK_TRACE_NR_CATEGORIES
 };
 
@@ -60,6 +64,12 @@ nk_tracepoint_info(enum nk_trace_event event);
 
 /** Lower-case category name ("sched", ...); "?" if unknown. */
 nk_export const char *nk_trace_category_name(enum nk_trace_category cat);
+
+/**
+ * Whether @p event is a service call (NK_TRACE_SERVICE or a skin's:
+ * thread, service name, object, result).
+ */
+nk_export bool nk_trace_is_service(enum nk_trace_event event);
 
 /** One event, as a sink receives it. */
 struct nk_trace_record {
@@ -101,7 +111,8 @@ struct nk_instance;
 nk_export bool nk_trace_active(struct nk_instance *nk);
 
 /**
- * Record @p event, NK_TRACE_SERVICE or NK_TRACE_MARK, with @p object,
+ * Record @p event, a service call (nk_trace_is_service) or NK_TRACE_MARK,
+ * with @p object,
  * @p detail (may be NULL) and @p arg, for the calling thread of @p nk
  * ("irq" in interrupt context, "linux" in a thread the nucleus does not
  * know).  Costs a branch when @p nk records nothing.  Returns 0, or

@@ -34,4 +34,10 @@ NK_TRACEPOINT(CREATE,   create,    THREAD,  "thread", NULL,     NULL,     "prio"
 NK_TRACEPOINT(SERVICE,  service,   SERVICE, "thread", "service", "handle", "result",  1)
 NK_TRACEPOINT(MARK,     mark,      MARK,    "thread", "text",   NULL,     NULL,       0)
 NK_TRACEPOINT(WATCHDOG, watchdog,  MODE,    "thread", NULL,     NULL,     NULL,       0)
+/* Each skin's service calls, in a category of its own: one line per
+ * skin of skins.cmake (CMake checks), fired by src/skins/NAME/services.c. */
+NK_TRACEPOINT(ALCHEMY,  alchemy,   ALCHEMY, "thread", "service", "object", "result",  1)
+NK_TRACEPOINT(VXWORKS,  vxworks,   VXWORKS, "thread", "service", "object", "result",  1)
+NK_TRACEPOINT(PSOS,     psos,      PSOS,    "thread", "service", "object", "result",  1)
+NK_TRACEPOINT(RTAI,     rtai,      RTAI,    "thread", "service", "object", "result",  1)
 /* clang-format on */

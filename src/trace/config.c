@@ -9,7 +9,8 @@
 
 #define ALLOWED                                                                \
 	"allowed: off, all, sched, thread, mode, irq, timer, service, mark, "  \
-	"flight, signal, size=MIB, out=DIR, latency=US, lttng"
+	"alchemy, vxworks, psos, rtai, flight, signal, size=MIB, out=DIR, "    \
+	"latency=US, lttng"
 
 static int category_bit(const char *item, size_t n, unsigned int *bits)
 {

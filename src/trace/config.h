@@ -2,8 +2,9 @@
 /*
  * FUSION_TRACE / --trace: what the built-in recorder records and where
  * it writes it.  The value is a comma-separated list of categories
- * (sched, thread, mode, irq, timer, service, mark, or all: the default
- * when none is named) and settings:
+ * (sched, thread, mode, irq, timer, service, mark, a skin's name for its
+ * service calls - alchemy, vxworks, psos, rtai - or all: the default when
+ * none is named) and settings:
  *   size=MIB      buffer per RT CPU (default 4)
  *   flight        keep the last events when full (default: the first)
  *   out=DIR       the CTF trace's directory (default fusion-trace)

@@ -16,10 +16,12 @@ static const struct nk_tracepoint points[NK_TRACE_NR_EVENTS] = {
 };
 
 static const char *const category_names[NK_TRACE_NR_CATEGORIES] = {
-    [NK_TRACE_CAT_SCHED] = "sched", [NK_TRACE_CAT_THREAD] = "thread",
-    [NK_TRACE_CAT_MODE] = "mode",   [NK_TRACE_CAT_IRQ] = "irq",
-    [NK_TRACE_CAT_TIMER] = "timer", [NK_TRACE_CAT_SERVICE] = "service",
-    [NK_TRACE_CAT_MARK] = "mark",
+    [NK_TRACE_CAT_SCHED] = "sched",	[NK_TRACE_CAT_THREAD] = "thread",
+    [NK_TRACE_CAT_MODE] = "mode",	[NK_TRACE_CAT_IRQ] = "irq",
+    [NK_TRACE_CAT_TIMER] = "timer",	[NK_TRACE_CAT_SERVICE] = "service",
+    [NK_TRACE_CAT_MARK] = "mark",	[NK_TRACE_CAT_ALCHEMY] = "alchemy",
+    [NK_TRACE_CAT_VXWORKS] = "vxworks", [NK_TRACE_CAT_PSOS] = "psos",
+    [NK_TRACE_CAT_RTAI] = "rtai",
 };
 
 const struct nk_tracepoint *nk_tracepoint_info(enum nk_trace_event event)
@@ -27,6 +29,14 @@ const struct nk_tracepoint *nk_tracepoint_info(enum nk_trace_event event)
 	if ((unsigned int)event >= NK_TRACE_NR_EVENTS)
 		return NULL;
 	return &points[event];
+}
+
+bool nk_trace_is_service(enum nk_trace_event event)
+{
+	const struct nk_tracepoint *tp = nk_tracepoint_info(event);
+
+	return tp && (tp->category == NK_TRACE_CAT_SERVICE ||
+		      tp->category >= NK_TRACE_CAT_ALCHEMY);
 }
 
 const char *nk_trace_category_name(enum nk_trace_category cat)

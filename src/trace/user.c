@@ -30,7 +30,7 @@ int nk_trace_user(struct nk_instance *nk, enum nk_trace_event event,
 	struct nk_thread *self;
 
 	if (!nk_instance_valid(nk) || object == NULL ||
-	    (event != NK_TRACE_SERVICE && event != NK_TRACE_MARK))
+	    (!nk_trace_is_service(event) && event != NK_TRACE_MARK))
 		return -EINVAL;
 	if (!nk_trace_active(nk))
 		return 0;

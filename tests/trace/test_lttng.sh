@@ -43,7 +43,7 @@ lttng destroy fusion-test >/dev/null
 babeltrace2 "$dir/trace" >"$dir/out"
 grep -q 'fusion:prio: .*thread = "owner", object = "lock", detail = "", arg = 31' "$dir/out"
 grep -q 'fusion:mark: .*object = "urgent wants the lock"' "$dir/out"
-grep -q 'fusion:service: .*object = "rt_sem_p"' "$dir/out"
+grep -q 'fusion:alchemy: .*object = "rt_sem_p"' "$dir/out"
 [ "$(grep -c 'fusion:switch:' "$dir/out")" -ge 6 ]
 # Only the categories asked for.
 lttng create fusion-test --output="$dir/marks" >/dev/null

@@ -10,14 +10,14 @@ need python3
 FUSION_TRACE="all,out=$dir/trace" "$bin/trace_app"
 "$bin/fusion" trace report "$dir/trace" >"$dir/report"
 cat >"$dir/expected" <<'END'
-31 events on 1 CPUs, 0 lost, 1000.000 us
+40 events on 1 CPUs, 0 lost, 1000.000 us
 
 priority inversions (an owner boosted for a waiter)
   owner            (prio 11) held lock for a waiter of prio 31: 1000.000 us, from 0.000 us
 
 thread           cpu time (us)  switches  wake-ups  latency min/avg/max (us)
-urgent                   0.000         3         3  0.000/0.000/0.000
 main                     0.000         2         0
+urgent                   0.000         3         3  0.000/0.000/0.000
 owner                 1000.000         3         1  0.000/0.000/0.000
 
 wake-up latency (ready to running)
@@ -36,7 +36,7 @@ longest waits per object
 mode switches
   (none)
 
-marks 1, service calls 6 (0 failed)
+marks 1, service calls 15 (0 failed)
 END
 diff -u "$dir/expected" "$dir/report"
 
@@ -68,8 +68,10 @@ for i, f in ends.items():
     assert f["bp"] == "e" and f["ts"] >= starts[i]["ts"]
 marks = [e for e in events if e["ph"] == "i" and e["cat"] == "mark"]
 assert [m["name"] for m in marks] == ["urgent wants the lock"], marks
-services = [e for e in events if e["ph"] == "i" and e["cat"] == "service"]
-assert len(services) == 6 and services[0]["args"]["result"] == 0
+services = [e for e in events if e["ph"] == "i" and e["cat"] == "alchemy"]
+assert len(services) == 15 and services[0]["args"] == {
+    "object": "0x300001000", "result": 0}, services[0]
+assert services[0]["name"] == "rt_mutex_create", services[0]
 END
 
 # Bad arguments: usage and status 2; a missing or foreign trace: 1.

@@ -13,6 +13,7 @@
 
 #include "trace/config.h"
 #include "trace/ctf.h"
+#include "trace/names.h"
 #include "trace/ring.h"
 
 #include <fusion/fusion.h>
@@ -670,6 +671,69 @@ TEST(marks_and_services)
 	remove_trace();
 }
 
+/* A skin's service calls are a category of their own: "alchemy" keeps
+ * Alchemy's and nothing of the other skins' or the generic one's. */
+TEST(each_skin_its_category)
+{
+	char *text;
+
+	record("alchemy,psos", 50, NULL);
+	CHECK_EQ(nk_trace_user(nk, NK_TRACE_ALCHEMY, "rt_sem_v", "0x2", 0), 0);
+	CHECK_EQ(nk_trace_user(nk, NK_TRACE_VXWORKS, "semGive", "0x3", 0), 0);
+	CHECK_EQ(nk_trace_user(nk, NK_TRACE_RTAI, "rt_sem_signal", "0x4", 0),
+		 0);
+	CHECK_EQ(nk_trace_user(nk, NK_TRACE_SERVICE, "my_call", "0x5", 0), 0);
+	CHECK_EQ(nk_trace_user(nk, NK_TRACE_PSOS, "sm_v", "0x6", 5), 0);
+	text = finish(NULL);
+	CHECK_STR(text, "0 cpu0 alchemy main rt_sem_v 0x2 0\n"
+			"0 cpu0 psos main sm_v 0x6 5\n");
+	free(text);
+	remove_trace();
+	CHECK(nk_trace_is_service(NK_TRACE_RTAI));
+	CHECK(nk_trace_is_service(NK_TRACE_SERVICE));
+	CHECK(!nk_trace_is_service(NK_TRACE_MARK));
+	CHECK(!nk_trace_is_service((enum nk_trace_event) - 1));
+}
+
+/* Names are kept once per number: a number whose entry a later one
+ * took reads "#N"; a text is kept once, and texts past the table's room
+ * read "?" and are counted. */
+TEST(names_kept_once)
+{
+	struct trace_names *names = trace_names_create();
+	char buf[NK_NAME_MAX], text[16];
+	uint32_t a, b;
+
+	CHECK(names != NULL);
+	CHECK_EQ(trace_names_note(names, 7, NULL), 0);
+	CHECK_EQ(trace_names_note(names, 7, "seven"), 7);
+	CHECK_EQ(trace_names_note(names, 7, "renamed"), 7);
+	trace_names_get(names, 7, buf);
+	CHECK_STR(buf, "seven");
+	CHECK_EQ(trace_names_note(names, 7 + TRACE_IDS_MAX, "later"),
+		 7 + TRACE_IDS_MAX);
+	trace_names_get(names, 7, buf);
+	CHECK_STR(buf, "#7");
+	trace_names_get(names, 0, buf);
+	CHECK_STR(buf, "");
+	a = trace_names_note(names, 0, "delay");
+	b = trace_names_note(names, 0, "delay");
+	CHECK(a & TRACE_TEXT_BIT);
+	CHECK_EQ(a, b);
+	trace_names_get(names, a, buf);
+	CHECK_STR(buf, "delay");
+	for (int i = 1; i < TRACE_TEXTS_MAX; i++) {
+		snprintf(text, sizeof(text), "t%d", i);
+		trace_names_note(names, 0, text);
+	}
+	CHECK_EQ(trace_names_lost(names), 0);
+	a = trace_names_note(names, 0, "one too many");
+	trace_names_get(names, a, buf);
+	CHECK_STR(buf, "?");
+	CHECK_EQ(trace_names_lost(names), 1);
+	trace_names_destroy(names);
+}
+
 /* Recording on or off, the threads run in the same order at the same
  * virtual dates. */
 TEST(recording_changes_no_behaviour)
@@ -837,6 +901,7 @@ TESTS(T(preemption_sequence), T(byte_identical_runs), T(inheritance_sequence),
       T(flight_ring_keeps_last_and_counts), T(overflow_is_counted),
       T(flight_mode_keeps_the_end), T(latency_trigger_freezes),
       T(signal_writes_now), T(categories_filter), T(marks_and_services),
+      T(each_skin_its_category), T(names_kept_once),
       T(recording_changes_no_behaviour), T(config_values), T(config_bad_values),
       T(bad_variable_refused), T(tracepoint_table), T(bad_input),
       T(reader_refuses_other_traces));

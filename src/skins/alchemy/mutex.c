@@ -101,8 +101,7 @@ int rt_mutex_acquire_until(RT_MUTEX *mutex, RTIME abs_timeout)
 
 int rt_mutex_acquire(RT_MUTEX *mutex, RTIME timeout)
 {
-	return skin_trace("rt_mutex_acquire", alchemy_handle(mutex),
-			  mutex_acquire(mutex, alchemy_rel(timeout)));
+	return mutex_acquire(mutex, alchemy_rel(timeout));
 }
 
 static int mutex_release(RT_MUTEX *mutex)
@@ -123,8 +122,7 @@ static int mutex_release(RT_MUTEX *mutex)
 
 int rt_mutex_release(RT_MUTEX *mutex)
 {
-	return skin_trace("rt_mutex_release", alchemy_handle(mutex),
-			  mutex_release(mutex));
+	return mutex_release(mutex);
 }
 
 int rt_mutex_inquire(RT_MUTEX *mutex, RT_MUTEX_INFO *info)

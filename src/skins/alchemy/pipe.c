@@ -244,7 +244,8 @@ static bool minor_find(int minor, int *fd, unsigned long *serial)
 	return true;
 }
 
-int fusion_pipe_open(int minor)
+/* Not a service of the API (no link name): exported here, untraced. */
+nk_export int fusion_pipe_open(int minor)
 {
 	struct alchemy_state *st = alchemy_state();
 	unsigned long serial, now;

@@ -83,8 +83,7 @@ int rt_sem_p_until(RT_SEM *sem, RTIME abs_timeout)
 
 int rt_sem_p(RT_SEM *sem, RTIME timeout)
 {
-	return skin_trace("rt_sem_p", alchemy_handle(sem),
-			  sem_p(sem, alchemy_rel(timeout)));
+	return sem_p(sem, alchemy_rel(timeout));
 }
 
 /* rt_sem_v (@all false) and rt_sem_broadcast. */
@@ -104,14 +103,12 @@ static int sem_post(RT_SEM *sem, bool all)
 
 int rt_sem_v(RT_SEM *sem)
 {
-	return skin_trace("rt_sem_v", alchemy_handle(sem),
-			  sem_post(sem, false));
+	return sem_post(sem, false);
 }
 
 int rt_sem_broadcast(RT_SEM *sem)
 {
-	return skin_trace("rt_sem_broadcast", alchemy_handle(sem),
-			  sem_post(sem, true));
+	return sem_post(sem, true);
 }
 
 int rt_sem_inquire(RT_SEM *sem, RT_SEM_INFO *info)

@@ -138,11 +138,18 @@ static inline int skin_bad_handle(const struct skin_desc *desc,
 #define skin_handle(desc) ((desc) ? &(desc)->handle : NULL)
 
 /*
- * The service tracepoint: record that @service was called on the object
- * of *@handle (NULL: none) and returned @result, which it returns.  A
- * branch when nothing records.  Any context.
+ * Service tracing (src/skins/NAME/services.c, generated): whether the
+ * process's instance records anything, and the record of a call of
+ * @service on @object (a handle, an ID; 0: none) that returned @result,
+ * as tracepoint @event (the skin's).  Any context.
  */
-int skin_trace(const char *service, const uintptr_t *handle, int result);
+static inline bool skin_tracing(void)
+{
+	return nk_trace_active(fusion_runtime_peek());
+}
+
+void skin_service(enum nk_trace_event event, const char *service,
+		  uintptr_t object, long result);
 
 /*
  * Name @object (NULL or "": anonymous) in class @cls and store its

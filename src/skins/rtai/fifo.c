@@ -244,7 +244,8 @@ static bool fifo_fd(struct rtai_state *st, unsigned int fifo, int *fd,
 	return true;
 }
 
-int fusion_rtf_open(unsigned int fifo)
+/* Not a service of the API (no link name): exported here, untraced. */
+nk_export int fusion_rtf_open(unsigned int fifo)
 {
 	struct rtai_state *st = rtai_state();
 	unsigned long serial, now;
