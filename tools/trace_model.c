@@ -192,9 +192,10 @@ static void step(struct tmodel *m, const struct trace_event *e)
 		t->harden++;
 		break;
 	default:
-		if (m->hooks->event)
-			m->hooks->event(m->ctx, e);
+		break;
 	}
+	if (m->hooks->event)
+		m->hooks->event(m->ctx, e);
 }
 
 struct tmodel *tmodel_run(const struct trace_log *log,

@@ -52,7 +52,8 @@ struct tmodel_hooks {
 		     int64_t start, int64_t date);
 	/* @t was boosted by @cause from t->boosted_since to @date. */
 	void (*boost)(void *ctx, const struct tthread *t, int64_t date);
-	/* Any other event, as recorded (marks, services...). */
+	/* Every event but switches and IRQs, as recorded, once the
+	 * model took it in (marks, services, wake-ups...). */
 	void (*event)(void *ctx, const struct trace_event *e);
 };
 

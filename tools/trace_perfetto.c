@@ -4,11 +4,13 @@
  * which the Perfetto UI (and chrome://tracing) opens: one track per
  * thread with its running, ready and blocked slices, one track per
  * interrupt domain and CPU with its handlers, flow arrows from who
- * readied a thread to where it runs, and marks, service calls (in their
+ * readied a thread to where it runs, marks, service calls (in their
  * skin's category) and watchdog demotions as instants on their thread's
- * track.
+ * track, and a counter track per queue, semaphore, mailbox or pipe with
+ * its fill as its service calls tell (trace_fill.h).
  */
 #include "trace_cmd.h"
+#include "trace_fill.h"
 #include "trace_model.h"
 
 #include <stdio.h>
@@ -17,6 +19,7 @@
 
 #define THREADS_PID 1
 #define IRQS_PID 2
+#define OBJECTS_PID 3 /* the fill counters */
 #define MAX_DOMAINS 64
 
 /* Things drawn once every thread has its id. */
@@ -38,6 +41,8 @@ struct export
 	size_t nr_pending, cap_pending;
 	char domains[MAX_DOMAINS][TRACE_THREAD_MAX];
 	int nr_domains;
+	struct fill_tracker *fills;
+	bool any_fill;
 	bool failed;
 };
 
@@ -166,10 +171,30 @@ static void on_irq(void *ctx, const char *domain, long irq, int64_t start,
 	fprintf(x->out, "}");
 }
 
+/* A call that changes an object's fill: a counter sample on the
+ * object's track. */
+static void count_fill(struct export *x, const struct trace_event *e)
+{
+	struct fill_sample sample;
+	int ret = fill_tracker_event(x->fills, e, &sample);
+
+	if (ret < 0)
+		x->failed = true;
+	if (ret <= 0)
+		return;
+	begin(x, "C", OBJECTS_PID, 0);
+	fprintf(x->out, ",\"name\":");
+	json_string(x->out, sample.name);
+	json_us(x->out, "ts", e->date);
+	fprintf(x->out, ",\"args\":{\"fill\":%ld}}", sample.level);
+	x->any_fill = true;
+}
+
 static void on_event(void *ctx, const struct trace_event *e)
 {
 	struct pending *p;
 
+	count_fill(ctx, e);
 	if (e->event != NK_TRACE_MARK && e->event != NK_TRACE_WATCHDOG &&
 	    !nk_trace_is_service(e->event))
 		return;
@@ -255,6 +280,10 @@ int fusion_trace_perfetto(const struct trace_log *log, FILE *out)
 	struct export x = {.out = out, .first = true};
 	struct tmodel *m;
 
+	x.fills = fill_tracker_new();
+	if (x.fills == NULL)
+		return -1;
+
 	fprintf(out,
 		"{\"displayTimeUnit\":\"ns\",\"otherData\":{\"lost\":"
 		"%llu},\"traceEvents\":[",
@@ -263,11 +292,14 @@ int fusion_trace_perfetto(const struct trace_log *log, FILE *out)
 	if (m == NULL || x.failed) {
 		tmodel_free(m);
 		free(x.pending);
+		fill_tracker_free(x.fills);
 		return -1;
 	}
 	write_pending(&x, m);
 	name_track(&x, THREADS_PID, -1, "fusion threads");
 	name_track(&x, IRQS_PID, -1, "fusion interrupts");
+	if (x.any_fill)
+		name_track(&x, OBJECTS_PID, -1, "fusion objects (fill)");
 	for (int i = 0; i < tmodel_nr_threads(m); i++)
 		name_track(&x, THREADS_PID, tmodel_thread(m, i)->id,
 			   tmodel_thread(m, i)->name);
@@ -283,5 +315,6 @@ int fusion_trace_perfetto(const struct trace_log *log, FILE *out)
 	fprintf(out, "\n]}\n");
 	tmodel_free(m);
 	free(x.pending);
+	fill_tracker_free(x.fills);
 	return 0;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # fusion trace report and export --perfetto on trace_app's trace (sim):
 # the report's exact text; a JSON file in the trace-event format (each
-# slice on a named thread track, each wake-up arrow's two ends); bad
+# slice on a named thread track, each wake-up arrow's two ends, the fill
+# counters of fill_app's queue and semaphore); bad
 # arguments and directories refused.  77: no python3 to check the JSON.
 set -eu
 . "$(dirname "$0")/need.sh"
@@ -72,6 +73,26 @@ services = [e for e in events if e["ph"] == "i" and e["cat"] == "alchemy"]
 assert len(services) == 15 and services[0]["args"] == {
     "object": "0x300001000", "result": 0}, services[0]
 assert services[0]["name"] == "rt_mutex_create", services[0]
+END
+
+# Fill counters: a queue filled with three messages and read empty (its
+# fourth message is handed to a waiting reader, never queued), a
+# semaphore given twice and taken once.
+FUSION_TRACE="all,out=$dir/fill" "$bin/fill_app"
+"$bin/fusion" trace export --perfetto -o "$dir/fill.json" "$dir/fill"
+python3 - "$dir/fill.json" <<'END'
+import json, sys
+
+events = json.load(open(sys.argv[1]))["traceEvents"]
+counters = [e for e in events if e["ph"] == "C"]
+assert all(e["pid"] == 3 and list(e["args"]) == ["fill"] for e in counters)
+series = {}
+for e in counters:
+    series.setdefault(e["name"].split()[0], []).append(e["args"]["fill"])
+assert series == {"queue": [0, 1, 2, 3, 2, 1, 0, 0, 0],
+                  "sem": [0, 1, 2, 1]}, series
+assert {"ph": "M", "pid": 3, "tid": 0, "name": "process_name",
+        "args": {"name": "fusion objects (fill)"}} in events
 END
 
 # Bad arguments: usage and status 2; a missing or foreign trace: 1.
