@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Queue and semaphore fill from service calls: see trace_fill.h. */
 #include "trace_fill.h"
+#include "name_table.h"
 
 #include <fusion/fusion.h>
 
@@ -28,65 +29,10 @@ struct fill_rule {
 };
 
 static const struct fill_rule rules[] = {
-    {"alchemy", "rt_sem_create", "sem", 0, OK_ZERO},
-    {"alchemy", "rt_sem_v", "sem", 1, OK_ZERO},
-    {"alchemy", "rt_sem_p", "sem", -1, OK_ZERO},
-    {"alchemy", "rt_sem_p_timed", "sem", -1, OK_ZERO},
-    {"alchemy", "rt_sem_p_until", "sem", -1, OK_ZERO},
-    {"alchemy", "rt_queue_create", "queue", 0, OK_ZERO},
-    {"alchemy", "rt_queue_flush", "queue", 0, OK_NONNEG},
-    {"alchemy", "rt_queue_send", "queue", 1, OK_NONNEG},
-    {"alchemy", "rt_queue_write", "queue", 1, OK_NONNEG},
-    {"alchemy", "rt_queue_receive", "queue", -1, OK_NONNEG},
-    {"alchemy", "rt_queue_receive_timed", "queue", -1, OK_NONNEG},
-    {"alchemy", "rt_queue_receive_until", "queue", -1, OK_NONNEG},
-    {"alchemy", "rt_queue_read", "queue", -1, OK_NONNEG},
-    {"alchemy", "rt_queue_read_timed", "queue", -1, OK_NONNEG},
-    {"alchemy", "rt_queue_read_until", "queue", -1, OK_NONNEG},
-    {"alchemy", "rt_pipe_create", "pipe", 0, OK_NONNEG},
-    {"alchemy", "rt_pipe_write", "pipe", 1, OK_NONNEG},
-    {"alchemy", "rt_pipe_read", "pipe", -1, OK_NONNEG},
-    {"alchemy", "rt_pipe_read_timed", "pipe", -1, OK_NONNEG},
-    {"alchemy", "rt_pipe_read_until", "pipe", -1, OK_NONNEG},
-    {"vxworks", "semBCreate", "sem", 0, OK_ZERO},
-    {"vxworks", "semCCreate", "sem", 0, OK_ZERO},
-    {"vxworks", "semGive", "sem", 1, OK_ZERO},
-    {"vxworks", "semTake", "sem", -1, OK_ZERO},
-    {"vxworks", "msgQCreate", "msgq", 0, OK_ZERO},
-    {"vxworks", "msgQSend", "msgq", 1, OK_ZERO},
-    {"vxworks", "msgQReceive", "msgq", -1, OK_NONNEG},
-    {"psos", "sm_create", "sem", 0, OK_ZERO},
-    {"psos", "sm_v", "sem", 1, OK_ZERO},
-    {"psos", "sm_p", "sem", -1, OK_ZERO},
-    {"psos", "q_create", "queue", 0, OK_ZERO},
-    {"psos", "q_vcreate", "queue", 0, OK_ZERO},
-    {"psos", "q_send", "queue", 1, OK_ZERO},
-    {"psos", "q_urgent", "queue", 1, OK_ZERO},
-    {"psos", "q_vsend", "queue", 1, OK_ZERO},
-    {"psos", "q_vurgent", "queue", 1, OK_ZERO},
-    {"psos", "q_receive", "queue", -1, OK_ZERO},
-    {"psos", "q_vreceive", "queue", -1, OK_ZERO},
-    {"rtai", "rt_typed_sem_init", "sem", 0, OK_ZERO},
-    {"rtai", "rt_sem_init", "sem", 0, OK_ZERO},
-    {"rtai", "rt_typed_named_sem_init", "sem", 0, OK_ZERO},
-    {"rtai", "rt_named_sem_init", "sem", 0, OK_ZERO},
-    {"rtai", "rt_sem_signal", "sem", 1, OK_ZERO},
-    {"rtai", "rt_sem_wait", "sem", -1, OK_COUNT},
-    {"rtai", "rt_sem_wait_until", "sem", -1, OK_COUNT},
-    {"rtai", "rt_sem_wait_timed", "sem", -1, OK_COUNT},
-    {"rtai", "rt_sem_wait_if", "sem", -1, OK_POSITIVE},
-    {"rtai", "rt_typed_mbx_init", "mbx", 0, OK_ZERO},
-    {"rtai", "rt_mbx_init", "mbx", 0, OK_ZERO},
-    {"rtai", "rt_typed_named_mbx_init", "mbx", 0, OK_ZERO},
-    {"rtai", "rt_named_mbx_init", "mbx", 0, OK_ZERO},
-    {"rtai", "rt_mbx_send", "mbx", 1, OK_ZERO},
-    {"rtai", "rt_mbx_send_if", "mbx", 1, OK_ZERO},
-    {"rtai", "rt_mbx_send_until", "mbx", 1, OK_ZERO},
-    {"rtai", "rt_mbx_send_timed", "mbx", 1, OK_ZERO},
-    {"rtai", "rt_mbx_receive", "mbx", -1, OK_ZERO},
-    {"rtai", "rt_mbx_receive_if", "mbx", -1, OK_ZERO},
-    {"rtai", "rt_mbx_receive_until", "mbx", -1, OK_ZERO},
-    {"rtai", "rt_mbx_receive_timed", "mbx", -1, OK_ZERO},
+#define FILL(skin, service, kind, delta, ok)                                   \
+	{#skin, #service, #kind, delta, OK_##ok},
+#include "trace_fill.def"
+#undef FILL
 };
 
 static bool succeeded(enum fill_ok ok, long result)
@@ -119,68 +65,25 @@ static const struct fill_rule *rule_of(const char *skin, const char *service,
 	return NULL;
 }
 
-struct fill {
-	char object[TRACE_TEXT_MAX];
-	long level;
-	long handed; /* takes handed a unit whose give is still to come */
-};
-
-struct woken {
-	char thread[TRACE_THREAD_MAX];
-	bool since_call; /* woken since its last service call */
+/* An object (its fill) or a thread (whether it was woken), by name. */
+struct entry {
+	char name[NK_NAME_MAX];
+	long level;	 /* an object's fill */
+	long handed;	 /* takes handed a unit whose give is to come */
+	bool since_call; /* a thread woken since its last service call */
 };
 
 struct fill_tracker {
-	struct fill *fills;
-	size_t nr_fills, cap_fills;
-	struct woken *threads;
-	size_t nr_threads, cap_threads;
+	struct name_table objects, threads; /* struct entry */
 };
 
-/* Grow *@v (of @size bytes each) to hold one more; false: no memory. */
-static bool grow(void **v, size_t size, size_t nr, size_t *cap)
+/* The entry of @name in @t, added zeroed if missing; NULL: no memory. */
+static struct entry *entry_of(struct name_table *t, const char *name)
 {
-	void *p;
+	bool added;
 
-	if (nr < *cap)
-		return true;
-	p = realloc(*v, (*cap ? *cap * 2 : 16) * size);
-	if (p == NULL)
-		return false;
-	*v = p;
-	*cap = *cap ? *cap * 2 : 16;
-	return true;
-}
-
-static struct fill *fill_of(struct fill_tracker *t, const char *object)
-{
-	struct fill *f;
-
-	for (size_t i = 0; i < t->nr_fills; i++)
-		if (strcmp(t->fills[i].object, object) == 0)
-			return &t->fills[i];
-	if (!grow((void **)&t->fills, sizeof(*f), t->nr_fills, &t->cap_fills))
-		return NULL;
-	f = &t->fills[t->nr_fills++];
-	memset(f, 0, sizeof(*f));
-	snprintf(f->object, sizeof(f->object), "%s", object);
-	return f;
-}
-
-static struct woken *thread_of(struct fill_tracker *t, const char *thread)
-{
-	struct woken *w;
-
-	for (size_t i = 0; i < t->nr_threads; i++)
-		if (strcmp(t->threads[i].thread, thread) == 0)
-			return &t->threads[i];
-	if (!grow((void **)&t->threads, sizeof(*w), t->nr_threads,
-		  &t->cap_threads))
-		return NULL;
-	w = &t->threads[t->nr_threads++];
-	memset(w, 0, sizeof(*w));
-	snprintf(w->thread, sizeof(w->thread), "%s", thread);
-	return w;
+	return name_table_get(t, sizeof(struct entry), NK_NAME_MAX, name,
+			      &added);
 }
 
 struct fill_tracker *fill_tracker_new(void)
@@ -192,13 +95,13 @@ void fill_tracker_free(struct fill_tracker *t)
 {
 	if (t == NULL)
 		return;
-	free(t->fills);
-	free(t->threads);
+	name_table_free(&t->objects);
+	name_table_free(&t->threads);
 	free(t);
 }
 
 /* The new level of @f after a call of @r by a thread woken or not. */
-static void apply(struct fill *f, const struct fill_rule *r, bool woken)
+static void apply(struct entry *f, const struct fill_rule *r, bool woken)
 {
 	if (r->delta == 0) {
 		f->level = f->handed = 0;
@@ -215,8 +118,8 @@ int fill_tracker_event(struct fill_tracker *t, const struct trace_event *e,
 		       struct fill_sample *s)
 {
 	const struct fill_rule *r;
-	struct woken *w = thread_of(t, e->thread);
-	struct fill *f;
+	struct entry *w = entry_of(&t->threads, e->thread);
+	struct entry *f;
 	bool woken;
 
 	if (w == NULL)
@@ -233,7 +136,7 @@ int fill_tracker_event(struct fill_tracker *t, const struct trace_event *e,
 		    (long)e->arg);
 	if (r == NULL)
 		return 0;
-	f = fill_of(t, e->detail);
+	f = entry_of(&t->objects, e->detail);
 	if (f == NULL)
 		return -1;
 	apply(f, r, woken);

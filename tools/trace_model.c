@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* fusion trace: replaying a trace, see trace_model.h. */
 #include "trace_model.h"
+#include "name_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct tmodel {
-	struct tthread *threads;
-	int nr, cap;
+	struct name_table threads; /* struct tthread, in order of appearance */
 	const struct tmodel_hooks *hooks;
 	void *ctx;
 	/* Per CPU: who runs, and the interrupt being handled. */
@@ -18,28 +18,22 @@ struct tmodel {
 	char irq_domain[MODEL_MAX_CPUS][TRACE_THREAD_MAX];
 };
 
+static struct tthread *at(const struct tmodel *m, int i)
+{
+	return (struct tthread *)m->threads.v + i;
+}
+
 static struct tthread *thread_of(struct tmodel *m, const char *name)
 {
-	struct tthread *t;
+	bool added;
+	struct tthread *t = name_table_get(&m->threads, sizeof(*t),
+					   sizeof(t->name), name, &added);
 
-	for (int i = 0; i < m->nr; i++)
-		if (strcmp(m->threads[i].name, name) == 0)
-			return &m->threads[i];
-	if (m->nr == m->cap) {
-		int cap = m->cap ? m->cap * 2 : 16;
-		struct tthread *p = realloc(m->threads, cap * sizeof(*p));
-
-		if (p == NULL)
-			return NULL;
-		m->threads = p;
-		m->cap = cap;
+	if (t && added) {
+		t->id = (int)m->threads.nr;
+		t->ready_at = t->boosted_since = -1;
+		t->prio = t->base_prio = -1;
 	}
-	t = &m->threads[m->nr++];
-	memset(t, 0, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), "%s", name);
-	t->id = m->nr;
-	t->ready_at = t->boosted_since = -1;
-	t->prio = t->base_prio = -1;
 	return t;
 }
 
@@ -107,7 +101,7 @@ static void name_waker(struct tmodel *m, struct tthread *t, int cpu)
 			 m->irq_domain[cpu]);
 	else if (m->current[cpu] >= 0)
 		snprintf(t->waker, sizeof(t->waker), "%s",
-			 m->threads[m->current[cpu]].name);
+			 at(m, m->current[cpu])->name);
 	else
 		snprintf(t->waker, sizeof(t->waker), "?");
 }
@@ -213,24 +207,24 @@ struct tmodel *tmodel_run(const struct trace_log *log,
 	for (size_t i = 0; i < log->nr; i++)
 		step(m, &log->events[i]);
 	/* What is still going on ends with the trace. */
-	for (int i = 0; i < m->nr; i++)
-		set_state(m, &m->threads[i], T_GONE, end, 0);
+	for (int i = 0; i < (int)m->threads.nr; i++)
+		set_state(m, at(m, i), T_GONE, end, 0);
 	return m;
 }
 
 void tmodel_free(struct tmodel *m)
 {
 	if (m)
-		free(m->threads);
+		name_table_free(&m->threads);
 	free(m);
 }
 
 int tmodel_nr_threads(const struct tmodel *m)
 {
-	return m->nr;
+	return (int)m->threads.nr;
 }
 
 const struct tthread *tmodel_thread(const struct tmodel *m, int i)
 {
-	return &m->threads[i];
+	return at(m, i);
 }

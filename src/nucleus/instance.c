@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "../pipeline/pipeline.h"
 #include "../trace/recorder.h"
+#include "../trace/sinks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,22 @@ static const struct nk_backend_handlers nucleus_handlers = {
     .root_sync = nk_irq_handle_root,
 };
 
+/*
+ * Make @fn/@ctx the sink of @nk and its pipeline, counting the
+ * instances with one (sinks.h).  Lock held, or @nk not yet returned.
+ */
+static void set_sink(struct nk_instance *nk, nk_trace_fn fn, void *ctx)
+{
+	trace_sinks_change(nk->trace != NULL, fn != NULL);
+	nk->trace = fn;
+	nk->trace_ctx = ctx;
+	if (nk->pipeline)
+		ipipe_set_trace(nk->pipeline, fn, ctx);
+}
+
 static void instance_free(struct nk_instance *nk)
 {
+	set_sink(nk, NULL, NULL);
 	trace_recorder_close(nk->recorder);
 	if (nk->scheds) {
 		for (int cpu = 0; cpu < nk->nr_cpus; cpu++)
@@ -133,9 +148,7 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	if (be->default_trace)
 		be->default_trace(nk->be_priv, &trace, &trace_ctx);
 	trace_recorder_attach(nk->recorder, &trace, &trace_ctx);
-	nk->trace = trace;
-	nk->trace_ctx = trace_ctx;
-	ipipe_set_trace(nk->pipeline, trace, trace_ctx);
+	set_sink(nk, trace, trace_ctx);
 	*out = nk;
 	return 0;
 fail:
@@ -214,9 +227,7 @@ int nk_instance_set_trace(struct nk_instance *nk, nk_trace_fn fn, void *ctx)
 	if (!nk_instance_valid(nk))
 		return -EINVAL;
 	nk_lock_acquire(nk);
-	nk->trace = fn;
-	nk->trace_ctx = ctx;
-	ipipe_set_trace(nk->pipeline, fn, ctx);
+	set_sink(nk, fn, ctx);
 	nk_lock_release(nk);
 	return 0;
 }

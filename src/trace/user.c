@@ -3,12 +3,15 @@
  * Events the nucleus does not fire itself: skin service calls and
  * applications' marks, recorded for the calling thread.
  */
+#include "sinks.h"
 #include "../nucleus/internal.h"
 
 #include <fusion/runtime.h>
 
 #include <stdarg.h>
 #include <stdio.h>
+
+int trace_sinks;
 
 bool nk_trace_active(struct nk_instance *nk)
 {

@@ -28,6 +28,8 @@
 #ifndef SKIN_COMMON_H
 #define SKIN_COMMON_H
 
+#include "trace/sinks.h"
+
 #include <fusion/fusion.h>
 
 #include <stdbool.h>
@@ -145,7 +147,7 @@ static inline int skin_bad_handle(const struct skin_desc *desc,
  */
 static inline bool skin_tracing(void)
 {
-	return nk_trace_active(fusion_runtime_peek());
+	return trace_any_sink() && nk_trace_active(fusion_runtime_peek());
 }
 
 void skin_service(enum nk_trace_event event, const char *service,
