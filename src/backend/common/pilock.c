@@ -40,9 +40,9 @@ static bool pilock_take(struct be_pilock *lock, uint32_t tid)
 {
 	uint32_t free = 0;
 
-	return atomic_compare_exchange_strong_explicit(
-	    &lock->word, &free, tid, memory_order_acquire,
-	    memory_order_relaxed);
+	return atomic_compare_exchange_strong_explicit(&lock->word, &free, tid,
+						       memory_order_acquire,
+						       memory_order_relaxed);
 }
 
 /*
