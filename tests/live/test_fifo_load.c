@@ -149,16 +149,25 @@ static void finish(pthread_t loader)
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
-TEST(kicked_shadow_hands_over_above_the_load)
+/*
+ * A shadow at nucleus 5, below the load, runs @body, which starts the
+ * urgent thread it is given and cues the load.
+ */
+static void below_the_load(const char *name, void (*body)(void *))
 {
 	pthread_t loader = start();
 	struct nk_thread *hi = thread("urgent", 200);
-	struct nk_thread *spin = thread("spinner", 5);
+	struct nk_thread *low = thread(name, 5);
 
-	CHECK_EQ(nk_thread_start(spin, spinner, hi), 0);
+	CHECK_EQ(nk_thread_start(low, body, hi), 0);
 	CHECK_EQ(nk_thread_join(hi), 0);
-	CHECK_EQ(nk_thread_join(spin), 0);
+	CHECK_EQ(nk_thread_join(low), 0);
 	finish(loader);
+}
+
+TEST(kicked_shadow_hands_over_above_the_load)
+{
+	below_the_load("spinner", spinner);
 }
 
 TEST(idle_waiter_hands_over_above_the_load)
@@ -176,14 +185,7 @@ TEST(idle_waiter_hands_over_above_the_load)
 
 TEST(lock_holder_inherits_above_the_load)
 {
-	pthread_t loader = start();
-	struct nk_thread *hi = thread("urgent", 200);
-	struct nk_thread *hold = thread("holder", 5);
-
-	CHECK_EQ(nk_thread_start(hold, holder, hi), 0);
-	CHECK_EQ(nk_thread_join(hi), 0);
-	CHECK_EQ(nk_thread_join(hold), 0);
-	finish(loader);
+	below_the_load("holder", holder);
 }
 
 TESTS(T(kicked_shadow_hands_over_above_the_load),
