@@ -53,8 +53,12 @@ static bool pilock_take(struct be_pilock *lock, uint32_t tid)
 static int pilock_wait(struct be_pilock *lock, const struct timespec *until)
 {
 	if (syscall(SYS_futex, &lock->word, FUTEX_LOCK_PI_PRIVATE, 0, until,
-		    NULL, 0) == 0)
+		    NULL, 0) == 0) {
+		/* The kernel handed it over: pairs with the release below,
+		 * so the language's model (and ThreadSanitizer) sees it. */
+		(void)atomic_load_explicit(&lock->word, memory_order_acquire);
 		return 0;
+	}
 	return errno;
 }
 
@@ -104,7 +108,9 @@ void be_pilock_release(struct be_pilock *lock)
 						    memory_order_release,
 						    memory_order_relaxed))
 		return;
-	/* Waiters (or an owner-died mark): the kernel hands the lock on. */
+	/* Waiters (or an owner-died mark): the kernel hands the lock on.
+	 * A release on the word first, for the waiter's acquire. */
+	atomic_fetch_or_explicit(&lock->word, 0, memory_order_release);
 	syscall(SYS_futex, &lock->word, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL,
 		0);
 }
