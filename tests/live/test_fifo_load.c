@@ -8,8 +8,11 @@
  * hands over is raised for it, which its own priority would leave
  * starved until the load stopped.  Two ways: the current shadow runs
  * application code (it is kicked), or the CPU is idle and the shadow
- * that parked last takes its interrupts (it is rung).  Needs
- * SCHED_FIFO: skipped (77) without it.
+ * that parked last takes its interrupts (it is rung).  A third: the
+ * shadow below the load holds the nucleus lock, which the interrupt
+ * thread needs to wake the urgent one: the lock lends it the
+ * interrupt thread's priority.  Needs SCHED_FIFO: skipped (77)
+ * without it.
  */
 #include "harness.h"
 
@@ -72,6 +75,24 @@ static void spinner(void *arg)
 		;
 }
 
+/*
+ * Holds the nucleus lock when the load starts above it, and lets it go
+ * only once it has seen the load run: without priority inheritance it
+ * sees that only after the load, which the timer's interrupt thread,
+ * waiting for the lock meanwhile, then waits for too.
+ */
+static void holder(void *arg)
+{
+	long long give_up = mono() + 10000 * MS;
+
+	CHECK_EQ(nk_thread_start(arg, urgent, NULL), 0);
+	nk_lock(nk);
+	atomic_store(&load_go, 1);
+	while (!atomic_load(&load_running) && mono() < give_up)
+		;
+	nk_unlock(nk);
+}
+
 static struct nk_thread *thread(const char *name, int prio)
 {
 	struct nk_thread_attr attr = {
@@ -128,16 +149,25 @@ static void finish(pthread_t loader)
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
-TEST(kicked_shadow_hands_over_above_the_load)
+/*
+ * A shadow at nucleus 5, below the load, runs @body, which starts the
+ * urgent thread it is given and cues the load.
+ */
+static void below_the_load(const char *name, void (*body)(void *))
 {
 	pthread_t loader = start();
 	struct nk_thread *hi = thread("urgent", 200);
-	struct nk_thread *spin = thread("spinner", 5);
+	struct nk_thread *low = thread(name, 5);
 
-	CHECK_EQ(nk_thread_start(spin, spinner, hi), 0);
+	CHECK_EQ(nk_thread_start(low, body, hi), 0);
 	CHECK_EQ(nk_thread_join(hi), 0);
-	CHECK_EQ(nk_thread_join(spin), 0);
+	CHECK_EQ(nk_thread_join(low), 0);
 	finish(loader);
+}
+
+TEST(kicked_shadow_hands_over_above_the_load)
+{
+	below_the_load("spinner", spinner);
 }
 
 TEST(idle_waiter_hands_over_above_the_load)
@@ -153,5 +183,11 @@ TEST(idle_waiter_hands_over_above_the_load)
 	finish(loader);
 }
 
+TEST(lock_holder_inherits_above_the_load)
+{
+	below_the_load("holder", holder);
+}
+
 TESTS(T(kicked_shadow_hands_over_above_the_load),
-      T(idle_waiter_hands_over_above_the_load));
+      T(idle_waiter_hands_over_above_the_load),
+      T(lock_holder_inherits_above_the_load));

@@ -185,7 +185,11 @@ TEST(delay_dates_and_yield)
 	t0 = tickGet();
 	CHECK_EQ(taskDelay(5), OK);
 	note("d5");
-	CHECK_EQ(tickGet() - t0, 5);
+	/* On live, a loaded machine may wake us a tick or more late. */
+	if (on_sim())
+		CHECK_EQ(tickGet() - t0, 5);
+	else
+		CHECK(tickGet() - t0 >= 5);
 	/* Off a tick boundary, a delay of 1 ends at the next one. */
 	CHECK_EQ(nk_consume(test_runtime(), 300000), 0);
 	CHECK_EQ(taskDelay(1), OK);
@@ -270,8 +274,13 @@ TEST(suspend_resume)
 	CHECK_EQ(taskResume(t), OK); /* not suspended: nothing */
 	CHECK_EQ(taskDelay(1), OK);
 	CHECK_EQ(taskDelete(t), OK);
-	/* The delay that ended while suspended runs at the resume. */
-	check_log("tick@0 tick@2 resume@8 tick@8");
+	/* The delay that ended while suspended runs at the resume.  On
+	 * live, how often it ticks before and after depends on the load. */
+	if (on_sim()) {
+		check_log("tick@0 tick@2 resume@8 tick@8");
+	} else {
+		CHECK(strstr(trail, "tick resume tick") != NULL);
+	}
 
 	trail[0] = '\0';
 	t = spawn("selfsusp", 20, (FUNCPTR)self_suspend_body, 0);

@@ -23,11 +23,13 @@ TEST(clock_defaults_and_rates)
 	CHECK_EQ(taskDelay(1), OK);
 	t0 = tickGet();
 	CHECK_EQ(taskDelay(7), OK);
-	CHECK_EQ(tickGet(), t0 + 7);
+	/* On live, a loaded machine may wake us a tick or more late. */
+	CHECK(tickGet() >= t0 + 7 && (!on_sim() || tickGet() == t0 + 7));
 	tickSet(100000);
-	CHECK_EQ(tickGet(), 100000);
+	t0 = tickGet();
+	CHECK(t0 >= 100000 && (!on_sim() || t0 == 100000));
 	CHECK_EQ(taskDelay(3), OK);
-	CHECK_EQ(tickGet(), 100003);
+	CHECK(tickGet() >= t0 + 3 && (!on_sim() || tickGet() == 100003));
 	/* A new rate: the count carries on, at the new pace. */
 	CHECK_EQ(sysClkRateSet(100), OK);
 	CHECK_EQ(taskDelay(1), OK);

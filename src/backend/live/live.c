@@ -140,9 +140,9 @@ void live_nucleus_lock(struct live *live)
 	live_sud_allow();
 	atomic_signal_fence(memory_order_seq_cst);
 	if (s == NULL || s->live != live)
-		be_lock_acquire(&live->lock);
+		be_pilock_acquire(&live->lock);
 	else if (atomic_load(&s->killed) ||
-		 !be_lock_acquire_unless(&live->lock, &s->killed))
+		 !be_pilock_acquire_unless(&live->lock, &s->killed))
 		shadow_exit(s); /* its killer may hold the lock, waiting */
 	if (s && s->live == live)
 		s->entries++;
@@ -165,7 +165,7 @@ void live_nucleus_unlock(struct live *live)
 	    atomic_load_explicit(&live->cpus[s->cpu].current,
 				 memory_order_relaxed) == s)
 		live_timer_sync(&live->cpus[s->cpu]);
-	be_lock_release(&live->lock);
+	be_pilock_release(&live->lock);
 	atomic_signal_fence(memory_order_seq_cst);
 	live_depth = 0;
 	if (live_preempt_pending) {
@@ -256,12 +256,12 @@ static void shadow_interrupted(struct live_shadow *s)
 {
 	struct live *live = s->live;
 
-	if (!be_lock_acquire_unless(&live->lock, &s->killed))
+	if (!be_pilock_acquire_unless(&live->lock, &s->killed))
 		return;
 	live_irq_ctx = true;
 	live->handlers->interrupted(live->nk, s->thread);
 	live_irq_ctx = false;
-	be_lock_release(&live->lock);
+	be_pilock_release(&live->lock);
 }
 
 static void park(struct live_shadow *s)
@@ -304,7 +304,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		if (n < 0)
 			break;
 		next = atomic_exchange(&c->handoff, NULL);
-		be_lock_acquire(&live->lock);
+		be_pilock_acquire(&live->lock);
 		live_irq_ctx = true;
 		live_idle_take(live, c, events, n);
 		/*
@@ -318,7 +318,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		waiter = atomic_load(&c->idle_waiter) == s;
 		if (waiter)
 			live_timer_sync(c);
-		be_lock_release(&live->lock);
+		be_pilock_release(&live->lock);
 		/* Last: the thread handed over, more urgent, would preempt us
 		 * with the lock held. */
 		if (next)
@@ -441,7 +441,7 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	live->nk = nk;
 	live->handlers = handlers;
 	live->nr_cpus = nr_cpus;
-	be_lock_init(&live->lock);
+	be_pilock_init(&live->lock);
 	live->rt = live_rt_allowed(opts.no_rt);
 	live->fifo_lo = opts.fifo_lo;
 	live->fifo_hi = opts.fifo_hi;
@@ -539,14 +539,14 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	}
 	if (flags & NK_SWITCH_EXIT) {
 		/* Everything shared is touched before the lock goes. */
-		be_lock_release(&live->lock);
+		be_pilock_release(&live->lock);
 		if (n)
 			be_gate_open(&n->gate);
 		shadow_exit(p);
 	}
 	if (idle)
 		atomic_store(&idle->idle_waiter, p);
-	be_lock_release(&live->lock);
+	be_pilock_release(&live->lock);
 	if (n)
 		be_gate_open(&n->gate);
 	/* Only now: lowered sooner, @p could lose its CPU to the load it
@@ -558,7 +558,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	else
 		park(p);
 	/* Killed since its gate opened: its killer holds the lock. */
-	if (!be_lock_acquire_unless(&live->lock, &p->killed))
+	if (!be_pilock_acquire_unless(&live->lock, &p->killed))
 		shadow_exit(p);
 }
 
@@ -655,7 +655,7 @@ static void *shadow_main(void *arg)
 	if (sigsetjmp(exit_point, 0))
 		return NULL;
 	live_exit_point = &exit_point;
-	be_lock_acquire(&live->lock);
+	be_pilock_acquire(&live->lock);
 	live->handlers->thread_entry(s->thread);
 	return NULL;
 }

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 
 #include "../common/futex.h"
+#include "../common/pilock.h"
 
 /* The signal that preempts a shadow running application code. */
 #define LIVE_SIG_PREEMPT (SIGRTMIN + 7)
@@ -150,7 +151,7 @@ struct live {
 	/* A shadow did not end when reaped: its thread may still read this
 	 * struct (and its own record), so neither is ever freed. */
 	_Atomic bool abandoned;
-	struct be_lock lock;
+	struct be_pilock lock; /* the nucleus lock */
 	struct live_cpu cpus[NK_MAX_CPUS];
 	/* Root context (source.c). */
 	pthread_t root_thread;
