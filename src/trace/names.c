@@ -9,10 +9,12 @@
 
 #define IDS_MAX TRACE_IDS_MAX
 #define TEXTS_MAX TRACE_TEXTS_MAX
-#define TEXT_LOST TEXTS_MAX
+#define TEXT_INDEX_BITS 12 /* log2(TEXTS_MAX) */
+#define TEXT_GEN_MASK ((TRACE_TEXT_BIT - 1) >> TEXT_INDEX_BITS)
+#define TEXT_PROBES 8
 #define BUSY UINT32_MAX
 
-enum { TEXT_FREE, TEXT_BUSY, TEXT_READY };
+_Static_assert(TEXTS_MAX == 1u << TEXT_INDEX_BITS, "text numbers");
 
 struct trace_names *trace_names_create(void)
 {
@@ -66,34 +68,47 @@ static uint32_t hash_text(const char *s)
 	return h;
 }
 
+/* Write @text into @e, claimed (key BUSY), as generation @gen. */
+static uint32_t put_text(struct trace_text *e, uint32_t at, uint32_t gen,
+			 uint32_t h, const char *text)
+{
+	uint32_t number = TRACE_TEXT_BIT | gen << TEXT_INDEX_BITS | at;
+
+	e->hash = h;
+	copy_name(e->text, text);
+	atomic_store_explicit(&e->key, number, memory_order_release);
+	return number;
+}
+
 static uint32_t note_text(struct trace_names *names, const char *text)
 {
-	uint32_t h = hash_text(text);
+	uint32_t h = hash_text(text), home = h % TEXTS_MAX, key, gen;
+	struct trace_text *e;
 
-	for (uint32_t i = 0; i < TEXTS_MAX; i++) {
+	for (uint32_t i = 0; i < TEXT_PROBES; i++) {
 		uint32_t at = (h + i) % TEXTS_MAX;
-		struct trace_text *e = &names->texts[at];
-		uint32_t state =
-		    atomic_load_explicit(&e->state, memory_order_acquire);
 
-		if (state == TEXT_READY && e->hash == h &&
+		e = &names->texts[at];
+		key = atomic_load_explicit(&e->key, memory_order_acquire);
+		if (key != 0 && key != BUSY && e->hash == h &&
 		    strncmp(e->text, text, NK_NAME_MAX - 1) == 0)
-			return TRACE_TEXT_BIT | at;
-		/* One being written is passed over: the same text may end
-		 * up kept twice, which costs an entry, not a wrong name. */
-		if (state != TEXT_FREE ||
-		    !atomic_compare_exchange_strong_explicit(
-			&e->state, &state, TEXT_BUSY, memory_order_acquire,
-			memory_order_relaxed))
-			continue;
-		e->hash = h;
-		copy_name(e->text, text);
-		atomic_store_explicit(&e->state, TEXT_READY,
-				      memory_order_release);
-		return TRACE_TEXT_BIT | at;
+			return key;
+		if (key == 0 && atomic_compare_exchange_strong_explicit(
+				    &e->key, &key, BUSY, memory_order_acquire,
+				    memory_order_relaxed))
+			return put_text(e, at, 1, h, text);
 	}
+	/* Neither the text nor room: it takes its home's place, under a
+	 * new generation, so the older text's number no longer matches. */
+	e = &names->texts[home];
+	key = atomic_load_explicit(&e->key, memory_order_relaxed);
 	atomic_fetch_add_explicit(&names->lost, 1, memory_order_relaxed);
-	return TRACE_TEXT_BIT | TEXT_LOST;
+	if (key == BUSY || !atomic_compare_exchange_strong_explicit(
+			       &e->key, &key, BUSY, memory_order_acquire,
+			       memory_order_relaxed))
+		return TRACE_TEXT_BIT; /* reads "?" */
+	gen = ((key >> TEXT_INDEX_BITS) + 1) & TEXT_GEN_MASK;
+	return put_text(e, home, gen ? gen : 1, h, text);
 }
 
 uint32_t trace_names_add(struct trace_names *names, uint32_t id,
@@ -102,35 +117,31 @@ uint32_t trace_names_add(struct trace_names *names, uint32_t id,
 	return id ? note_id(names, id, name) : note_text(names, name);
 }
 
-/* The name of @id into @buf, unless replaced, even while it is copied
- * (a trace written while recording goes on). */
-static bool get_id(const struct trace_names *names, uint32_t id, char *buf)
+/* The name @key holds at @e into @buf, unless replaced, even while it
+ * is copied (a trace written while recording goes on). */
+static bool get_entry(const _Atomic uint32_t *key, const char *name,
+		      uint32_t number, char *buf)
 {
-	const struct trace_id_name *e = &names->ids[id & (IDS_MAX - 1)];
-
-	if (atomic_load_explicit(&e->key, memory_order_acquire) != id)
+	if (atomic_load_explicit(key, memory_order_acquire) != number)
 		return false;
-	memcpy(buf, e->name, NK_NAME_MAX);
+	memcpy(buf, name, NK_NAME_MAX);
 	buf[NK_NAME_MAX - 1] = '\0';
 	atomic_thread_fence(memory_order_acquire);
-	return atomic_load_explicit(&e->key, memory_order_relaxed) == id;
+	return atomic_load_explicit(key, memory_order_relaxed) == number;
 }
 
 void trace_names_get(const struct trace_names *names, uint32_t number,
 		     char *buf)
 {
-	if (number == 0) {
-		buf[0] = '\0';
-	} else if (number & TRACE_TEXT_BIT) {
-		uint32_t at = number & ~TRACE_TEXT_BIT;
+	const struct trace_text *t = &names->texts[number % TEXTS_MAX];
+	const struct trace_id_name *e = &names->ids[number & (IDS_MAX - 1)];
 
-		if (at < TEXTS_MAX &&
-		    atomic_load_explicit(&names->texts[at].state,
-					 memory_order_acquire) == TEXT_READY)
-			memcpy(buf, names->texts[at].text, NK_NAME_MAX);
-		else
+	if (number == 0)
+		buf[0] = '\0';
+	else if (number & TRACE_TEXT_BIT) {
+		if (!get_entry(&t->key, t->text, number, buf))
 			snprintf(buf, NK_NAME_MAX, "?");
-	} else if (!get_id(names, number, buf)) {
+	} else if (!get_entry(&e->key, e->name, number, buf)) {
 		snprintf(buf, NK_NAME_MAX, "#%u", number);
 	}
 }

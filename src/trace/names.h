@@ -11,8 +11,11 @@
  *
  * Noting a name takes no lock and calls nothing of Linux: numbers are
  * kept direct-mapped (a later number may take an earlier one's place:
- * the earlier one then reads as "#N"), texts in an open-addressed
- * table (when it is full a new text reads as "?", counted).
+ * the earlier one then reads as "#N"), texts in an open-addressed table
+ * looked up in a few probes; when they find neither the text nor room,
+ * the new text takes the place of an older one, whose mentions then
+ * read "?" (counted), never another text: a flight recording keeps the
+ * texts of its last events.
  */
 #ifndef FUSION_TRACE_NAMES_H
 #define FUSION_TRACE_NAMES_H
@@ -23,7 +26,7 @@
 #include <stdint.h>
 
 #define TRACE_TEXT_BIT 0x80000000u
-#define TRACE_TEXTS_MAX 4096 /* distinct texts kept */
+#define TRACE_TEXTS_MAX 4096 /* a power of two: texts kept at once */
 #define TRACE_IDS_MAX 16384  /* a power of two: numbers are direct-mapped */
 
 /* key: the number whose name @name holds; 0 free, UINT32_MAX busy. */
@@ -32,8 +35,10 @@ struct trace_id_name {
 	char name[NK_NAME_MAX];
 };
 
+/* key: the text's number (TRACE_TEXT_BIT, a generation, the index);
+ * 0 free, UINT32_MAX busy. */
 struct trace_text {
-	_Atomic uint32_t state;
+	_Atomic uint32_t key;
 	uint32_t hash;
 	char text[NK_NAME_MAX];
 };
@@ -77,7 +82,7 @@ static inline uint32_t trace_names_note(struct trace_names *names, uint32_t id,
 void trace_names_get(const struct trace_names *names, uint32_t number,
 		     char *buf);
 
-/* Texts that found the table full. */
+/* Texts that took an older one's place. */
 uint64_t trace_names_lost(const struct trace_names *names);
 
 #endif

@@ -372,12 +372,12 @@ void trace_recorder_close(struct trace_recorder *tr)
 				"the last ones)\n",
 				(unsigned long long)lost);
 		if (trace_names_lost(tr->names))
-			fprintf(stderr,
-				"fusion: trace: %llu texts not kept (more "
-				"than %d distinct marks and names): shown "
-				"as \"?\"\n",
-				(unsigned long long)trace_names_lost(tr->names),
-				TRACE_TEXTS_MAX);
+			fprintf(
+			    stderr,
+			    "fusion: trace: %llu texts (marks, service "
+			    "objects, names) took older ones' places, "
+			    "whose first mentions show as \"?\"\n",
+			    (unsigned long long)trace_names_lost(tr->names));
 	}
 	recorder_free(tr);
 }
