@@ -207,8 +207,8 @@ static void child_exec(struct sim_runner *r, int channel, int report)
 	if (setenv("FUSION_BACKEND", "sim", 1) ||
 	    setenv("FUSION_SIM_CONTROL", fd, 1) ||
 	    (r->cost && setenv("FUSION_SIM_COST", r->cost, 1)) ||
-	    (r->output_fd > 0 && (dup2(r->output_fd, 1) < 0 ||
-				  dup2(r->output_fd, 2) < 0)))
+	    (r->output_fd > 0 &&
+	     (dup2(r->output_fd, 1) < 0 || dup2(r->output_fd, 2) < 0)))
 		err = errno;
 	else {
 		execvp(r->argv[0], r->argv);
@@ -273,8 +273,8 @@ static int restart(struct sim_runner *r, char **reply)
 	for (int i = 0; i < r->nr_breaks && !r->exited; i++) {
 		char line[RUNNER_SPEC + 32], *ignored = NULL;
 
-		snprintf(line, sizeof(line), "break add %d %s",
-			 r->breaks[i].id, r->breaks[i].spec);
+		snprintf(line, sizeof(line), "break add %d %s", r->breaks[i].id,
+			 r->breaks[i].spec);
 		send_line(r, line);
 		/* Accepted before, so again: the same program, the same
 		 * date. */
@@ -373,7 +373,7 @@ static bool runs(const char *word)
 static int command_locked(struct sim_runner *r, const char *cmd, char *copy,
 			  char **reply)
 {
-	char *argv[RUNNER_WORDS + 1], *save = NULL;
+	char *argv[RUNNER_WORDS + 1], *save = NULL, *end = copy + strlen(copy);
 	int argc = 0, ret;
 
 	for (char *w = strtok_r(copy, " \t", &save); w;
@@ -383,6 +383,14 @@ static int command_locked(struct sim_runner *r, const char *cmd, char *copy,
 			return 0;
 		}
 		argv[argc++] = w;
+	}
+	/* A breakpoint's spec is the rest of the line (see the agent). */
+	if (argc > 3 && strcmp(argv[0], "break") == 0 &&
+	    strcmp(argv[1], "add") == 0) {
+		for (char *p = argv[2]; p < end; p++)
+			if (*p == '\0')
+				*p = ' ';
+		argc = 3;
 	}
 	if (argc == 0) {
 		*reply = error_reply("empty command");
@@ -422,7 +430,8 @@ int sim_runner_command(struct sim_runner *r, const char *cmd, char **reply)
 		/* Not under the lock: a run holds it until its stop. */
 		if (atomic_load(&r->running)) {
 			send_line(r, cmd);
-			*reply = dup_printf("{\"ok\":true,\"state\":\"running\"}");
+			*reply =
+			    dup_printf("{\"ok\":true,\"state\":\"running\"}");
 		} else {
 			*reply = dup_printf("{\"ok\":true,\"state\":\"%s\","
 					    "\"date\":%lld}",

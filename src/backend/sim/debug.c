@@ -72,8 +72,9 @@ static void send_all(struct sim_debug *d, const char *text, size_t len)
 static void reply_begin(struct sim_debug *d)
 {
 	sim_reply_reset(&d->reply);
-	sim_reply_printf(&d->reply, "{\"ok\":true,\"state\":\"paused\","
-				    "\"date\":%lld",
+	sim_reply_printf(&d->reply,
+			 "{\"ok\":true,\"state\":\"paused\","
+			 "\"date\":%lld",
 			 (long long)d->sim->now);
 }
 
@@ -163,9 +164,8 @@ static void cmd_print(struct sim_debug *d, int argc, char **argv)
 	nk_time_t since = 0;
 
 	if (argc >= 2 && strcmp(argv[1], "events") == 0) {
-		if (argc != 2 &&
-		    (argc != 4 || strcmp(argv[2], "since") != 0 ||
-		     be_parse_duration(argv[3], &since))) {
+		if (argc != 2 && (argc != 4 || strcmp(argv[2], "since") != 0 ||
+				  be_parse_duration(argv[3], &since))) {
 			reply_error(d, "usage: print events [since DATE]");
 			return;
 		}
@@ -225,7 +225,8 @@ static void cmd_break(struct sim_debug *d, int argc, char **argv)
 	}
 	if (argc == 4 && strcmp(argv[1], "add") == 0) {
 		if (!parse_count(argv[2], INT32_MAX, &id)) {
-			reply_error(d, "bad breakpoint number '%.40s'", argv[2]);
+			reply_error(d, "bad breakpoint number '%.40s'",
+				    argv[2]);
 			return;
 		}
 		if (sim_break_add(&d->breaks, (int)id, argv[3], d->sim->now,
@@ -247,7 +248,8 @@ static bool cmd_until(struct sim_debug *d, int argc, char **argv)
 	nk_time_t until;
 
 	if (argc != 2 || be_parse_duration(argv[1], &until)) {
-		reply_error(d, "usage: %s DATE (an integer and ns, us, ms or s)",
+		reply_error(d,
+			    "usage: %s DATE (an integer and ns, us, ms or s)",
 			    argv[0]);
 		return false;
 	}
@@ -266,7 +268,8 @@ static bool cmd_step(struct sim_debug *d, int argc, char **argv)
 {
 	long steps = 1;
 
-	if (argc > 2 || (argc == 2 && !parse_count(argv[1], LONG_MAX, &steps))) {
+	if (argc > 2 ||
+	    (argc == 2 && !parse_count(argv[1], LONG_MAX, &steps))) {
 		reply_error(d, "usage: step [N] (N > 0)");
 		return false;
 	}
@@ -278,7 +281,7 @@ static bool cmd_step(struct sim_debug *d, int argc, char **argv)
 /* One command: whether the run goes on (its reply comes at the stop). */
 static bool command(struct sim_debug *d, char *line)
 {
-	char *argv[MAX_WORDS + 1], *save = NULL;
+	char *argv[MAX_WORDS + 1], *save = NULL, *end = line + strlen(line);
 	int argc = 0;
 
 	for (char *w = strtok_r(line, " \t", &save); w;
@@ -288,6 +291,15 @@ static bool command(struct sim_debug *d, char *line)
 			return false;
 		}
 		argv[argc++] = w;
+	}
+	/* A breakpoint's spec is the rest of the line: a mark's text may
+	 * hold spaces. */
+	if (argc > 4 && strcmp(argv[0], "break") == 0 &&
+	    strcmp(argv[1], "add") == 0) {
+		for (char *p = argv[3]; p < end; p++)
+			if (*p == '\0')
+				*p = ' ';
+		argc = 4;
 	}
 	if (argc == 0) {
 		reply_error(d, "empty command");
