@@ -6,6 +6,7 @@
  * numbers at each restart, and the exit status.
  */
 #include "sim_runner.h"
+#include "backend/common/command.h"
 #include "backend/common/duration.h"
 
 #include <errno.h>
@@ -373,24 +374,12 @@ static bool runs(const char *word)
 static int command_locked(struct sim_runner *r, const char *cmd, char *copy,
 			  char **reply)
 {
-	char *argv[RUNNER_WORDS + 1], *save = NULL, *end = copy + strlen(copy);
-	int argc = 0, ret;
+	char *argv[RUNNER_WORDS];
+	int argc = be_command_split(copy, argv, RUNNER_WORDS, 2), ret;
 
-	for (char *w = strtok_r(copy, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save)) {
-		if (argc == RUNNER_WORDS) {
-			*reply = error_reply("too many words");
-			return 0;
-		}
-		argv[argc++] = w;
-	}
-	/* A breakpoint's spec is the rest of the line (see the agent). */
-	if (argc > 3 && strcmp(argv[0], "break") == 0 &&
-	    strcmp(argv[1], "add") == 0) {
-		for (char *p = argv[2]; p < end; p++)
-			if (*p == '\0')
-				*p = ' ';
-		argc = 3;
+	if (argc < 0) {
+		*reply = error_reply("too many words");
+		return 0;
 	}
 	if (argc == 0) {
 		*reply = error_reply("empty command");

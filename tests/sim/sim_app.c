@@ -37,7 +37,8 @@ static void worker(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < 3; i++) {
-		if (rt_sem_p(&sem1, TM_INFINITE) || rt_mutex_acquire(&lock, TM_INFINITE))
+		if (rt_sem_p(&sem1, TM_INFINITE) ||
+		    rt_mutex_acquire(&lock, TM_INFINITE))
 			return;
 		rt_queue_write(&q, &i, sizeof(i), Q_NORMAL);
 		rt_mutex_release(&lock);

@@ -178,20 +178,21 @@ TEST(objects_timers_and_threads_at_a_stop)
 	       PAUSED(3000000) ",\"timers\":[{\"name\":\"\",\"thread\":"
 			       "\"feeder\",\"cpu\":0,\"date\":4000000,"
 			       "\"interval\":0}]}");
-	EXPECT(r, "print threads",
-	       PAUSED(3000000) ",\"threads\":[{\"name\":\"main\",\"skins\":"
-			       "\"\",\"state\":\"waiting\",\"waits\":\"worker\","
-			       "\"base_prio\":0,\"prio\":0,\"cpu\":0,"
-			       "\"relaxed\":false,\"switches\":3,\"exec_ns\":0},"
-			       "{\"name\":\"worker\",\"skins\":\"alchemy\","
-			       "\"state\":\"waiting\",\"waits\":\"sem1\","
-			       "\"base_prio\":21,\"prio\":21,\"cpu\":0,"
-			       "\"relaxed\":false,\"switches\":2,\"exec_ns\":0},"
-			       "{\"name\":\"feeder\",\"skins\":\"alchemy\","
-			       "\"state\":\"sleeping\",\"waits\":\"delay\","
-			       "\"base_prio\":11,\"prio\":11,\"cpu\":0,"
-			       "\"relaxed\":false,\"switches\":3,\"exec_ns\":0}"
-			       "]}");
+	EXPECT(
+	    r, "print threads",
+	    PAUSED(3000000) ",\"threads\":[{\"name\":\"main\",\"skins\":"
+			    "\"\",\"state\":\"waiting\",\"waits\":\"worker\","
+			    "\"base_prio\":0,\"prio\":0,\"cpu\":0,"
+			    "\"relaxed\":false,\"switches\":3,\"exec_ns\":0},"
+			    "{\"name\":\"worker\",\"skins\":\"alchemy\","
+			    "\"state\":\"waiting\",\"waits\":\"sem1\","
+			    "\"base_prio\":21,\"prio\":21,\"cpu\":0,"
+			    "\"relaxed\":false,\"switches\":2,\"exec_ns\":0},"
+			    "{\"name\":\"feeder\",\"skins\":\"alchemy\","
+			    "\"state\":\"sleeping\",\"waits\":\"delay\","
+			    "\"base_prio\":11,\"prio\":11,\"cpu\":0,"
+			    "\"relaxed\":false,\"switches\":3,\"exec_ns\":0}"
+			    "]}");
 	EXPECT(r, "print pipeline",
 	       PAUSED(3000000) ",\"pipeline\":[{\"domain\":\"head\","
 			       "\"priority\":1000000,\"stalled\":[false],"
@@ -205,7 +206,7 @@ TEST(objects_timers_and_threads_at_a_stop)
 static void snapshot(struct sim_runner *r, char *out, size_t len)
 {
 	static const char *const views[] = {
-	    "print threads", "print objects", "print timers",
+	    "print threads",  "print objects", "print timers",
 	    "print pipeline", "print events",
 	};
 
@@ -533,14 +534,16 @@ TEST(batch_output_is_exact)
 	CHECK_EQ(fusion_sim("--json --break date:1ms --print pipeline", out,
 			    sizeof(out)),
 		 0);
-	CHECK_STR(out, PAUSED(1000000) ",\"stop\":{\"reason\":\"break\","
-				       "\"break\":1}}\n" PAUSED(
-				  1000000) ",\"pipeline\":[{\"domain\":"
-					   "\"head\",\"priority\":1000000,"
-					   "\"stalled\":[false],\"pending\":"
-					   "[[]]},{\"domain\":\"root\","
-					   "\"priority\":0,\"stalled\":[false],"
-					   "\"pending\":[[]]}]}\n");
+	CHECK_STR(
+	    out,
+	    PAUSED(1000000) ",\"stop\":{\"reason\":\"break\","
+			    "\"break\":1}}\n" PAUSED(
+				1000000) ",\"pipeline\":[{\"domain\":"
+					 "\"head\",\"priority\":1000000,"
+					 "\"stalled\":[false],\"pending\":"
+					 "[[]]},{\"domain\":\"root\","
+					 "\"priority\":0,\"stalled\":[false],"
+					 "\"pending\":[[]]}]}\n");
 	/* The program's end: its own output, then the runner's line. */
 	CHECK_EQ(fusion_sim("--break block:nobody", out, sizeof(out)), 0);
 	CHECK_STR(out, "worker: done at 6000000 ns\n"
@@ -557,8 +560,7 @@ TEST(batch_output_is_exact)
 		       "pipeline or events\n");
 }
 
-TESTS(T(breakpoints_stop_at_their_event),
-      T(switch_and_priority_breakpoints),
+TESTS(T(breakpoints_stop_at_their_event), T(switch_and_priority_breakpoints),
       T(dates_stop_the_run_when_nothing_happens),
       T(objects_timers_and_threads_at_a_stop),
       T(restart_and_goto_give_the_same_state),

@@ -10,6 +10,7 @@
  * changes meanwhile, and a restart replays the same run.
  */
 #include "debug.h"
+#include "../common/command.h"
 #include "../common/duration.h"
 
 #include <errno.h>
@@ -281,25 +282,12 @@ static bool cmd_step(struct sim_debug *d, int argc, char **argv)
 /* One command: whether the run goes on (its reply comes at the stop). */
 static bool command(struct sim_debug *d, char *line)
 {
-	char *argv[MAX_WORDS + 1], *save = NULL, *end = line + strlen(line);
-	int argc = 0;
+	char *argv[MAX_WORDS];
+	int argc = be_command_split(line, argv, MAX_WORDS, 3);
 
-	for (char *w = strtok_r(line, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save)) {
-		if (argc == MAX_WORDS) {
-			reply_error(d, "too many words");
-			return false;
-		}
-		argv[argc++] = w;
-	}
-	/* A breakpoint's spec is the rest of the line: a mark's text may
-	 * hold spaces. */
-	if (argc > 4 && strcmp(argv[0], "break") == 0 &&
-	    strcmp(argv[1], "add") == 0) {
-		for (char *p = argv[3]; p < end; p++)
-			if (*p == '\0')
-				*p = ' ';
-		argc = 4;
+	if (argc < 0) {
+		reply_error(d, "too many words");
+		return false;
 	}
 	if (argc == 0) {
 		reply_error(d, "empty command");
