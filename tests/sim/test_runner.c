@@ -23,6 +23,7 @@
 static char *worker_argv[] = {SIM_APP, "worker", NULL};
 static char *pingpong_argv[] = {SIM_APP, "pingpong", NULL};
 static char *deadlock_argv[] = {SIM_APP, "deadlock", NULL};
+static char *periodic_argv[] = {SIM_APP, "periodic", NULL};
 
 static struct sim_runner *start(char **argv, const char *cost, int output_fd)
 {
@@ -124,6 +125,32 @@ TEST(switch_and_priority_breakpoints)
 	sim_runner_stop(r);
 }
 
+TEST(fill_level_and_overrun_breakpoints)
+{
+	struct sim_runner *r = start(worker_argv, NULL, 0);
+
+	/* The third message fills q (3 at most): the stop comes with the
+	 * first event after the write that filled it. */
+	EXPECT(r, "break add full:q", PAUSED(0) ",\"break\":1}");
+	EXPECT(r, "run",
+	       PAUSED(6000000) ",\"stop\":{\"reason\":\"break\",\"break\":1,"
+			       "\"event\":{\"date\":6000000,\"cpu\":0,"
+			       "\"kind\":\"service\",\"thread\":\"worker\","
+			       "\"object\":\"rt_mutex_release\",\"detail\":"
+			       "\"0x300001001\",\"arg\":0}}}");
+	sim_runner_stop(r);
+	/* tick spins 1.5 ms from 2 ms: its release point at 3 ms passes
+	 * while it runs, and the run stops right then. */
+	r = start(periodic_argv, NULL, 0);
+	EXPECT(r, "break add overrun:tick", PAUSED(0) ",\"break\":1}");
+	EXPECT(r, "run",
+	       PAUSED(3000000) ",\"stop\":{\"reason\":\"break\",\"break\":1}}");
+	EXPECT(r, "run",
+	       "{\"ok\":true,\"state\":\"exited\",\"date\":4300000,"
+	       "\"stop\":{\"reason\":\"exit\",\"status\":0}}");
+	sim_runner_stop(r);
+}
+
 TEST(dates_stop_the_run_when_nothing_happens)
 {
 	struct sim_runner *r = start(worker_argv, NULL, 0);
@@ -173,7 +200,7 @@ TEST(objects_timers_and_threads_at_a_stop)
 			       "\"alchemy\",\"class\":\"mutex\",\"name\":"
 			       "\"lock\",\"count\":0,\"waiters\":[]},{\"skin\":"
 			       "\"alchemy\",\"class\":\"queue\",\"name\":\"q\","
-			       "\"count\":1,\"capacity\":4,\"waiters\":[]}]}");
+			       "\"count\":1,\"capacity\":3,\"waiters\":[]}]}");
 	EXPECT(r, "print timers",
 	       PAUSED(3000000) ",\"timers\":[{\"name\":\"\",\"thread\":"
 			       "\"feeder\",\"cpu\":0,\"date\":4000000,"
@@ -416,13 +443,13 @@ TEST(bad_commands_get_a_clear_error)
 	    {"break del x", "no breakpoint 'x'"},
 	    {"break add bogus:x",
 	     "unknown breakpoint kind 'bogus' (allowed: switch, block, wake, "
-	     "prio, signal, irq, mark, date)"},
+	     "prio, signal, irq, mark, date, full, empty, overrun)"},
 	    {"break add block", "bad breakpoint 'block' (KIND:ARG, KIND one "
 				"of switch, block, wake, prio, signal, irq, "
-				"mark, date)"},
+				"mark, date, full, empty, overrun)"},
 	    {"break add :worker", "bad breakpoint ':worker' (KIND:ARG, KIND "
 				  "one of switch, block, wake, prio, signal, "
-				  "irq, mark, date)"},
+				  "irq, mark, date, full, empty, overrun)"},
 	    {"break add block:", "missing argument after 'block:'"},
 	    {"break add irq:x", "bad IRQ number 'x'"},
 	    {"break add date:3xs",
@@ -509,7 +536,7 @@ TEST(batch_output_is_exact)
 		  "      worker\n"
 		  "alchemy  mutex      lock                 0     - -          "
 		  "      -\n"
-		  "alchemy  queue      q                    0     4 -          "
+		  "alchemy  queue      q                    0     3 -          "
 		  "      -\n");
 	CHECK_EQ(fusion_sim("--until 1ms --print timers --print events", out,
 			    sizeof(out)),
@@ -551,7 +578,7 @@ TEST(batch_output_is_exact)
 	CHECK_EQ(fusion_sim("--break nobody", out, sizeof(out)), 2);
 	CHECK_STR(out, "fusion sim: --break nobody: bad breakpoint 'nobody' "
 		       "(KIND:ARG, KIND one of switch, block, wake, prio, "
-		       "signal, irq, mark, date)\n");
+		       "signal, irq, mark, date, full, empty, overrun)\n");
 	CHECK_EQ(fusion_sim("--until 1x", out, sizeof(out)), 2);
 	CHECK_STR(out, "fusion sim: --until 1x: not a date (an integer and "
 		       "ns, us, ms or s)\n");
@@ -561,6 +588,7 @@ TEST(batch_output_is_exact)
 }
 
 TESTS(T(breakpoints_stop_at_their_event), T(switch_and_priority_breakpoints),
+      T(fill_level_and_overrun_breakpoints),
       T(dates_stop_the_run_when_nothing_happens),
       T(objects_timers_and_threads_at_a_stop),
       T(restart_and_goto_give_the_same_state),
