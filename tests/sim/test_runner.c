@@ -12,7 +12,9 @@
  * queue q under the mutex lock and blocks on sem1 again.
  */
 #include "harness.h"
+#include "json.h"
 #include "sim_runner.h"
+#include "backend/common/duration.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -587,6 +589,82 @@ TEST(batch_output_is_exact)
 		       "pipeline or events\n");
 }
 
+TEST(durations_parse_exactly)
+{
+	static const struct {
+		const char *text;
+		nk_time_t ns;
+	} good[] = {
+	    {"7", 7},
+	    {"250ns", 250},
+	    {"1500us", 1500000},
+	    {"10ms", 10000000},
+	    {"1.5s", 1500000000},
+	    {"0.5us", 500},
+	    {"1.0000000009s", 1000000000},
+	    {"9223372036854775807ns", NK_INFINITE},
+	};
+	static const char *const bad[] = {
+	    "",
+	    "ms",
+	    "1.s",
+	    "-1",
+	    "1.5",
+	    "10 ms",
+	    "1e3",
+	    "9223372036854775808",
+	    "9223372037s",
+	    "2xs",
+	    ".5s",
+	};
+	nk_time_t ns;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ns = -1;
+		CHECK_EQ(be_parse_duration(good[i].text, &ns), 0);
+		CHECK_EQ(ns, good[i].ns);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_EQ(be_parse_duration(bad[i], &ns), -EINVAL);
+	CHECK_EQ(be_parse_duration(NULL, &ns), -EINVAL);
+	CHECK_EQ(be_parse_duration("1ms", NULL), -EINVAL);
+}
+
+TEST(replies_read_as_json)
+{
+	static const char *const bad[] = {
+	    "",
+	    "{",
+	    "{\"a\"}",
+	    "{\"a\":}",
+	    "[1,]",
+	    "\"open",
+	    "tru",
+	    "{} x",
+	    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+	    "]]",
+	};
+	struct json_value *v =
+	    json_parse("{\"ok\":true,\"date\":-12,\"s\":\"a\\\"b\\u0041\\n\","
+		       "\"l\":[null,false,{}]}");
+
+	CHECK(v != NULL);
+	CHECK(json_get(v, "ok")->boolean);
+	CHECK_EQ(json_num(v, "date", 0), -12);
+	CHECK_STR(json_str(v, "s", ""), "a\"bA\n");
+	CHECK_EQ(json_get(v, "l")->count, 3);
+	CHECK_EQ(json_get(v, "l")->items[1]->type, JSON_BOOL);
+	CHECK(json_get(v, "missing") == NULL);
+	CHECK_EQ(json_num(v, "s", 5), 5);
+	CHECK_STR(json_str(v, "date", "none"), "none");
+	CHECK(json_get(NULL, "ok") == NULL);
+	json_free(v);
+	json_free(NULL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(json_parse(bad[i]) == NULL);
+	CHECK(json_parse(NULL) == NULL);
+}
+
 TESTS(T(breakpoints_stop_at_their_event), T(switch_and_priority_breakpoints),
       T(fill_level_and_overrun_breakpoints),
       T(dates_stop_the_run_when_nothing_happens),
@@ -596,4 +674,5 @@ TESTS(T(breakpoints_stop_at_their_event), T(switch_and_priority_breakpoints),
       T(a_livelock_is_reported), T(a_deadlock_stops_before_its_report),
       T(pause_stops_a_run_from_another_thread),
       T(bad_commands_get_a_clear_error), T(bad_starts_are_refused),
-      T(batch_output_is_exact));
+      T(batch_output_is_exact), T(durations_parse_exactly),
+      T(replies_read_as_json));
