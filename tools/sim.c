@@ -35,7 +35,8 @@ void fusion_sim_usage(FILE *out)
 		"                   events (repeatable)\n"
 		"  --json           print the replies as JSON, one per line\n"
 		"  --cost DURATION  virtual CPU time of each service call "
-		"(FUSION_SIM_COST)\n"
+		"(FUSION_SIM_COST;\n"
+		"                   measured: the host's, not deterministic)\n"
 		"without --until, --break or --print: commands on stdin, "
 		"one JSON reply per line\n"
 		"on stdout (docs/sim-debugger.md)\n");
@@ -398,10 +399,11 @@ int fusion_sim(int argc, char **argv)
 			a.json = true;
 			break;
 		case 'c':
-			if (be_parse_duration(optarg, &ns)) {
+			if (strcmp(optarg, "measured") != 0 &&
+			    be_parse_duration(optarg, &ns)) {
 				fprintf(stderr,
 					"fusion sim: --cost %s: not a duration "
-					"(e.g. 2us, 500ns)\n",
+					"(e.g. 2us, 500ns) nor measured\n",
 					optarg);
 				return FUSION_EXIT_USAGE;
 			}

@@ -464,7 +464,8 @@ int sim_runner_start(char *const argv[], const struct sim_runner_options *opts,
 	int ret;
 
 	if (argv == NULL || argv[0] == NULL || out == NULL ||
-	    (opts && opts->cost && be_parse_duration(opts->cost, &cost)))
+	    (opts && opts->cost && strcmp(opts->cost, "measured") != 0 &&
+	     be_parse_duration(opts->cost, &cost)))
 		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)

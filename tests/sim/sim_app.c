@@ -15,6 +15,8 @@
  *                     livelock.
  *   sim_app deadlock  stuck takes sem1, which nobody gives; main joins
  *                     it.
+ *   sim_app spin      main computes for a while, sleeps 1 us and says
+ *                     when it woke: 1 us, or later with a measured cost.
  *   sim_app periodic  tick (prio 30) runs every 1 ms from 1 ms, spinning
  *                     300 us, but 1.5 ms its second time: it overruns
  *                     its release point at 3 ms.
@@ -131,6 +133,17 @@ static int run_deadlock(void)
 	return 0;
 }
 
+static int run_spin(void)
+{
+	volatile unsigned long sum = 0;
+
+	for (unsigned long i = 0; i < 10000000; i++)
+		sum += i;
+	rt_task_sleep(1000);
+	printf("main: woke at %lld ns\n", (long long)rt_timer_read());
+	return sum == 0;
+}
+
 static void tick(void *arg)
 {
 	(void)arg;
@@ -163,6 +176,9 @@ int main(int argc, char **argv)
 		return run_deadlock();
 	if (argc == 2 && strcmp(argv[1], "periodic") == 0)
 		return run_periodic();
-	fprintf(stderr, "usage: sim_app worker|pingpong|deadlock|periodic\n");
+	if (argc == 2 && strcmp(argv[1], "spin") == 0)
+		return run_spin();
+	fprintf(stderr,
+		"usage: sim_app worker|pingpong|deadlock|periodic|spin\n");
 	return 2;
 }

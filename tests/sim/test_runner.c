@@ -26,6 +26,7 @@ static char *worker_argv[] = {SIM_APP, "worker", NULL};
 static char *pingpong_argv[] = {SIM_APP, "pingpong", NULL};
 static char *deadlock_argv[] = {SIM_APP, "deadlock", NULL};
 static char *periodic_argv[] = {SIM_APP, "periodic", NULL};
+static char *spin_argv[] = {SIM_APP, "spin", NULL};
 
 static struct sim_runner *start(char **argv, const char *cost, int output_fd)
 {
@@ -337,6 +338,32 @@ TEST(a_cost_per_call_lets_a_pingpong_reach_its_end)
 	CHECK_STR(text, "main: woke at 1500011000 ns, 374999 exchanges\n");
 	sim_runner_stop(r);
 	close(out);
+}
+
+/* sim_app spin: the date main woke at, with @cost. */
+static long long spin_wake(const char *cost)
+{
+	int out = output_file();
+	struct sim_runner *r = start(spin_argv, cost, out);
+	char text[256], *reply;
+	long long date = -1;
+
+	reply = ask(r, "run");
+	CHECK(strstr(reply, "\"status\":0}}") != NULL);
+	free(reply);
+	slurp(out, text, sizeof(text));
+	CHECK_EQ(sscanf(text, "main: woke at %lld ns", &date), 1);
+	sim_runner_stop(r);
+	close(out);
+	return date;
+}
+
+TEST(a_measured_cost_charges_the_host_cpu_time)
+{
+	/* Its computing takes no virtual time by default, some of the
+	 * host's CPU time when measured (how much is not reproducible). */
+	CHECK_EQ(spin_wake(NULL), 1000);
+	CHECK(spin_wake("measured") > 1000);
 }
 
 TEST(a_livelock_is_reported)
@@ -671,7 +698,8 @@ TESTS(T(breakpoints_stop_at_their_event), T(switch_and_priority_breakpoints),
       T(objects_timers_and_threads_at_a_stop),
       T(restart_and_goto_give_the_same_state),
       T(a_cost_per_call_lets_a_pingpong_reach_its_end),
-      T(a_livelock_is_reported), T(a_deadlock_stops_before_its_report),
+      T(a_measured_cost_charges_the_host_cpu_time), T(a_livelock_is_reported),
+      T(a_deadlock_stops_before_its_report),
       T(pause_stops_a_run_from_another_thread),
       T(bad_commands_get_a_clear_error), T(bad_starts_are_refused),
       T(batch_output_is_exact), T(durations_parse_exactly),

@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The shadow bound to the calling OS thread (one instance at a time). */
@@ -479,6 +480,7 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 	sim->handlers = handlers;
 	sim->nr_cpus = nr_cpus;
 	sim->cost = opts.sim_cost;
+	sim->measured = opts.sim_cost_measured;
 	sim->livelock_limit = opts.sim_livelock;
 	for (int cpu = 0; cpu < NK_MAX_CPUS; cpu++)
 		sim->deadline[cpu] = NK_INFINITE;
@@ -727,6 +729,18 @@ static void sim_busy(void *priv, void *shadow, nk_time_t ns)
 }
 
 /*
+ * The calling thread's CPU clock, for FUSION_SIM_COST=measured: what it
+ * spent between two service calls is charged as the second one's cost.
+ */
+static nk_time_t thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (nk_time_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
  * FUSION_SIM_COST: the service call @s (the holder, leaving the
  * nucleus) made takes that much of its CPU, as nk_consume() would:
  * what its CPU does meanwhile (timers, a more urgent thread) happens
@@ -789,6 +803,8 @@ static void sim_lock(void *priv)
 	}
 	livelock_check(sim);
 	s->owed = sim->cost;
+	if (sim->measured && s->cpu_mark)
+		s->owed += thread_cpu() - s->cpu_mark;
 }
 
 /*
@@ -816,6 +832,8 @@ static void sim_unlock(void *priv)
 		charge_cost(sim, s);
 		sim_depth = 0;
 	}
+	if (sim->measured && s && s == sim->holder)
+		s->cpu_mark = thread_cpu();
 	if (sim->holder == NULL && sim->away)
 		unlock_dispatch(sim);
 	else
@@ -943,7 +961,7 @@ static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 	}
 	if (sim->debug)
 		sim_debug_attach(sim->debug, fn, ctx);
-	if (sim->cost) {
+	if (sim->cost || sim->measured) {
 		sim->cost_next = *fn;
 		sim->cost_next_ctx = *ctx;
 		*fn = cost_record;
