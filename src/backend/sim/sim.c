@@ -9,7 +9,11 @@
  * shadow in FIFO order or, when nothing can run, advances virtual time
  * to the next event: a timer deadline of some CPU (timers first at equal
  * dates, in CPU order) or the end of a busy period.  Code between
- * nucleus calls takes no virtual time: an "infinitely fast CPU".
+ * nucleus calls takes no virtual time: an "infinitely fast CPU", unless
+ * FUSION_SIM_COST charges each service call a cost (charge_cost); a run
+ * whose time stands still too long is a livelock (livelock_check).
+ * fusion sim's agent (debug*.c), when there is one, sees every event
+ * and every move of time, and may stop the run at either.
  *
  * Plain OS threads are outside the simulation.  One that calls a nucleus
  * service takes the lock between two nucleus calls of the holder, as an
