@@ -342,7 +342,7 @@ static void stop(struct sim_debug *d, const char *reason,
 static void debug_record(void *ctx, const struct nk_trace_record *rec)
 {
 	struct sim_debug *d = ctx;
-	struct sim_break *brk;
+	struct sim_break *brk, *level;
 
 	if (d->next)
 		d->next(d->next_ctx, rec);
@@ -353,12 +353,15 @@ static void debug_record(void *ctx, const struct nk_trace_record *rec)
 		stop(d, "start", NULL, NULL);
 	}
 	sim_history_put(&d->history, rec);
+	/* Levels are followed at every event, so that a change is seen
+	 * once, whatever stops the run. */
+	level = sim_break_levels(&d->breaks, d->sim);
 	if (d->mode == MODE_STEP && --d->steps == 0)
 		stop(d, "step", rec, NULL);
 	else if (!d->no_breaks && (brk = sim_break_match(&d->breaks, rec)))
 		stop(d, "break", rec, brk);
-	else if (!d->no_breaks && (brk = sim_break_levels(&d->breaks, d->sim)))
-		stop(d, "break", rec, brk);
+	else if (!d->no_breaks && level)
+		stop(d, "break", rec, level);
 	else if (pause_requested(d))
 		stop(d, "pause", rec, NULL);
 }
