@@ -42,11 +42,15 @@ struct sim_debug {
 	struct sim_breaks breaks;
 	struct sim_history history;
 	struct sim_reply reply;
-	char in[1024]; /* what was read past the current line */
+	unsigned long events; /* seen: one in PAUSE_POLL_MASK + 1 polls */
+	char in[1024];	      /* what was read past the current line */
 	size_t in_len;
 };
 
 #define LINE_MAX_LEN 1024
+/* A pause is looked for every 256 events: a system call at each would
+ * cost more than the rest of the agent's work. */
+#define PAUSE_POLL_MASK 255
 
 /* The runner went away: the program has nobody to answer to. */
 static void __attribute__((noreturn)) runner_gone(void)
@@ -362,7 +366,7 @@ static void debug_record(void *ctx, const struct nk_trace_record *rec)
 		stop(d, "break", rec, brk);
 	else if (!d->no_breaks && level)
 		stop(d, "break", rec, level);
-	else if (pause_requested(d))
+	else if ((++d->events & PAUSE_POLL_MASK) == 0 && pause_requested(d))
 		stop(d, "pause", rec, NULL);
 }
 
