@@ -32,6 +32,20 @@
 
 struct nk_instance;
 struct nk_thread;
+struct nk_synch;
+
+/** One object, as a personality describes it to the debugger. */
+struct nk_object_info {
+	const char *cls;	       /**< its class: "sem" */
+	const char *name;	       /**< "" when anonymous */
+	long count;		       /**< value, depth, messages; -1: none */
+	long capacity;		       /**< the most it holds; 0: unbounded */
+	const struct nk_thread *owner; /**< NULL: not owned */
+	/** Its queue of waiters (takers, receivers), NULL: none. */
+	const struct nk_synch *waiters;
+	/** A second queue (senders waiting for room), NULL: none. */
+	const struct nk_synch *senders;
+};
 
 /** A skin's description of itself, one constant per skin. */
 struct nk_personality {
@@ -65,6 +79,15 @@ struct nk_personality {
 	void (*finalize)(struct nk_thread *thread, void *ext);
 	/** The instance is destroyed, after every thread was finalized. */
 	void (*fini)(struct nk_instance *nk, void *state);
+	/**
+	 * The debugger's view (fusion sim): call @p emit once per object
+	 * of the personality, in an order that replays the same.  Lock
+	 * held, simulation stopped.  NULL: nothing to show.
+	 */
+	void (*objects)(struct nk_instance *nk, void *state,
+			void (*emit)(void *ctx,
+				     const struct nk_object_info *info),
+			void *ctx);
 };
 
 /**

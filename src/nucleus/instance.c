@@ -40,6 +40,9 @@ static const struct nk_backend_handlers nucleus_handlers = {
     .irq = nk_irq_handle,
     .irq_sync = nk_irq_handle_sync,
     .root_sync = nk_irq_handle_root,
+    .inspect = nk_inspect_handler,
+    .object_level = nk_inspect_level,
+    .overrun_date = nk_inspect_overrun,
 };
 
 /*

@@ -9,7 +9,11 @@
  * shadow in FIFO order or, when nothing can run, advances virtual time
  * to the next event: a timer deadline of some CPU (timers first at equal
  * dates, in CPU order) or the end of a busy period.  Code between
- * nucleus calls takes no virtual time: an "infinitely fast CPU".
+ * nucleus calls takes no virtual time: an "infinitely fast CPU", unless
+ * FUSION_SIM_COST charges each service call a cost (charge_cost); a run
+ * whose time stands still too long is a livelock (livelock_check).
+ * fusion sim's agent (debug*.c), when there is one, sees every event
+ * and every move of time, and may stop the run at either.
  *
  * Plain OS threads are outside the simulation.  One that calls a nucleus
  * service takes the lock between two nucleus calls of the holder, as an
@@ -52,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The shadow bound to the calling OS thread (one instance at a time). */
@@ -213,6 +218,18 @@ static bool advance(struct sim *sim)
 			busy_end = true;
 		}
 	}
+	if (sim->debug) {
+		nk_time_t stop = sim_debug_horizon(sim->debug, next);
+
+		/* The debugger stops the run at a date first; the events
+		 * due then are delivered when it goes on. */
+		if (stop != NK_INFINITE) {
+			if (stop > sim->now)
+				sim->now = stop;
+			sim_debug_reached(sim->debug);
+			return true;
+		}
+	}
 	if (which < 0 && script < 0)
 		return false;
 	if (next > sim->now)
@@ -236,6 +253,8 @@ static void report_line(void *ctx, const char *line)
 
 static void __attribute__((noreturn)) report_deadlock(struct sim *sim)
 {
+	if (sim->debug)
+		sim_debug_fatal(sim->debug, "deadlock");
 	fprintf(stderr,
 		"fusion-sim: deadlock at %lld ns: every thread is blocked and "
 		"no timer is pending\n",
@@ -246,6 +265,31 @@ static void __attribute__((noreturn)) report_deadlock(struct sim *sim)
 	 * wait on what can never come.  Streams are flushed by hand. */
 	fflush(NULL);
 	_exit(SIM_EXIT_DEADLOCK);
+}
+
+/*
+ * FUSION_SIM_LIVELOCK events (dispatches and nucleus entries) at one
+ * virtual date: threads keep each other busy and time never moves, as
+ * a deadlock it would never end.  Lock held.
+ */
+static void livelock_check(struct sim *sim)
+{
+	if (sim->now != sim->same_date) {
+		sim->same_date = sim->now;
+		sim->same_date_events = 0;
+		return;
+	}
+	if (++sim->same_date_events < sim->livelock_limit)
+		return;
+	if (sim->debug)
+		sim_debug_fatal(sim->debug, "livelock");
+	fprintf(stderr,
+		"fusion-sim: livelock at %lld ns: %lu events without virtual "
+		"time moving\n",
+		(long long)sim->now, sim->same_date_events);
+	sim->handlers->describe(sim->nk, report_line, NULL);
+	fflush(NULL);
+	_exit(SIM_EXIT_LIVELOCK);
 }
 
 /* End the calling shadow's OS thread.  Last touch of @s: see reap. */
@@ -355,6 +399,7 @@ static void dispatch(struct sim *sim, struct sim_shadow *self)
 		struct sim_shadow *next = runnable_pop(sim);
 
 		if (next) {
+			livelock_check(sim);
 			sim->dispatching = false;
 			sim->holder = next;
 			if (next == self)
@@ -402,6 +447,8 @@ static void sim_fini(void *priv)
 {
 	struct sim *sim = priv;
 
+	if (sim->debug)
+		sim_debug_close(sim->debug);
 	if (sim->log)
 		sim_log_close(sim->log);
 	sim_scenario_free(sim);
@@ -423,7 +470,10 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 	if (cede_error)
 		return cede_error;
 	if (be_option_get(BE_OPT_SIM_LOG, &opts) ||
-	    be_option_get(BE_OPT_SIM_SCENARIO, &opts))
+	    be_option_get(BE_OPT_SIM_SCENARIO, &opts) ||
+	    be_option_get(BE_OPT_SIM_CONTROL, &opts) ||
+	    be_option_get(BE_OPT_SIM_COST, &opts) ||
+	    be_option_get(BE_OPT_SIM_LIVELOCK, &opts))
 		return -EINVAL;
 	log_path = opts.sim_log;
 	scenario = opts.sim_scenario;
@@ -433,6 +483,9 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 	sim->nk = nk;
 	sim->handlers = handlers;
 	sim->nr_cpus = nr_cpus;
+	sim->cost = opts.sim_cost;
+	sim->measured = opts.sim_cost_measured;
+	sim->livelock_limit = opts.sim_livelock;
 	for (int cpu = 0; cpu < NK_MAX_CPUS; cpu++)
 		sim->deadline[cpu] = NK_INFINITE;
 	nk_list_init(&sim->runnable);
@@ -453,6 +506,16 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 			sim_fini(sim);
 			return ret;
 		}
+	}
+	if (opts.sim_controlled) {
+		sim->debug = sim_debug_open(sim, opts.sim_control_fd);
+		if (sim->debug == NULL) {
+			ret = -errno;
+			sim_fini(sim);
+			return ret;
+		}
+		/* One agent per process: the first instance's. */
+		unsetenv("FUSION_SIM_CONTROL");
 	}
 	*priv = sim;
 	return 0;
@@ -669,6 +732,41 @@ static void sim_busy(void *priv, void *shadow, nk_time_t ns)
 	dispatch(sim, s);
 }
 
+/*
+ * The calling thread's CPU clock, for FUSION_SIM_COST=measured: what it
+ * spent between two service calls is charged as the second one's cost.
+ */
+static nk_time_t thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (nk_time_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * FUSION_SIM_COST: the service call @s (the holder, leaving the
+ * nucleus) made takes that much of its CPU, as nk_consume() would:
+ * what its CPU does meanwhile (timers, a more urgent thread) happens
+ * first, and the rest is spent when @s runs again.  Charged as it
+ * leaves, so that an entry that only recorded an event costs nothing
+ * (cost_record).  Lock held once.
+ */
+static void charge_cost(struct sim *sim, struct sim_shadow *s)
+{
+	nk_time_t remaining = s->owed;
+
+	s->owed = 0;
+	while (remaining > 0) {
+		nk_time_t start = sim->now;
+
+		sim_busy(sim, s, remaining);
+		remaining -= sim->now - start;
+		if (remaining > 0)
+			sim->handlers->preempt(sim->nk);
+	}
+}
+
 static void sim_lock(void *priv)
 {
 	struct sim *sim = priv;
@@ -707,6 +805,10 @@ static void sim_lock(void *priv)
 		sim->kicked[s->cpu] = false;
 		sim->handlers->preempt(sim->nk);
 	}
+	livelock_check(sim);
+	s->owed = sim->cost;
+	if (sim->measured && s->cpu_mark)
+		s->owed += thread_cpu() - s->cpu_mark;
 }
 
 /*
@@ -724,9 +826,18 @@ static void __attribute__((noinline)) unlock_dispatch(struct sim *sim)
 static void sim_unlock(void *priv)
 {
 	struct sim *sim = priv;
+	struct sim_shadow *s = sim_self;
 
 	if (--sim_depth > 0)
 		return;
+	if (s && s->owed && s == sim->holder && !s->relaxed &&
+	    !sim->dispatching) {
+		sim_depth = 1;
+		charge_cost(sim, s);
+		sim_depth = 0;
+	}
+	if (sim->measured && s && s == sim->holder)
+		s->cpu_mark = thread_cpu();
 	if (sim->holder == NULL && sim->away)
 		unlock_dispatch(sim);
 	else
@@ -826,6 +937,24 @@ static int sim_source_fd(void *priv, unsigned int irq)
 	return -EINVAL;
 }
 
+/*
+ * With a cost per service call, the sink in front of all others: an
+ * event a skin or the program records (a service call, a mark) enters
+ * the nucleus for that alone, which costs no virtual time, whatever
+ * records it.
+ */
+static void cost_record(void *ctx, const struct nk_trace_record *rec)
+{
+	struct sim *sim = ctx;
+	struct sim_shadow *s = sim_self;
+
+	if ((rec->event == NK_TRACE_SERVICE || rec->event == NK_TRACE_MARK) &&
+	    s && s->sim == sim && sim_depth == 1)
+		s->owed = 0;
+	if (sim->cost_next)
+		sim->cost_next(sim->cost_next_ctx, rec);
+}
+
 static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 {
 	struct sim *sim = priv;
@@ -833,6 +962,14 @@ static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 	if (sim->log) {
 		*fn = sim_log_record;
 		*ctx = sim->log;
+	}
+	if (sim->debug)
+		sim_debug_attach(sim->debug, fn, ctx);
+	if (sim->cost || sim->measured) {
+		sim->cost_next = *fn;
+		sim->cost_next_ctx = *ctx;
+		*fn = cost_record;
+		*ctx = sim;
 	}
 }
 

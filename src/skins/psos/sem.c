@@ -13,6 +13,15 @@ struct psos_sem {
 	struct nk_sem sem;
 };
 
+void psos_sem_describe(const void *object, struct nk_object_info *info)
+{
+	const struct psos_sem *s = object;
+
+	/* pSOS names are the skin's own (not unique). */
+	info->name = s->obj.name;
+	skin_describe_sem(&s->sem, info);
+}
+
 void psos_sem_reclaim(struct nk_instance *nk, void *object)
 {
 	struct psos_sem *s = object;
