@@ -134,21 +134,24 @@ TEST(fill_level_and_overrun_breakpoints)
 	struct sim_runner *r = start(worker_argv, NULL, 0);
 
 	/* The third message fills q (3 at most): the stop comes with the
-	 * first event after the write that filled it. */
+	 * first event after the write that filled it, the write's own
+	 * service event (recorded as it returns). */
 	EXPECT(r, "break add full:q", PAUSED(0) ",\"break\":1}");
 	EXPECT(r, "run",
 	       PAUSED(6000000) ",\"stop\":{\"reason\":\"break\",\"break\":1,"
 			       "\"event\":{\"date\":6000000,\"cpu\":0,"
-			       "\"kind\":\"service\",\"thread\":\"worker\","
-			       "\"object\":\"rt_mutex_release\",\"detail\":"
-			       "\"0x300001001\",\"arg\":0}}}");
-	/* main reads the three messages after 6 ms, then marks it. */
+			       "\"kind\":\"alchemy\",\"thread\":\"worker\","
+			       "\"object\":\"rt_queue_write\",\"detail\":"
+			       "\"0x600001002\",\"arg\":0}}}");
+	/* main reads the three messages after 6 ms: the third read's
+	 * service event is the first after q is empty. */
 	EXPECT(r, "break add empty:q", PAUSED(6000000) ",\"break\":2}");
 	EXPECT(r, "run",
 	       PAUSED(6000000) ",\"stop\":{\"reason\":\"break\",\"break\":2,"
 			       "\"event\":{\"date\":6000000,\"cpu\":0,"
-			       "\"kind\":\"mark\",\"thread\":\"main\","
-			       "\"object\":\"drained\",\"arg\":0}}}");
+			       "\"kind\":\"alchemy\",\"thread\":\"main\","
+			       "\"object\":\"rt_queue_read\",\"detail\":"
+			       "\"0x600001002\",\"arg\":4}}}");
 	sim_runner_stop(r);
 	/* tick spins 1.5 ms from 2 ms: its release point at 3 ms passes
 	 * while it runs, and the run stops right then. */
@@ -423,7 +426,7 @@ TEST(a_livelock_is_reported)
 	EXPECT(r, "print objects",
 	       PAUSED(0) ",\"objects\":[{\"skin\":\"alchemy\",\"class\":"
 			 "\"sem\",\"name\":\"ping\",\"count\":0,\"waiters\":"
-			 "[\"ping\"]},{\"skin\":\"alchemy\",\"class\":"
+			 "[]},{\"skin\":\"alchemy\",\"class\":"
 			 "\"sem\",\"name\":\"pong\",\"count\":0,"
 			 "\"waiters\":[]}]}");
 	EXPECT(r, "run",
@@ -434,7 +437,7 @@ TEST(a_livelock_is_reported)
 		  "fusion-sim: livelock at 0 ns: 10000 events without virtual "
 		  "time moving\n"
 		  "fusion-sim:   main prio 51/51 cpu0 waits for delay\n"
-		  "fusion-sim:   ping prio 11/11 cpu0 waits for ping\n"
+		  "fusion-sim:   ping prio 11/11 cpu0 runnable\n"
 		  "fusion-sim:   pong prio 11/11 cpu0 runnable\n");
 	sim_runner_stop(r);
 	close(out);
@@ -616,18 +619,25 @@ TEST(batch_output_is_exact)
 	CHECK_STR(out, "stopped at 1000000 ns: until\n"
 		       "          DATE     INTERVAL CPU TIMER\n"
 		       "       2000000            0   0 thread feeder\n"
+		       "0 cpu0 alchemy main rt_sem_create 0\n"
+		       "0 cpu0 alchemy main rt_mutex_create 0\n"
+		       "0 cpu0 alchemy main rt_queue_create 0\n"
 		       "0 cpu0 create worker 21\n"
+		       "0 cpu0 alchemy main rt_task_create 0\n"
 		       "0 cpu0 create feeder 11\n"
+		       "0 cpu0 alchemy main rt_task_create 0\n"
 		       "0 cpu0 start worker 21\n"
 		       "0 cpu0 ready worker 21\n"
 		       "0 cpu0 switch worker main\n"
 		       "0 cpu0 block worker sem1\n"
 		       "0 cpu0 switch main worker\n"
+		       "0 cpu0 alchemy main rt_task_start 0\n"
 		       "0 cpu0 start feeder 11\n"
 		       "0 cpu0 ready feeder 11\n"
 		       "0 cpu0 switch feeder main\n"
 		       "0 cpu0 block feeder delay\n"
 		       "0 cpu0 switch main feeder\n"
+		       "0 cpu0 alchemy main rt_task_start 0\n"
 		       "0 cpu0 block main worker\n"
 		       "0 cpu0 switch root0 main\n");
 	CHECK_EQ(fusion_sim("--json --break date:1ms --print pipeline", out,

@@ -948,7 +948,7 @@ static void cost_record(void *ctx, const struct nk_trace_record *rec)
 	struct sim *sim = ctx;
 	struct sim_shadow *s = sim_self;
 
-	if ((rec->event == NK_TRACE_SERVICE || rec->event == NK_TRACE_MARK) &&
+	if ((nk_trace_is_service(rec->event) || rec->event == NK_TRACE_MARK) &&
 	    s && s->sim == sim && sim_depth == 1)
 		s->owed = 0;
 	if (sim->cost_next)
