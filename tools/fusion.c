@@ -23,6 +23,8 @@ static const struct {
     {"top", fusion_top, fusion_top_usage,
      "a program's threads and CPUs, refreshed"},
     {"trace", fusion_trace, fusion_trace_usage, "report or export a trace"},
+    {"sim", fusion_sim, fusion_sim_usage,
+     "run a program on sim under the debugger"},
 };
 
 static int usage(FILE *out)

@@ -25,6 +25,8 @@ int fusion_trace(int argc, char **argv);
 void fusion_trace_usage(FILE *out);
 int fusion_top(int argc, char **argv);
 void fusion_top_usage(FILE *out);
+int fusion_sim(int argc, char **argv);
+void fusion_sim_usage(FILE *out);
 
 struct status_page;
 /*

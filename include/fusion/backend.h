@@ -101,6 +101,22 @@ struct nk_backend_handlers {
 	void (*irq)(struct nk_instance *nk, int cpu, unsigned int irq);
 	void (*irq_sync)(struct nk_instance *nk, int cpu);
 	void (*root_sync)(struct nk_instance *nk);
+	/*
+	 * The debugger's view (the sim backend's agent,
+	 * docs/sim-debugger.md): write @what, one of NK_INSPECT_*, as one
+	 * JSON array, in pieces through @emit.  Lock held, the instance
+	 * complete (its first trace record has been made).
+	 */
+	void (*inspect)(struct nk_instance *nk, int what,
+			void (*emit)(void *ctx, const char *text), void *ctx);
+};
+
+/* What handlers->inspect describes. */
+enum nk_inspect_what {
+	NK_INSPECT_THREADS,
+	NK_INSPECT_OBJECTS,
+	NK_INSPECT_TIMERS,
+	NK_INSPECT_PIPELINE,
 };
 
 struct ipipe_source;

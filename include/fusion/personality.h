@@ -34,6 +34,21 @@ struct nk_instance;
 struct nk_thread;
 
 /** A skin's description of itself, one constant per skin. */
+struct nk_synch;
+
+/** One object, as a personality describes it to the debugger. */
+struct nk_object_info {
+	const char *cls;	       /**< its class: "sem" */
+	const char *name;	       /**< "" when anonymous */
+	long count;		       /**< value, depth, messages; -1: none */
+	long capacity;		       /**< the most it holds; 0: unbounded */
+	const struct nk_thread *owner; /**< NULL: not owned */
+	/** Its queue of waiters (takers, receivers), NULL: none. */
+	const struct nk_synch *waiters;
+	/** A second queue (senders waiting for room), NULL: none. */
+	const struct nk_synch *senders;
+};
+
 struct nk_personality {
 	const char *name; /**< non-empty; one registration per name */
 	/** Bytes of per-instance state and per-thread extension, zeroed
@@ -65,6 +80,15 @@ struct nk_personality {
 	void (*finalize)(struct nk_thread *thread, void *ext);
 	/** The instance is destroyed, after every thread was finalized. */
 	void (*fini)(struct nk_instance *nk, void *state);
+	/**
+	 * The debugger's view (fusion sim): call @p emit once per object
+	 * of the personality, in an order that replays the same.  Lock
+	 * held, simulation stopped.  NULL: nothing to show.
+	 */
+	void (*objects)(struct nk_instance *nk, void *state,
+			void (*emit)(void *ctx,
+				     const struct nk_object_info *info),
+			void *ctx);
 };
 
 /**

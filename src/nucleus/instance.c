@@ -38,6 +38,7 @@ static const struct nk_backend_handlers nucleus_handlers = {
     .irq = nk_irq_handle,
     .irq_sync = nk_irq_handle_sync,
     .root_sync = nk_irq_handle_root,
+    .inspect = nk_inspect_handler,
 };
 
 static void instance_free(struct nk_instance *nk)

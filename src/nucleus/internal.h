@@ -293,6 +293,13 @@ void nk_thread_free(struct nk_thread *thread);
 void nk_thread_reap_all(struct nk_instance *nk);
 const char *nk_thread_wait_name(struct nk_thread *thread);
 
+/* status.c: @t's status at date @now.  Lock held. */
+struct nk_status_thread;
+void nk_thread_status(struct nk_thread *t, nk_time_t now,
+		      struct nk_status_thread *out);
+/* inspect.c: handlers->inspect. */
+void nk_inspect_handler(struct nk_instance *nk, int what,
+			void (*emit)(void *ctx, const char *text), void *ctx);
 /* personality.c: hooks of every personality @thread carries.  Lock held. */
 void nk_personality_exit(struct nk_thread *thread);
 void nk_personality_finalize(struct nk_thread *thread);

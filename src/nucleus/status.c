@@ -47,8 +47,8 @@ static void skins_of(struct nk_thread *t, char *buf, size_t len)
 	}
 }
 
-static void thread_status(struct nk_thread *t, nk_time_t now,
-			  struct nk_status_thread *out)
+void nk_thread_status(struct nk_thread *t, nk_time_t now,
+		      struct nk_status_thread *out)
 {
 	const struct nk_backend_ops *be = t->nk->be;
 	const char *waits = nk_thread_wait_name(t);
@@ -125,7 +125,7 @@ int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
 	}
 	nk_list_for_each(pos, &nk->threads) {
 		if (n < max_threads)
-			thread_status(
+			nk_thread_status(
 			    nk_list_entry(pos, struct nk_thread, instance_link),
 			    now, &threads[n]);
 		n++;

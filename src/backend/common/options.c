@@ -5,6 +5,7 @@
  * what is allowed; the caller names the option and the value.
  */
 #include "options.h"
+#include "duration.h"
 #include "../sim/sim.h"
 #include "../../session/session.h"
 
@@ -215,6 +216,53 @@ static int parse_sim_scenario(const char *value, struct be_options *o,
 	return 0;
 }
 
+static int parse_sim_control(const char *value, struct be_options *o, char *why,
+			     size_t len)
+{
+	struct stat st;
+	char *end;
+	long fd;
+
+	errno = 0;
+	fd = strtol(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end || errno || fd > INT_MAX ||
+	    fstat((int)fd, &st) || !S_ISSOCK(st.st_mode)) {
+		snprintf(why, len,
+			 "not a socket descriptor (fusion sim sets it)");
+		return -EINVAL;
+	}
+	o->sim_controlled = true;
+	o->sim_control_fd = (int)fd;
+	return 0;
+}
+
+static int parse_sim_cost(const char *value, struct be_options *o, char *why,
+			  size_t len)
+{
+	if (be_parse_duration(value, &o->sim_cost)) {
+		snprintf(why, len,
+			 "not a duration (e.g. 2us, 500ns, 0: no cost)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_sim_livelock(const char *value, struct be_options *o,
+			      char *why, size_t len)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(value, &end, 10);
+	if (value[0] < '1' || value[0] > '9' || *end || errno) {
+		snprintf(why, len, "not a number of events (1 or more)");
+		return -EINVAL;
+	}
+	o->sim_livelock = n;
+	return 0;
+}
+
 static int parse_watchdog(const char *value, struct be_options *o, char *why,
 			  size_t len)
 {
@@ -390,6 +438,18 @@ static const struct be_option options[BE_OPT_NR] = {
     [BE_OPT_SIM_SCENARIO] = {"FUSION_SIM_SCENARIO", NULL, "FILE", NULL,
 			     parse_sim_scenario,
 			     "sim: scripted interrupts from FILE"},
+    [BE_OPT_SIM_CONTROL] = {"FUSION_SIM_CONTROL", NULL, "FD", NULL,
+			    parse_sim_control,
+			    "sim: the control socket of fusion sim's agent "
+			    "(set by fusion sim)"},
+    [BE_OPT_SIM_COST] = {"FUSION_SIM_COST", "--sim-cost=", "DURATION", NULL,
+			 parse_sim_cost,
+			 "sim: virtual CPU time each service call takes "
+			 "(default 0)"},
+    [BE_OPT_SIM_LIVELOCK] = {"FUSION_SIM_LIVELOCK", NULL, "EVENTS", "1000000",
+			     parse_sim_livelock,
+			     "sim: events at one virtual date reported as a "
+			     "livelock (default 1000000)"},
     [BE_OPT_WATCHDOG_MS] = {"FUSION_WATCHDOG_MS", NULL, "0..3600000", "4000",
 			    parse_watchdog,
 			    "live: demote a thread that holds its CPU this "

@@ -24,6 +24,9 @@ enum be_option_id {
 	BE_OPT_CPUS,
 	BE_OPT_SIM_LOG,
 	BE_OPT_SIM_SCENARIO,
+	BE_OPT_SIM_CONTROL,
+	BE_OPT_SIM_COST,
+	BE_OPT_SIM_LIVELOCK,
 	BE_OPT_WATCHDOG_MS,
 	BE_OPT_FIFO_RANGE,
 	BE_OPT_NO_RT,
@@ -40,13 +43,17 @@ enum be_option_id {
 
 /* Parsed values; an option unset (or set empty) keeps its default. */
 struct be_options {
-	const char *backend;	  /* NULL: the default backend */
-	int nr_cpus;		  /* 0: the backend's default CPUs */
-	int cpus[NK_MAX_CPUS];	  /* Linux CPUs, in the order given */
-	const char *sim_log;	  /* NULL: no event log */
-	const char *sim_scenario; /* NULL: no scenario */
-	long watchdog_ms;	  /* 0: no watchdog */
-	int fifo_lo, fifo_hi;	  /* SCHED_FIFO priorities of RT threads */
+	const char *backend;	    /* NULL: the default backend */
+	int nr_cpus;		    /* 0: the backend's default CPUs */
+	int cpus[NK_MAX_CPUS];	    /* Linux CPUs, in the order given */
+	const char *sim_log;	    /* NULL: no event log */
+	const char *sim_scenario;   /* NULL: no scenario */
+	bool sim_controlled;	    /* fusion sim's agent, on: */
+	int sim_control_fd;	    /* its socket */
+	nk_time_t sim_cost;	    /* virtual ns per nucleus entry */
+	unsigned long sim_livelock; /* events at one date: a livelock */
+	long watchdog_ms;	    /* 0: no watchdog */
+	int fifo_lo, fifo_hi;	    /* SCHED_FIFO priorities of RT threads */
 	bool no_rt;
 	bool no_sud;
 	const char *session;	   /* NULL: a private session */

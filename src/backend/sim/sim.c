@@ -213,6 +213,18 @@ static bool advance(struct sim *sim)
 			busy_end = true;
 		}
 	}
+	if (sim->debug) {
+		nk_time_t stop = sim_debug_horizon(sim->debug, next);
+
+		/* The debugger stops the run at a date first; the events
+		 * due then are delivered when it goes on. */
+		if (stop != NK_INFINITE) {
+			if (stop > sim->now)
+				sim->now = stop;
+			sim_debug_reached(sim->debug);
+			return true;
+		}
+	}
 	if (which < 0 && script < 0)
 		return false;
 	if (next > sim->now)
@@ -236,6 +248,8 @@ static void report_line(void *ctx, const char *line)
 
 static void __attribute__((noreturn)) report_deadlock(struct sim *sim)
 {
+	if (sim->debug)
+		sim_debug_fatal(sim->debug, "deadlock");
 	fprintf(stderr,
 		"fusion-sim: deadlock at %lld ns: every thread is blocked and "
 		"no timer is pending\n",
@@ -246,6 +260,31 @@ static void __attribute__((noreturn)) report_deadlock(struct sim *sim)
 	 * wait on what can never come.  Streams are flushed by hand. */
 	fflush(NULL);
 	_exit(SIM_EXIT_DEADLOCK);
+}
+
+/*
+ * FUSION_SIM_LIVELOCK events (dispatches and nucleus entries) at one
+ * virtual date: threads keep each other busy and time never moves, as
+ * a deadlock it would never end.  Lock held.
+ */
+static void livelock_check(struct sim *sim)
+{
+	if (sim->now != sim->same_date) {
+		sim->same_date = sim->now;
+		sim->same_date_events = 0;
+		return;
+	}
+	if (++sim->same_date_events < sim->livelock_limit)
+		return;
+	if (sim->debug)
+		sim_debug_fatal(sim->debug, "livelock");
+	fprintf(stderr,
+		"fusion-sim: livelock at %lld ns: %lu events without virtual "
+		"time moving\n",
+		(long long)sim->now, sim->same_date_events);
+	sim->handlers->describe(sim->nk, report_line, NULL);
+	fflush(NULL);
+	_exit(SIM_EXIT_LIVELOCK);
 }
 
 /* End the calling shadow's OS thread.  Last touch of @s: see reap. */
@@ -355,6 +394,7 @@ static void dispatch(struct sim *sim, struct sim_shadow *self)
 		struct sim_shadow *next = runnable_pop(sim);
 
 		if (next) {
+			livelock_check(sim);
 			sim->dispatching = false;
 			sim->holder = next;
 			if (next == self)
@@ -402,6 +442,8 @@ static void sim_fini(void *priv)
 {
 	struct sim *sim = priv;
 
+	if (sim->debug)
+		sim_debug_close(sim->debug);
 	if (sim->log)
 		sim_log_close(sim->log);
 	sim_scenario_free(sim);
@@ -423,7 +465,10 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 	if (cede_error)
 		return cede_error;
 	if (be_option_get(BE_OPT_SIM_LOG, &opts) ||
-	    be_option_get(BE_OPT_SIM_SCENARIO, &opts))
+	    be_option_get(BE_OPT_SIM_SCENARIO, &opts) ||
+	    be_option_get(BE_OPT_SIM_CONTROL, &opts) ||
+	    be_option_get(BE_OPT_SIM_COST, &opts) ||
+	    be_option_get(BE_OPT_SIM_LIVELOCK, &opts))
 		return -EINVAL;
 	log_path = opts.sim_log;
 	scenario = opts.sim_scenario;
@@ -433,6 +478,8 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 	sim->nk = nk;
 	sim->handlers = handlers;
 	sim->nr_cpus = nr_cpus;
+	sim->cost = opts.sim_cost;
+	sim->livelock_limit = opts.sim_livelock;
 	for (int cpu = 0; cpu < NK_MAX_CPUS; cpu++)
 		sim->deadline[cpu] = NK_INFINITE;
 	nk_list_init(&sim->runnable);
@@ -453,6 +500,16 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 			sim_fini(sim);
 			return ret;
 		}
+	}
+	if (opts.sim_controlled) {
+		sim->debug = sim_debug_open(sim, opts.sim_control_fd);
+		if (sim->debug == NULL) {
+			ret = -errno;
+			sim_fini(sim);
+			return ret;
+		}
+		/* One agent per process: the first instance's. */
+		unsetenv("FUSION_SIM_CONTROL");
 	}
 	*priv = sim;
 	return 0;
@@ -669,6 +726,26 @@ static void sim_busy(void *priv, void *shadow, nk_time_t ns)
 	dispatch(sim, s);
 }
 
+/*
+ * FUSION_SIM_COST: the service call @s (the holder, entering the
+ * nucleus) makes takes that much of its CPU first, as nk_consume()
+ * would: what its CPU does meanwhile (timers, a more urgent thread)
+ * happens first, and the rest is spent when @s runs again.
+ */
+static void charge_cost(struct sim *sim, struct sim_shadow *s)
+{
+	nk_time_t remaining = sim->cost;
+
+	while (remaining > 0) {
+		nk_time_t start = sim->now;
+
+		sim_busy(sim, s, remaining);
+		remaining -= sim->now - start;
+		if (remaining > 0)
+			sim->handlers->preempt(sim->nk);
+	}
+}
+
 static void sim_lock(void *priv)
 {
 	struct sim *sim = priv;
@@ -707,6 +784,9 @@ static void sim_lock(void *priv)
 		sim->kicked[s->cpu] = false;
 		sim->handlers->preempt(sim->nk);
 	}
+	livelock_check(sim);
+	if (sim->cost)
+		charge_cost(sim, s);
 }
 
 /*
@@ -834,6 +914,8 @@ static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 		*fn = sim_log_record;
 		*ctx = sim->log;
 	}
+	if (sim->debug)
+		sim_debug_attach(sim->debug, fn, ctx);
 }
 
 const struct nk_backend_ops nk_backend_sim = {

@@ -12,8 +12,9 @@
 
 #include "../common/futex.h"
 
-/* Exit status of a simulation that deadlocked. */
+/* Exit status of a simulation that deadlocked, or livelocked. */
 #define SIM_EXIT_DEADLOCK 3
+#define SIM_EXIT_LIVELOCK 4
 /* The signal that asks the baton holder to give the baton up (sim.c). */
 #define SIM_SIG_CEDE (SIGRTMIN + 9)
 
@@ -88,7 +89,13 @@ struct sim {
 	pthread_mutex_t intr_lock;
 	struct nk_list interrupted;
 	_Atomic bool intr_pending;
-	struct sim_log *log; /* NULL: no event log */
+	struct sim_log *log;	 /* NULL: no event log */
+	struct sim_debug *debug; /* fusion sim's agent, NULL: none */
+	nk_time_t cost;		 /* FUSION_SIM_COST: per nucleus entry */
+	/* Livelock watch: events since virtual time last moved. */
+	unsigned long livelock_limit;
+	unsigned long same_date_events;
+	nk_time_t same_date;
 };
 
 /* Scenario (scenario.c).  load prints "FILE:LINE: error" on stderr. */
@@ -113,5 +120,31 @@ struct sim_log *sim_log_open(const char *path);
 void sim_log_close(struct sim_log *log);
 /* Trace sink writing one line per record to the sim_log in @ctx. */
 void sim_log_record(void *ctx, const struct nk_trace_record *rec);
+
+/*
+ * fusion sim's agent (debug*.c, docs/sim-debugger.md).  open: an agent
+ * on the control socket @fd, or NULL and errno.  It stops the run at
+ * breakpoints and answers requests from the runner while stopped, with
+ * the nucleus lock held on the one executing OS thread.
+ */
+struct sim_debug;
+struct sim_debug *sim_debug_open(struct sim *sim, int fd);
+/* Tell the runner the instance ends, then free the agent. */
+void sim_debug_close(struct sim_debug *d);
+/* Put the agent's sink in front of the sink *@fn / *@ctx (may be NULL). */
+void sim_debug_attach(struct sim_debug *d, nk_trace_fn *fn, void **ctx);
+/*
+ * The dispatcher is about to move virtual time to @next: the date,
+ * earlier or equal, at which the agent wants to stop instead, or
+ * NK_INFINITE.  Lock held.
+ */
+nk_time_t sim_debug_horizon(struct sim_debug *d, nk_time_t next);
+/* Virtual time reached the horizon: stop there.  Lock held. */
+void sim_debug_reached(struct sim_debug *d);
+/*
+ * The run cannot go on (@reason: "deadlock", "livelock"): stop so that
+ * the runner may look, before the report.  Lock held.
+ */
+void sim_debug_fatal(struct sim_debug *d, const char *reason);
 
 #endif

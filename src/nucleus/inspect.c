@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The debugger's view of an instance (handlers->inspect): threads,
+ * objects, timers and the pipeline as JSON arrays, for the sim backend's
+ * agent (docs/sim-debugger.md).  Written in pieces through the caller's
+ * emit, with the lock held and the simulation stopped: nothing here
+ * allocates or calls out.
+ */
+#include "internal.h"
+#include "../pipeline/pipeline.h"
+
+#include <fusion/status.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+
+struct json {
+	void (*emit)(void *ctx, const char *text);
+	void *ctx;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+json_printf(struct json *j, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	j->emit(j->ctx, buf);
+}
+
+/* @s as a JSON string; names are short, so one buffer does. */
+static void json_string(struct json *j, const char *s)
+{
+	char buf[4 * NK_NAME_MAX * 2 + 3];
+	size_t at = 0;
+
+	buf[at++] = '"';
+	for (; *s && at < sizeof(buf) - 8; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			buf[at++] = '\\';
+			buf[at++] = (char)c;
+		} else if (c < 0x20) {
+			at += (size_t)snprintf(buf + at, sizeof(buf) - at,
+					       "\\u%04x", c);
+		} else {
+			buf[at++] = (char)c;
+		}
+	}
+	buf[at++] = '"';
+	buf[at] = '\0';
+	j->emit(j->ctx, buf);
+}
+
+/* "KEY":"VALUE" after a comma unless @first. */
+static void json_field(struct json *j, bool first, const char *key,
+		       const char *value)
+{
+	json_printf(j, "%s\"%s\":", first ? "" : ",", key);
+	json_string(j, value);
+}
+
+static void inspect_threads(struct nk_instance *nk, struct json *j)
+{
+	nk_time_t now = nk_clock_now(nk);
+	const char *sep = "";
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &nk->threads) {
+		struct nk_thread *t =
+		    nk_list_entry(pos, struct nk_thread, instance_link);
+		struct nk_status_thread st;
+
+		nk_thread_status(t, now, &st);
+		json_printf(j, "%s{", sep);
+		json_field(j, true, "name", st.name);
+		json_field(j, false, "skins", st.skins);
+		json_field(j, false, "state", st.state);
+		json_field(j, false, "waits", st.waits);
+		json_printf(j,
+			    ",\"base_prio\":%d,\"prio\":%d,\"cpu\":%d,"
+			    "\"relaxed\":%s,\"switches\":%lu,\"exec_ns\":%lld",
+			    st.base_prio, st.prio, st.cpu,
+			    st.relaxed ? "true" : "false", st.switches,
+			    (long long)st.exec_time);
+		if (t->period)
+			json_printf(j, ",\"period\":%lld,\"next_release\":%lld",
+				    (long long)t->period,
+				    (long long)t->next_release);
+		j->emit(j->ctx, "}");
+		sep = ",";
+	}
+}
+
+/* The names of the threads queued on @synch, in queue order. */
+static void synch_waiters(struct json *j, const char *key,
+			  const struct nk_synch *synch)
+{
+	const char *sep = "";
+	const struct nk_list *pos;
+
+	json_printf(j, ",\"%s\":[", key);
+	for (pos = synch->waiters.next; pos != &synch->waiters;
+	     pos = pos->next) {
+		const struct nk_thread *t =
+		    nk_list_entry(pos, struct nk_thread, wait_link);
+
+		j->emit(j->ctx, sep);
+		json_string(j, t->name);
+		sep = ",";
+	}
+	j->emit(j->ctx, "]");
+}
+
+struct objects_ctx {
+	struct json *j;
+	const char *skin;
+	const char *sep;
+};
+
+static void object_emit(void *ctx, const struct nk_object_info *info)
+{
+	struct objects_ctx *oc = ctx;
+	struct json *j = oc->j;
+
+	json_printf(j, "%s{", oc->sep);
+	oc->sep = ",";
+	json_field(j, true, "skin", oc->skin);
+	json_field(j, false, "class", info->cls);
+	json_field(j, false, "name", info->name ? info->name : "");
+	if (info->count >= 0)
+		json_printf(j, ",\"count\":%ld", info->count);
+	if (info->capacity > 0)
+		json_printf(j, ",\"capacity\":%ld", info->capacity);
+	if (info->owner)
+		json_field(j, false, "owner", info->owner->name);
+	if (info->waiters)
+		synch_waiters(j, "waiters", info->waiters);
+	if (info->senders)
+		synch_waiters(j, "senders", info->senders);
+	j->emit(j->ctx, "}");
+}
+
+static void inspect_objects(struct nk_instance *nk, struct json *j)
+{
+	struct objects_ctx oc = {.j = j, .sep = ""};
+
+	for (int i = 0; i < nk->nr_personalities; i++) {
+		const struct nk_personality_slot *slot = &nk->personalities[i];
+
+		if (slot->pers->objects == NULL)
+			continue;
+		oc.skin = slot->pers->name;
+		slot->pers->objects(nk, slot->state, object_emit, &oc);
+	}
+}
+
+/* Whose timer @timer is: a thread's sleep or timeout, a CPU's round
+ * robin, else its own name. */
+static const char *timer_owner(struct nk_instance *nk,
+			       const struct nk_timer *timer)
+{
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &nk->threads) {
+		struct nk_thread *t =
+		    nk_list_entry(pos, struct nk_thread, instance_link);
+
+		if (timer == &t->rtimer)
+			return t->name;
+	}
+	return NULL;
+}
+
+static void inspect_timers(struct nk_instance *nk, struct json *j)
+{
+	const char *sep = "";
+
+	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+		struct nk_sched *sched = &nk->scheds[cpu];
+		const struct nk_rbnode *node;
+
+		for (node = nk_rbtree_first(&sched->timers); node;
+		     node = nk_rbtree_next(node)) {
+			const struct nk_timer *timer =
+			    nk_container_of(node, struct nk_timer, node);
+			const char *thread = timer_owner(nk, timer);
+
+			json_printf(j, "%s{", sep);
+			sep = ",";
+			if (thread) {
+				json_field(j, true, "name", "");
+				json_field(j, false, "thread", thread);
+			} else {
+				json_field(j, true, "name",
+					   timer == &sched->rr_timer
+					       ? "round-robin"
+					       : timer->name);
+			}
+			json_printf(j,
+				    ",\"cpu\":%d,\"date\":%lld,"
+				    "\"interval\":%lld}",
+				    cpu, (long long)timer->date,
+				    (long long)timer->interval);
+		}
+	}
+}
+
+static void inspect_pipeline(struct nk_instance *nk, struct json *j)
+{
+	struct ipipe *pipe = nk->pipeline;
+	const char *sep = "";
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &pipe->domains) {
+		struct ipipe_domain *d =
+		    nk_list_entry(pos, struct ipipe_domain, link);
+
+		json_printf(j, "%s{", sep);
+		sep = ",";
+		json_field(j, true, "domain", d->name);
+		json_printf(j, ",\"priority\":%d,\"stalled\":[", d->priority);
+		for (int cpu = 0; cpu < pipe->nr_cpus; cpu++)
+			json_printf(j, "%s%s", cpu ? "," : "",
+				    d->stalled[cpu] ? "true" : "false");
+		j->emit(j->ctx, "],\"pending\":[");
+		for (int cpu = 0; cpu < pipe->nr_cpus; cpu++) {
+			const struct ipipe_log *log = &d->log[cpu];
+
+			j->emit(j->ctx, cpu ? ",[" : "[");
+			for (unsigned int i = 0; i < log->count; i++)
+				json_printf(
+				    j, "%s%u", i ? "," : "",
+				    log->irqs[(log->first + i) % IPIPE_LOG_SIZE]);
+			j->emit(j->ctx, "]");
+		}
+		j->emit(j->ctx, "]}");
+	}
+}
+
+static void (*const inspectors[])(struct nk_instance *nk, struct json *j) = {
+    [NK_INSPECT_THREADS] = inspect_threads,
+    [NK_INSPECT_OBJECTS] = inspect_objects,
+    [NK_INSPECT_TIMERS] = inspect_timers,
+    [NK_INSPECT_PIPELINE] = inspect_pipeline,
+};
+
+void nk_inspect_handler(struct nk_instance *nk, int what,
+			void (*emit)(void *ctx, const char *text), void *ctx)
+{
+	struct json j = {.emit = emit, .ctx = ctx};
+
+	emit(ctx, "[");
+	if (what >= 0 && (size_t)what < sizeof(inspectors) / sizeof(inspectors[0]))
+		inspectors[what](nk, &j);
+	emit(ctx, "]");
+}
