@@ -8,6 +8,7 @@
 #include "tool.h"
 #include "json.h"
 #include "sim_runner.h"
+#include "sim_gui.h"
 #include "backend/common/duration.h"
 
 #include <getopt.h>
@@ -35,6 +36,8 @@ void fusion_sim_usage(FILE *out)
 		"  --json           print the replies as JSON, one per line\n"
 		"  --cost DURATION  virtual CPU time of each service call "
 		"(FUSION_SIM_COST)\n"
+		"  --gui            serve the debugger's page on 127.0.0.1, "
+		"print its URL\n"
 		"without --until, --break or --print: commands on stdin, "
 		"one JSON reply per line\n"
 		"on stdout (docs/sim-debugger.md)\n");
@@ -47,6 +50,7 @@ struct sim_args {
 	const char *prints[SIM_MAX_ARGS];
 	int nr_prints;
 	bool json;
+	bool gui;
 	const char *cost;
 };
 
@@ -350,6 +354,7 @@ int fusion_sim(int argc, char **argv)
 	    {"print", required_argument, NULL, 'p'},
 	    {"json", no_argument, NULL, 'j'},
 	    {"cost", required_argument, NULL, 'c'},
+	    {"gui", no_argument, NULL, 'g'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct sim_runner_options opts = {0};
@@ -393,6 +398,9 @@ int fusion_sim(int argc, char **argv)
 		case 'j':
 			a.json = true;
 			break;
+		case 'g':
+			a.gui = true;
+			break;
 		case 'c':
 			if (be_parse_duration(optarg, &ns)) {
 				fprintf(stderr,
@@ -419,7 +427,9 @@ int fusion_sim(int argc, char **argv)
 			argv[optind], strerror(-ret));
 		return 1;
 	}
-	if (a.until || a.nr_breaks || a.nr_prints)
+	if (a.gui)
+		ret = fusion_sim_gui(r, stdout) ? 1 : 0;
+	else if (a.until || a.nr_breaks || a.nr_prints)
 		ret = batch(r, &a);
 	else
 		ret = interactive(r);

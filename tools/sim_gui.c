@@ -59,8 +59,7 @@ struct upload {
 
 /* The commands of the runner the page may send (docs/sim-debugger.md). */
 static const char *const verbs[] = {
-    "run",   "pause",   "step", "until", "break",
-    "print", "restart", "goto",
+    "run", "pause", "step", "until", "break", "print", "restart", "goto",
 };
 
 static enum MHD_Result send_reply(struct MHD_Connection *conn,
@@ -90,9 +89,10 @@ static enum MHD_Result send_text(struct MHD_Connection *conn,
 				 unsigned int status, const char *type,
 				 const char *text)
 {
-	return send_reply(conn, status, type,
-			  MHD_create_response_from_buffer(
-			      strlen(text), (void *)text, MHD_RESPMEM_MUST_COPY));
+	return send_reply(
+	    conn, status, type,
+	    MHD_create_response_from_buffer(strlen(text), (void *)text,
+					    MHD_RESPMEM_MUST_COPY));
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *conn,
@@ -124,7 +124,7 @@ static bool host_matches(const struct gui *g, struct MHD_Connection *conn)
 						       MHD_HTTP_HEADER_HOST);
 
 	return host && (strcmp(host, g->hosts[0]) == 0 ||
-			 strcmp(host, g->hosts[1]) == 0);
+			strcmp(host, g->hosts[1]) == 0);
 }
 
 static enum MHD_Result send_asset(struct gui *g, struct MHD_Connection *conn,
@@ -258,8 +258,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	return send_command(g, conn, url + TOKEN_LEN + 2 + 4, up);
 }
 
-static void request_done(void *cls, struct MHD_Connection *conn,
-			 void **con_cls, enum MHD_RequestTerminationCode why)
+static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode why)
 {
 	(void)cls;
 	(void)conn;

@@ -29,7 +29,8 @@ int sim_gui_assets_open(void)
 	snprintf(path, sizeof(path), "%s/../" ASSETS_DIR, exe);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "fusion sim: the GUI's files are missing: %s: %s\n",
+		fprintf(stderr,
+			"fusion sim: the GUI's files are missing: %s: %s\n",
 			path, strerror(errno));
 		return -errno;
 	}

@@ -85,7 +85,11 @@ async function refresh() {
     parts[what] = reply[what];
   }
   Object.assign(view, parts);
-  view.model = buildModel(parts.events, view.date);
+  view.model = buildModel(
+    parts.events,
+    view.date,
+    parts.threads.map((t) => t.name),
+  );
   timeline.setModel(view.model);
   log.setEvents(parts.events);
   setCursor(view.date);
@@ -127,9 +131,10 @@ async function runCommand(verb, args = '') {
   }
   view.state = reply.state;
   view.date = reply.date;
-  say(stopText(reply));
   await refresh();
   await showBreaks();
+  // Last, so that what the status says is what the panels show.
+  say(stopText(reply));
 }
 
 function gotoDate(date) {

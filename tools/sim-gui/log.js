@@ -8,6 +8,9 @@ import { formatDate } from './time.js';
 const LIMIT = 1000;
 
 function text(e) {
+  if (e.kind === 'switch') {
+    return e.object ? `${e.thread} (from ${e.object})` : e.thread;
+  }
   return [e.thread, e.object, e.arg].filter((v) => v !== null && v !== undefined).join(' ');
 }
 

@@ -110,11 +110,15 @@ const handlers = {
   },
 };
 
-// @events: the runner's, oldest first; @end: the paused date.
-export function buildModel(events, end) {
+// @events: the runner's, oldest first; @end: the paused date; @names:
+// the threads in the runner's order (creation), rows in that order.
+export function buildModel(events, end, names = []) {
   const model = { threads: [], byName: new Map(), irqs: [], start: 0, end };
   if (events.length) {
     model.start = events[0].date;
+  }
+  for (const name of names) {
+    thread(model, name, model.start);
   }
   for (const e of events) {
     const handle = handlers[e.kind];
@@ -146,14 +150,13 @@ export function changeAt(t, date) {
 }
 
 // Each thread's state from one change to the next, the last up to the
-// model's end: [{start, end, state, on, cpu, prio}].
+// model's end: [{start, end, last, state, on, cpu, prio, base}], last
+// true for the state the thread is in at the end.
 export function slices(t, end) {
-  const out = [];
-  t.changes.forEach((c, i) => {
-    const next = i + 1 < t.changes.length ? t.changes[i + 1].date : end;
-    out.push({ start: c.date, end: next, state: c.state, on: c.on, cpu: c.cpu, prio: c.prio, base: c.base });
+  return t.changes.map((c, i) => {
+    const last = i + 1 === t.changes.length;
+    return { ...c, start: c.date, end: last ? end : t.changes[i + 1].date, last };
   });
-  return out;
 }
 
 // "blocked on mutex", "running on cpu0", "ready".

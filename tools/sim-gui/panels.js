@@ -114,10 +114,10 @@ export function showObjects(host, { cursor, date, objects, timers, pipeline, onG
     const h = document.createElement('h3');
     h.textContent = 'Pending timers';
     host.appendChild(h);
-    const tb = table(host, ['timer', 'cpu', 'date', 'interval']);
+    const tb = table(host, ['timer or its thread', 'cpu', 'date', 'interval']);
     for (const t of timers) {
       const row = tb.insertRow();
-      cell(row, t.name);
+      cell(row, t.name || t.thread);
       cell(row, t.cpu);
       cell(row, formatDate(t.date));
       cell(row, t.interval ? formatDate(t.interval) : '');

@@ -48,7 +48,8 @@ export class Timeline {
   setModel(model) {
     const first = !this.model;
     this.model = model;
-    if (first || this.view.t1 <= this.view.t0 || this.view.t0 > model.end) {
+    // A paused date out of view: the whole run, as after a restart.
+    if (first || model.end < this.view.t0 || model.end > this.view.t1) {
       this.fit();
     } else {
       this.draw();
@@ -199,11 +200,14 @@ export class Timeline {
       if (s.state === 'dormant' || s.state === 'exited' || s.end < t0 || s.start > t1) {
         continue;
       }
-      const x = this.x(s.start);
+      // Within the plot, give or take a pixel: a slice far out of
+      // view is still one the browser must clip.
+      const x = Math.max(this.x(s.start), LABEL - 1);
       // The state at the paused date is drawn past it, so that a state
       // the pause begins (a block) shows.
-      const last = s.end === end;
-      const w = last ? Math.max(this.x(s.end) - x, 0) + 8 : this.x(s.end) - x;
+      const last = s.last;
+      const x1 = Math.min(this.x(s.end) + (last ? 8 : 0), LABEL + this.width() + 1);
+      const w = x1 - x;
       if (w < 1 && x - lastX < 1) {
         continue;
       }
@@ -225,6 +229,12 @@ export class Timeline {
       );
       if (s.on) {
         rect.setAttribute('data-on', s.on);
+      }
+      // What a wait is on, where the slice has room for it.
+      const label = s.state === 'blocked' ? s.on : s.state === 'running' && s.prio !== s.base ? `prio ${s.prio}` : null;
+      if (label && w > label.length * 7 + 6) {
+        const text = el('text', { x: x + 3, y: y + BAR + 1, class: 'slice-label' }, plot);
+        text.textContent = label;
       }
       const prio = s.prio === null ? '' : `, prio ${s.prio}${s.prio !== s.base ? ` (base ${s.base})` : ''}`;
       tooltip(rect, `${t.name}: ${describe(s)}${prio}, ${formatDate(s.start)} to ${last ? 'the pause' : formatDate(s.end)}`);

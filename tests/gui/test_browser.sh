@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# gui/browser: `fusion sim --gui` on examples/alchemy/inversion, driven
+# by Playwright in Debian's chromium, headless (test_browser.mjs).
+# BUILD/gui-test/node_modules holds playwright-core (make test installs
+# it); exit 77 when node, chromium or it is missing.
+set -u
+build=$1
+here=$(dirname "$0")
+chromium=${CHROMIUM:-/usr/bin/chromium}
+modules=$build/gui-test/node_modules
+
+missing=
+command -v node >/dev/null || missing="$missing node (apt-get install nodejs)"
+[ -x "$chromium" ] || missing="$missing chromium (apt-get install chromium)"
+[ -d "$modules/playwright-core" ] ||
+	missing="$missing playwright-core (npm ci in $build/gui-test; make test does it as root)"
+if [ -n "$missing" ]; then
+	echo "gui/browser skipped: missing$missing"
+	exit 77
+fi
+
+work=$(mktemp -d)
+trap 'kill "$gui" 2>/dev/null; wait "$gui" 2>/dev/null; rm -rf "$work"' EXIT
+"$FUSION_TOOL" sim --gui -- "$GUI_APP" >"$work/out" 2>"$work/err" &
+gui=$!
+url=
+for _ in $(seq 100); do
+	url=$(grep -m1 -o 'http://127\.0\.0\.1:[0-9]*/[0-9a-f]*/' "$work/out")
+	[ -n "$url" ] && break
+	kill -0 "$gui" 2>/dev/null || break
+	sleep 0.1
+done
+if [ -z "$url" ]; then
+	echo "FAIL: fusion sim --gui printed no URL"
+	cat "$work/out" "$work/err"
+	exit 1
+fi
+
+status=0
+GUI_URL=$url CHROMIUM=$chromium PW_MODULES=$modules \
+	SCREENSHOT=$build/sim-gui.png node "$here/test_browser.mjs" || status=$?
+kill -TERM "$gui"
+wait "$gui"
+end=$?
+if [ "$end" != 0 ]; then
+	echo "FAIL: fusion sim --gui exited with $end after SIGTERM"
+	cat "$work/err"
+	status=1
+fi
+exit $status
