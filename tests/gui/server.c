@@ -5,14 +5,17 @@
  * printed URL (or with another, or from another site's page) is
  * refused with 403, the page's files included; nothing listens beyond
  * 127.0.0.1; the API turns one line into one runner command and refuses
- * anything else; SIGTERM ends it.  FUSION_TOOL and GUI_APP name the
- * fusion binary and the program it debugs (examples/alchemy/inversion).
+ * anything else; `pause` stops a `run` under way; SIGTERM ends it, a
+ * run under way too.  FUSION_TOOL names the fusion binary, GUI_APP the
+ * program it debugs (examples/alchemy/inversion), GUI_FOREVER one that
+ * never ends (forever.c).
  */
 #include "harness.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -20,12 +23,15 @@
 #include <time.h>
 #include <unistd.h>
 
-static struct {
+struct server {
 	pid_t pid;
 	unsigned port;
 	char token[64];
 	char host[32];
-} gui;
+};
+
+/* On the inversion, and on a program that never ends (forever.c). */
+static struct server gui, forever;
 
 struct reply {
 	int status;
@@ -33,19 +39,19 @@ struct reply {
 	char body[8192];
 };
 
-/* Start `fusion sim --gui -- GUI_APP` and read its URL's line. */
-static void start_gui(void)
+/* Start `fusion sim --gui -- $@app` and read its URL's line. */
+static void start_gui(struct server *s, const char *app_var)
 {
-	const char *tool = getenv("FUSION_TOOL"), *app = getenv("GUI_APP");
+	const char *tool = getenv("FUSION_TOOL"), *app = getenv(app_var);
 	char line[256];
 	int out[2];
 	FILE *in;
 
 	CHECK(tool && app);
 	CHECK(pipe(out) == 0);
-	gui.pid = fork();
-	CHECK(gui.pid >= 0);
-	if (gui.pid == 0) {
+	s->pid = fork();
+	CHECK(s->pid >= 0);
+	if (s->pid == 0) {
 		dup2(out[1], STDOUT_FILENO);
 		close(out[0]);
 		close(out[1]);
@@ -57,12 +63,12 @@ static void start_gui(void)
 	CHECK(in);
 	/* The program's own output may come first. */
 	while (fgets(line, sizeof(line), in))
-		if (sscanf(line, "http://127.0.0.1:%u/%63[0-9a-f]/", &gui.port,
-			   gui.token) == 2)
+		if (sscanf(line, "http://127.0.0.1:%u/%63[0-9a-f]/", &s->port,
+			   s->token) == 2)
 			break;
-	CHECK(gui.port != 0);
-	CHECK_EQ(strlen(gui.token), 32);
-	snprintf(gui.host, sizeof(gui.host), "127.0.0.1:%u", gui.port);
+	CHECK(s->port != 0);
+	CHECK_EQ(strlen(s->token), 32);
+	snprintf(s->host, sizeof(s->host), "127.0.0.1:%u", s->port);
 	/* The program's later lines have nowhere to go but here. */
 	if (fork() == 0) {
 		while (fgets(line, sizeof(line), in))
@@ -72,7 +78,7 @@ static void start_gui(void)
 	fclose(in);
 }
 
-static int connect_to(int family, const char *addr)
+static int connect_to(const struct server *s, int family, const char *addr)
 {
 	struct sockaddr_storage ss = {0};
 	socklen_t len;
@@ -82,14 +88,14 @@ static int connect_to(int family, const char *addr)
 		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 
 		in->sin_family = AF_INET;
-		in->sin_port = htons(gui.port);
+		in->sin_port = htons(s->port);
 		inet_pton(AF_INET, addr, &in->sin_addr);
 		len = sizeof(*in);
 	} else {
 		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
 
 		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(gui.port);
+		in6->sin6_port = htons(s->port);
 		inet_pton(AF_INET6, addr, &in6->sin6_addr);
 		len = sizeof(*in6);
 	}
@@ -109,14 +115,15 @@ static int connect_to(int family, const char *addr)
  * One request on its own connection; @host NULL: no Host header (an
  * HTTP/1.0 request then).  The status and what follows the headers.
  */
-static void request(const char *method, const char *path, const char *host,
-		    const char *body, struct reply *r)
+static void request_to(const struct server *s, const char *method,
+		       const char *path, const char *host, const char *body,
+		       struct reply *r)
 {
 	char req[4096], all[sizeof(r->head) + sizeof(r->body)];
 	size_t got = 0;
 	char *end;
 	ssize_t n;
-	int fd = connect_to(AF_INET, "127.0.0.1");
+	int fd = connect_to(s, AF_INET, "127.0.0.1");
 
 	CHECK(fd >= 0);
 	if (host)
@@ -142,6 +149,12 @@ static void request(const char *method, const char *path, const char *host,
 		 end + 4);
 }
 
+static void request(const char *method, const char *path, const char *host,
+		    const char *body, struct reply *r)
+{
+	request_to(&gui, method, path, host, body, r);
+}
+
 static int status_of(const char *method, const char *path, const char *body)
 {
 	struct reply r;
@@ -160,7 +173,7 @@ TEST(page_with_token)
 	char path[128], host[32];
 	struct reply r;
 
-	start_gui();
+	start_gui(&gui, "GUI_APP");
 	at(path, sizeof(path), gui.token, "");
 	request("GET", path, gui.host, "", &r);
 	CHECK_EQ(r.status, 200);
@@ -267,9 +280,9 @@ TEST(listens_on_loopback_only)
 	CHECK_STR(addr, "0100007F"); /* 127.0.0.1 */
 	CHECK_EQ(listeners("tcp6", gui.port, addr, sizeof(addr)), 0);
 	/* Bound to 0.0.0.0, the server would answer there too. */
-	fd = connect_to(AF_INET, "127.0.0.2");
+	fd = connect_to(&gui, AF_INET, "127.0.0.2");
 	CHECK_EQ(fd, -ECONNREFUSED);
-	fd = connect_to(AF_INET6, "::1");
+	fd = connect_to(&gui, AF_INET6, "::1");
 	CHECK(fd == -ECONNREFUSED || fd == -EADDRNOTAVAIL ||
 	      fd == -EAFNOSUPPORT || fd == -ENETUNREACH);
 }
@@ -332,24 +345,91 @@ TEST(only_the_page_files)
 	CHECK_EQ(status_of("HEAD", path, ""), 200);
 }
 
-TEST(sigterm_ends_it)
+/* SIGTERM @s; its exit status, or -1 if it has not ended in 5 s. */
+static int terminate(const struct server *s)
 {
 	struct timespec pause = {0, 10000000};
 	int status = 0;
 	pid_t done = 0;
 
-	CHECK_EQ(kill(gui.pid, SIGTERM), 0);
+	CHECK_EQ(kill(s->pid, SIGTERM), 0);
 	for (int i = 0; i < 500 && done == 0; i++) {
-		done = waitpid(gui.pid, &status, WNOHANG);
+		done = waitpid(s->pid, &status, WNOHANG);
 		if (done == 0)
 			nanosleep(&pause, NULL);
 	}
-	CHECK_EQ(done, gui.pid);
+	CHECK_EQ(done, s->pid);
 	CHECK(WIFEXITED(status));
-	CHECK_EQ(WEXITSTATUS(status), 0);
-	CHECK_EQ(connect_to(AF_INET, "127.0.0.1"), -ECONNREFUSED);
+	return WEXITSTATUS(status);
+}
+
+TEST(sigterm_ends_it)
+{
+	CHECK_EQ(terminate(&gui), 0);
+	CHECK_EQ(connect_to(&gui, AF_INET, "127.0.0.1"), -ECONNREFUSED);
+}
+
+/* A `run` of the forever program, on its own connection. */
+struct run_request {
+	char path[128];
+	struct reply reply;
+};
+
+static void *run_forever(void *arg)
+{
+	struct run_request *run = arg;
+
+	request_to(&forever, "POST", run->path, forever.host, "", &run->reply);
+	return NULL;
+}
+
+static void start_run(pthread_t *thread, struct run_request *run)
+{
+	struct timespec wait = {0, 200000000};
+
+	snprintf(run->path, sizeof(run->path), "/%s/api/run", forever.token);
+	CHECK_EQ(pthread_create(thread, NULL, run_forever, run), 0);
+	/* Long enough for the run to be under way; if it is not yet, the
+	 * pause finds the program paused and the run never returns: the
+	 * test times out rather than passing. */
+	nanosleep(&wait, NULL);
+}
+
+/* `run` holds its request while `pause`, on another connection,
+ * stops it: a thread per connection. */
+TEST(pause_stops_a_run)
+{
+	struct run_request run;
+	pthread_t thread;
+	char path[128];
+	struct reply r;
+
+	start_gui(&forever, "GUI_FOREVER");
+	start_run(&thread, &run);
+	snprintf(path, sizeof(path), "/%s/api/pause", forever.token);
+	request_to(&forever, "POST", path, forever.host, "", &r);
+	CHECK_EQ(r.status, 200);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
+	CHECK_EQ(run.reply.status, 200);
+	CHECK(strstr(run.reply.body, "\"state\":\"paused\""));
+	CHECK(strstr(run.reply.body, "\"reason\":\"pause\""));
+}
+
+/* SIGTERM while a run is under way: the server pauses it, answers it,
+ * and ends. */
+TEST(sigterm_during_a_run)
+{
+	struct run_request run;
+	pthread_t thread;
+
+	start_run(&thread, &run);
+	CHECK_EQ(terminate(&forever), 0);
+	CHECK_EQ(pthread_join(thread, NULL), 0);
+	CHECK_EQ(run.reply.status, 200);
+	CHECK(strstr(run.reply.body, "\"reason\":\"pause\""));
 }
 
 TESTS(T(page_with_token), T(no_token_refused), T(wrong_token_refused),
       T(foreign_host_refused), T(listens_on_loopback_only), T(api_commands),
-      T(only_the_page_files), T(sigterm_ends_it));
+      T(only_the_page_files), T(sigterm_ends_it), T(pause_stops_a_run),
+      T(sigterm_during_a_run));
