@@ -4,7 +4,8 @@
 // Break when high blocks, run to 0 (its first sleep) then to 1 ms (the
 // lock low holds); check the status, the timeline, the thread and
 // object panels, the event log; go to 2 ms (low boosted), restart,
-// remove the breakpoint.  The screenshot is of the stop at 1 ms.
+// remove the breakpoint, step, run until 3 ms.  The screenshot is of
+// the stop at 1 ms.
 
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -26,6 +27,9 @@ try {
   const status = page.locator('#status');
   const cells = (row) => row.locator('td').allTextContents();
   const step = (what) => console.log(`- ${what}`);
+  // A control that runs the program says "running" until the stop's
+  // status, set once the panels show it.
+  const settled = () => page.waitForFunction(() => !document.querySelector('#status').textContent.startsWith('running'));
 
   step('the page loads, paused at the start');
   await page.goto(url);
@@ -41,12 +45,12 @@ try {
 
   step('run: high blocks first on its sleep, at 0');
   await page.click('#run');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.includes('breakpoint'));
+  await settled();
   assert.equal(await status.textContent(), 'paused at 0 ns: breakpoint 1, block high delay');
 
   step('run again: high blocks on the lock at 1 ms');
   await page.click('#run');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.includes('1.000 ms'));
+  await settled();
   assert.equal(await status.textContent(), 'paused at 1.000 ms: breakpoint 1, block high lock');
   assert.equal(await page.locator('#cursor-date').textContent(), '1.000 ms');
   assert.match(await page.locator('#break-list li').textContent(), /^#1 block:high \(hits 2\)/);
@@ -106,7 +110,8 @@ try {
   step('go to 2 ms: low runs boosted to 31, high still waits');
   await page.fill('#goto-date', '2ms');
   await page.click('#goto-form button');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('paused at 2.000 ms'));
+  await settled();
+  assert.match(await status.textContent(), /^paused at 2\.000 ms/);
   const low = await cells(page.locator('#threads tr[data-thread="low"]'));
   assert.deepEqual(low.slice(0, 5), ['low', 'running', '', '31', '11']);
   assert.equal(await page.locator('#threads tr[data-thread="low"] td.boosted').count(), 1);
@@ -114,10 +119,21 @@ try {
 
   step('restart: at 0 again, the breakpoint kept; then removed');
   await page.click('#restart');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('paused at 0 ns'));
+  await settled();
+  assert.match(await status.textContent(), /^paused at 0 ns/);
   assert.match(await page.locator('#break-list li').textContent(), /^#1 block:high/);
   await page.click('#break-list li[data-id="1"] button');
   await page.waitForFunction(() => document.querySelectorAll('#break-list li').length === 0);
+
+  step('step 2 events, then until 3 ms');
+  await page.fill('#step-count', '2');
+  await page.click('#step');
+  await settled();
+  assert.match(await status.textContent(), /^paused at 0 ns: step, /);
+  await page.fill('#until-date', '3ms');
+  await page.click('#until-form button');
+  await settled();
+  assert.equal(await status.textContent(), 'paused at 3.000 ms: until');
 
   assert.deepEqual(problems, []);
   console.log('browser test passed');

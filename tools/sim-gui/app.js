@@ -124,17 +124,15 @@ async function runCommand(verb, args = '') {
   busy(true);
   say(`running (${[verb, args].filter(Boolean).join(' ')})…`);
   const reply = await command(verb, args);
-  busy(false);
-  if (!reply.ok) {
-    say(reply.error, true);
-    return;
+  if (reply.ok) {
+    view.state = reply.state;
+    view.date = reply.date;
+    await refresh();
+    await showBreaks();
   }
-  view.state = reply.state;
-  view.date = reply.date;
-  await refresh();
-  await showBreaks();
+  busy(false);
   // Last, so that what the status says is what the panels show.
-  say(stopText(reply));
+  say(reply.ok ? stopText(reply) : reply.error, !reply.ok);
 }
 
 function gotoDate(date) {
