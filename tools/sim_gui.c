@@ -20,6 +20,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,6 +132,7 @@ static bool host_matches(const struct gui *g, struct MHD_Connection *conn)
 static enum MHD_Result send_asset(struct gui *g, struct MHD_Connection *conn,
 				  const char *name)
 {
+	struct MHD_Response *resp;
 	const char *type;
 	off_t size;
 	int fd = sim_gui_asset_open(g->assets, *name ? name : "index.html",
@@ -138,9 +141,11 @@ static enum MHD_Result send_asset(struct gui *g, struct MHD_Connection *conn,
 	if (fd < 0)
 		return send_text(conn, MHD_HTTP_NOT_FOUND, "text/plain",
 				 "not found\n");
-	/* The response owns @fd from here, and closes it. */
-	return send_reply(conn, MHD_HTTP_OK, type,
-			  MHD_create_response_from_fd((uint64_t)size, fd));
+	/* The response owns @fd once made, and closes it. */
+	resp = MHD_create_response_from_fd((uint64_t)size, fd);
+	if (!resp)
+		close(fd);
+	return send_reply(conn, MHD_HTTP_OK, type, resp);
 }
 
 static bool known_verb(const char *verb)
@@ -268,6 +273,25 @@ static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
 	*con_cls = NULL;
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP end the server: the handler wakes the
+ * thread that waits for them.  A handler rather than signals blocked
+ * for sigwait, since a mask would be inherited by the server's threads
+ * and through them by every program a restart forks.
+ */
+static int stop_pipe[2] = {-1, -1};
+
+static void on_stop(int sig)
+{
+	int saved = errno;
+	/* A failure can only be a full pipe: a wake-up is waiting already. */
+	ssize_t n = write(stop_pipe[1], "", 1);
+
+	(void)sig;
+	(void)n;
+	errno = saved;
+}
+
 static int make_token(char *token)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -314,36 +338,61 @@ static void drain(struct gui *g)
 	pthread_mutex_unlock(&g->lock);
 }
 
-static int serve(struct gui *g, FILE *out, const sigset_t *stop)
+/* Loopback only, by the address bound: nothing listens on the machine's
+ * other addresses.  Port 0: the kernel's choice, known before any
+ * request is handled. */
+static int listen_loopback(unsigned *port)
 {
 	struct sockaddr_in addr = {
 	    .sin_family = AF_INET,
 	    .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
-	const union MHD_DaemonInfo *info;
-	struct MHD_Daemon *d;
-	unsigned port;
-	int sig;
+	socklen_t len = sizeof(addr);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-	/* Loopback only, by the address bound: nothing listens on the
-	 * machine's other addresses.  Port 0: the kernel's choice. */
-	d = MHD_start_daemon(
-	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-		MHD_USE_ERROR_LOG,
-	    0, NULL, NULL, handle, g, MHD_OPTION_SOCK_ADDR, &addr,
-	    MHD_OPTION_NOTIFY_COMPLETED, request_done, g,
-	    MHD_OPTION_CONNECTION_LIMIT, 32u, MHD_OPTION_END);
-	if (!d) {
-		fprintf(stderr, "fusion sim: cannot start the GUI's server\n");
-		return -EADDRNOTAVAIL;
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    listen(fd, 16) || getsockname(fd, (struct sockaddr *)&addr, &len)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
 	}
-	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-	port = info ? info->port : 0;
+	*port = ntohs(addr.sin_port);
+	return fd;
+}
+
+static int serve(struct gui *g, FILE *out)
+{
+	struct MHD_Daemon *d;
+	unsigned port = 0;
+	char byte;
+	int fd;
+
+	fd = listen_loopback(&port);
+	if (fd < 0) {
+		fprintf(stderr, "fusion sim: cannot listen on 127.0.0.1: %s\n",
+			strerror(-fd));
+		return fd;
+	}
 	snprintf(g->hosts[0], sizeof(g->hosts[0]), "127.0.0.1:%u", port);
 	snprintf(g->hosts[1], sizeof(g->hosts[1]), "localhost:%u", port);
-	fprintf(out, "http://127.0.0.1:%u/%s/\n", port, g->token);
+	/* The daemon owns @fd from here, and closes it as it stops. */
+	d = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION |
+				 MHD_USE_INTERNAL_POLLING_THREAD |
+				 MHD_USE_ERROR_LOG,
+			     0, NULL, NULL, handle, g, MHD_OPTION_LISTEN_SOCKET,
+			     fd, MHD_OPTION_NOTIFY_COMPLETED, request_done, g,
+			     MHD_OPTION_CONNECTION_LIMIT, 32u, MHD_OPTION_END);
+	if (!d) {
+		close(fd);
+		fprintf(stderr, "fusion sim: cannot start the GUI's server\n");
+		return -EIO;
+	}
+	fprintf(out, "http://%s/%s/\n", g->hosts[0], g->token);
 	fflush(out);
-	while (sigwait(stop, &sig) != 0)
+	while (read(stop_pipe[0], &byte, 1) < 0 && errno == EINTR)
 		;
 	drain(g);
 	MHD_stop_daemon(d);
@@ -352,12 +401,14 @@ static int serve(struct gui *g, FILE *out, const sigset_t *stop)
 
 int fusion_sim_gui(struct sim_runner *r, FILE *out)
 {
+	static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction act = {.sa_handler = on_stop, .sa_flags = SA_RESTART};
+	struct sigaction old[3];
 	struct gui g = {
 	    .runner = r,
 	    .lock = PTHREAD_MUTEX_INITIALIZER,
 	    .idle = PTHREAD_COND_INITIALIZER,
 	};
-	sigset_t stop, old;
 	int ret;
 
 	ret = make_token(g.token);
@@ -368,15 +419,19 @@ int fusion_sim_gui(struct sim_runner *r, FILE *out)
 	g.assets = sim_gui_assets_open();
 	if (g.assets < 0)
 		return g.assets;
-	/* Blocked before the server's threads start, which inherit the
-	 * mask: the signals reach this thread's sigwait alone. */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &stop, &old);
-	ret = serve(&g, out, &stop);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pipe2(stop_pipe, O_CLOEXEC)) {
+		ret = -errno;
+		close(g.assets);
+		return ret;
+	}
+	sigemptyset(&act.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(signals[i], &act, &old[i]);
+	ret = serve(&g, out);
+	for (int i = 0; i < 3; i++)
+		sigaction(signals[i], &old[i], NULL);
+	close(stop_pipe[0]);
+	close(stop_pipe[1]);
 	close(g.assets);
 	return ret;
 }

@@ -26,6 +26,20 @@ function table(host, headers) {
   return t.createTBody();
 }
 
+// A titled table, a row per item, @cells(item) its cells' texts.
+function listing(host, title, headers, items, cells) {
+  const h = document.createElement('h3');
+  h.textContent = title;
+  host.appendChild(h);
+  const body = table(host, headers);
+  for (const item of items) {
+    const row = body.insertRow();
+    for (const text of cells(item)) {
+      cell(row, text);
+    }
+  }
+}
+
 // At the paused date the runner's own view (skins, switches, CPU time);
 // elsewhere the states the event log gives.
 export function showThreads(host, { model, cursor, date, threads }) {
@@ -111,29 +125,19 @@ export function showObjects(host, { cursor, date, objects, timers, pipeline, onG
     cell(row, (o.waiters ?? []).join(', '));
   }
   if (timers?.length) {
-    const h = document.createElement('h3');
-    h.textContent = 'Pending timers';
-    host.appendChild(h);
-    const tb = table(host, ['timer or its thread', 'cpu', 'date', 'interval']);
-    for (const t of timers) {
-      const row = tb.insertRow();
-      cell(row, t.name || t.thread);
-      cell(row, t.cpu);
-      cell(row, formatDate(t.date));
-      cell(row, t.interval ? formatDate(t.interval) : '');
-    }
+    listing(host, 'Pending timers', ['timer or its thread', 'cpu', 'date', 'interval'], timers, (t) => [
+      t.name || t.thread,
+      t.cpu,
+      formatDate(t.date),
+      t.interval ? formatDate(t.interval) : '',
+    ]);
   }
   if (pipeline?.length) {
-    const h = document.createElement('h3');
-    h.textContent = 'Pipeline';
-    host.appendChild(h);
-    const pb = table(host, ['domain', 'priority', 'stalled (per CPU)', 'pending IRQs (per CPU)']);
-    for (const d of pipeline) {
-      const row = pb.insertRow();
-      cell(row, d.domain);
-      cell(row, d.priority);
-      cell(row, d.stalled.map((s) => (s ? 'yes' : 'no')).join(' '));
-      cell(row, d.pending.map((p) => (p.length ? p.join(',') : '-')).join(' '));
-    }
+    listing(host, 'Pipeline', ['domain', 'priority', 'stalled (per CPU)', 'pending IRQs (per CPU)'], pipeline, (d) => [
+      d.domain,
+      d.priority,
+      d.stalled.map((st) => (st ? 'yes' : 'no')).join(' '),
+      d.pending.map((p) => (p.length ? p.join(',') : '-')).join(' '),
+    ]);
   }
 }
