@@ -3,12 +3,9 @@
 # without it, sim_gui_none.c says what to install.  The page's files
 # (sim-gui/) go where sim_gui_assets.c looks, beside bin/: copied into
 # the build tree's share/ at each build, installed to PREFIX/share.
-# A cross build looks in the target's root alone, where it is not.
-find_path(MHD_INCLUDE_DIR microhttpd.h)
-find_library(MHD_LIBRARY microhttpd)
-if(MHD_INCLUDE_DIR AND MHD_LIBRARY)
+include(${PROJECT_SOURCE_DIR}/cmake/microhttpd.cmake)
+if(FUSION_SIM_GUI)
   message(STATUS "libmicrohttpd: fusion sim --gui is built")
-  set(FUSION_SIM_GUI ON CACHE INTERNAL "fusion sim --gui is built")
   set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/sim_gui_none.c
     PROPERTIES HEADER_FILE_ONLY ON)
   target_include_directories(fusion PRIVATE ${MHD_INCLUDE_DIR})
@@ -16,7 +13,6 @@ if(MHD_INCLUDE_DIR AND MHD_LIBRARY)
 else()
   message(STATUS "libmicrohttpd not found: fusion sim --gui is not built "
     "(apt-get install libmicrohttpd-dev)")
-  set(FUSION_SIM_GUI OFF CACHE INTERNAL "fusion sim --gui is built")
   set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/sim_gui.c
     PROPERTIES HEADER_FILE_ONLY ON)
 endif()
