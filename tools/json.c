@@ -258,8 +258,7 @@ const char *json_str(const struct json_value *v, const char *key,
 	return m && m->type == JSON_STRING ? m->string : def;
 }
 
-long long json_num(const struct json_value *v, const char *key,
-		   long long def)
+long long json_num(const struct json_value *v, const char *key, long long def)
 {
 	const struct json_value *m = json_get(v, key);
 

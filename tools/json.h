@@ -24,8 +24,8 @@ struct json_value {
 	enum json_type type;
 	bool boolean;
 	long long number;
-	char *string;		    /* JSON_STRING */
-	char **keys;		    /* JSON_OBJECT: one per item */
+	char *string;		   /* JSON_STRING */
+	char **keys;		   /* JSON_OBJECT: one per item */
 	struct json_value **items; /* JSON_ARRAY, JSON_OBJECT */
 	size_t count;
 };
@@ -34,13 +34,11 @@ struct json_value {
 struct json_value *json_parse(const char *text);
 void json_free(struct json_value *v);
 /* The member @key of object @v, NULL if absent or @v no object. */
-const struct json_value *json_get(const struct json_value *v,
-				  const char *key);
+const struct json_value *json_get(const struct json_value *v, const char *key);
 /* Its string, or @def when absent or not a string. */
 const char *json_str(const struct json_value *v, const char *key,
 		     const char *def);
 /* Its number, or @def when absent or not a number. */
-long long json_num(const struct json_value *v, const char *key,
-		   long long def);
+long long json_num(const struct json_value *v, const char *key, long long def);
 
 #endif

@@ -130,10 +130,12 @@ static void print_threads(FILE *out, const struct json_value *list)
 	for (size_t i = 0; i < list->count; i++) {
 		const struct json_value *t = list->items[i];
 
-		fprintf(out, "%-16s %-9s %4lld %4lld %3lld %s\n",
+		const char *waits = json_str(t, "waits", "");
+
+		fprintf(out, "%-16s %-9s %4lld %4lld %3lld%s%s\n",
 			json_str(t, "name", "?"), json_str(t, "state", "?"),
 			json_num(t, "prio", 0), json_num(t, "base_prio", 0),
-			json_num(t, "cpu", 0), json_str(t, "waits", ""));
+			json_num(t, "cpu", 0), waits[0] ? " " : "", waits);
 	}
 }
 
@@ -307,7 +309,8 @@ static int batch(struct sim_runner *r, const struct sim_args *a)
 			json_free(v);
 			return 1;
 		}
-		for (size_t t = 0; !a->json && t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (size_t t = 0;
+		     !a->json && t < sizeof(tables) / sizeof(tables[0]); t++)
 			if (strcmp(tables[t].name, a->prints[i]) == 0)
 				tables[t].print(stdout,
 						json_get(p, a->prints[i]));

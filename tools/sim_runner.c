@@ -6,6 +6,7 @@
  * numbers at each restart, and the exit status.
  */
 #include "sim_runner.h"
+#include "backend/common/command.h"
 #include "backend/common/duration.h"
 
 #include <errno.h>
@@ -207,8 +208,8 @@ static void child_exec(struct sim_runner *r, int channel, int report)
 	if (setenv("FUSION_BACKEND", "sim", 1) ||
 	    setenv("FUSION_SIM_CONTROL", fd, 1) ||
 	    (r->cost && setenv("FUSION_SIM_COST", r->cost, 1)) ||
-	    (r->output_fd > 0 && (dup2(r->output_fd, 1) < 0 ||
-				  dup2(r->output_fd, 2) < 0)))
+	    (r->output_fd > 0 &&
+	     (dup2(r->output_fd, 1) < 0 || dup2(r->output_fd, 2) < 0)))
 		err = errno;
 	else {
 		execvp(r->argv[0], r->argv);
@@ -273,8 +274,8 @@ static int restart(struct sim_runner *r, char **reply)
 	for (int i = 0; i < r->nr_breaks && !r->exited; i++) {
 		char line[RUNNER_SPEC + 32], *ignored = NULL;
 
-		snprintf(line, sizeof(line), "break add %d %s",
-			 r->breaks[i].id, r->breaks[i].spec);
+		snprintf(line, sizeof(line), "break add %d %s", r->breaks[i].id,
+			 r->breaks[i].spec);
 		send_line(r, line);
 		/* Accepted before, so again: the same program, the same
 		 * date. */
@@ -373,16 +374,12 @@ static bool runs(const char *word)
 static int command_locked(struct sim_runner *r, const char *cmd, char *copy,
 			  char **reply)
 {
-	char *argv[RUNNER_WORDS + 1], *save = NULL;
-	int argc = 0, ret;
+	char *argv[RUNNER_WORDS];
+	int argc = be_command_split(copy, argv, RUNNER_WORDS, 2), ret;
 
-	for (char *w = strtok_r(copy, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save)) {
-		if (argc == RUNNER_WORDS) {
-			*reply = error_reply("too many words");
-			return 0;
-		}
-		argv[argc++] = w;
+	if (argc < 0) {
+		*reply = error_reply("too many words");
+		return 0;
 	}
 	if (argc == 0) {
 		*reply = error_reply("empty command");
@@ -422,7 +419,8 @@ int sim_runner_command(struct sim_runner *r, const char *cmd, char **reply)
 		/* Not under the lock: a run holds it until its stop. */
 		if (atomic_load(&r->running)) {
 			send_line(r, cmd);
-			*reply = dup_printf("{\"ok\":true,\"state\":\"running\"}");
+			*reply =
+			    dup_printf("{\"ok\":true,\"state\":\"running\"}");
 		} else {
 			*reply = dup_printf("{\"ok\":true,\"state\":\"%s\","
 					    "\"date\":%lld}",

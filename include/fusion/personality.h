@@ -32,8 +32,6 @@
 
 struct nk_instance;
 struct nk_thread;
-
-/** A skin's description of itself, one constant per skin. */
 struct nk_synch;
 
 /** One object, as a personality describes it to the debugger. */
@@ -49,6 +47,7 @@ struct nk_object_info {
 	const struct nk_synch *senders;
 };
 
+/** A skin's description of itself, one constant per skin. */
 struct nk_personality {
 	const char *name; /**< non-empty; one registration per name */
 	/** Bytes of per-instance state and per-thread extension, zeroed

@@ -233,9 +233,9 @@ static void inspect_pipeline(struct nk_instance *nk, struct json *j)
 
 			j->emit(j->ctx, cpu ? ",[" : "[");
 			for (unsigned int i = 0; i < log->count; i++)
-				json_printf(
-				    j, "%s%u", i ? "," : "",
-				    log->irqs[(log->first + i) % IPIPE_LOG_SIZE]);
+				json_printf(j, "%s%u", i ? "," : "",
+					    log->irqs[(log->first + i) %
+						      IPIPE_LOG_SIZE]);
 			j->emit(j->ctx, "]");
 		}
 		j->emit(j->ctx, "]}");
@@ -255,7 +255,8 @@ void nk_inspect_handler(struct nk_instance *nk, int what,
 	struct json j = {.emit = emit, .ctx = ctx};
 
 	emit(ctx, "[");
-	if (what >= 0 && (size_t)what < sizeof(inspectors) / sizeof(inspectors[0]))
+	if (what >= 0 &&
+	    (size_t)what < sizeof(inspectors) / sizeof(inspectors[0]))
 		inspectors[what](nk, &j);
 	emit(ctx, "]");
 }

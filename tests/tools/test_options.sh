@@ -94,10 +94,21 @@ for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 		"$@" --cpu-affinity=$absent
 	expect 2 "fusion: --sim-log=/nonexistent/log: cannot create the file: No such file or directory" \
 		"$@" --sim-log=/nonexistent/log
+	# The time model and fusion sim's channel (docs/sim-debugger.md).
+	expect 2 "fusion: --sim-cost=2 us: not a duration (e.g. 2us, 500ns, 0: no cost)" \
+		"$@" "--sim-cost=2 us"
+	expect 2 "fusion: FUSION_SIM_COST=-1us: not a duration (e.g. 2us, 500ns, 0: no cost)" \
+		env FUSION_SIM_COST=-1us "$@"
+	expect 2 "fusion: FUSION_SIM_LIVELOCK=0: not a number of events (1 or more)" \
+		env FUSION_SIM_LIVELOCK=0 "$@"
+	expect 2 "fusion: FUSION_SIM_CONTROL=0: not a socket descriptor (fusion sim sets it)" \
+		env FUSION_SIM_CONTROL=0 "$@"
+	expect 2 "fusion: FUSION_SIM_CONTROL=x: not a socket descriptor (fusion sim sets it)" \
+		env FUSION_SIM_CONTROL=x "$@"
 done
 
 # --help of the tool and of each command: usage on stdout, status 0.
-for cmd in "" latency switch info; do
+for cmd in "" latency switch info sim; do
 	# shellcheck disable=SC2086 # an empty $cmd is no argument
 	"$bin/fusion" $cmd --help >"$tmp/out" 2>"$tmp/err"
 	got=$?
@@ -106,7 +117,8 @@ for cmd in "" latency switch info; do
 	[ -s "$tmp/err" ] && fail "fusion $cmd --help: wrote to stderr"
 done
 # Unknown options: usage on stderr, status 2.
-for cmd in "latency --bogus" "switch --bogus" "info --bogus" "bogus" ""; do
+for cmd in "latency --bogus" "switch --bogus" "info --bogus" "sim --bogus" \
+	"sim" "bogus" ""; do
 	# shellcheck disable=SC2086 # $cmd is words
 	"$bin/fusion" $cmd >"$tmp/out" 2>"$tmp/err"
 	got=$?

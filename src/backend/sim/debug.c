@@ -10,6 +10,7 @@
  * changes meanwhile, and a restart replays the same run.
  */
 #include "debug.h"
+#include "../common/command.h"
 #include "../common/duration.h"
 
 #include <errno.h>
@@ -72,8 +73,9 @@ static void send_all(struct sim_debug *d, const char *text, size_t len)
 static void reply_begin(struct sim_debug *d)
 {
 	sim_reply_reset(&d->reply);
-	sim_reply_printf(&d->reply, "{\"ok\":true,\"state\":\"paused\","
-				    "\"date\":%lld",
+	sim_reply_printf(&d->reply,
+			 "{\"ok\":true,\"state\":\"paused\","
+			 "\"date\":%lld",
 			 (long long)d->sim->now);
 }
 
@@ -163,9 +165,8 @@ static void cmd_print(struct sim_debug *d, int argc, char **argv)
 	nk_time_t since = 0;
 
 	if (argc >= 2 && strcmp(argv[1], "events") == 0) {
-		if (argc != 2 &&
-		    (argc != 4 || strcmp(argv[2], "since") != 0 ||
-		     be_parse_duration(argv[3], &since))) {
+		if (argc != 2 && (argc != 4 || strcmp(argv[2], "since") != 0 ||
+				  be_parse_duration(argv[3], &since))) {
 			reply_error(d, "usage: print events [since DATE]");
 			return;
 		}
@@ -225,7 +226,8 @@ static void cmd_break(struct sim_debug *d, int argc, char **argv)
 	}
 	if (argc == 4 && strcmp(argv[1], "add") == 0) {
 		if (!parse_count(argv[2], INT32_MAX, &id)) {
-			reply_error(d, "bad breakpoint number '%.40s'", argv[2]);
+			reply_error(d, "bad breakpoint number '%.40s'",
+				    argv[2]);
 			return;
 		}
 		if (sim_break_add(&d->breaks, (int)id, argv[3], d->sim->now,
@@ -247,7 +249,8 @@ static bool cmd_until(struct sim_debug *d, int argc, char **argv)
 	nk_time_t until;
 
 	if (argc != 2 || be_parse_duration(argv[1], &until)) {
-		reply_error(d, "usage: %s DATE (an integer and ns, us, ms or s)",
+		reply_error(d,
+			    "usage: %s DATE (an integer and ns, us, ms or s)",
 			    argv[0]);
 		return false;
 	}
@@ -266,7 +269,8 @@ static bool cmd_step(struct sim_debug *d, int argc, char **argv)
 {
 	long steps = 1;
 
-	if (argc > 2 || (argc == 2 && !parse_count(argv[1], LONG_MAX, &steps))) {
+	if (argc > 2 ||
+	    (argc == 2 && !parse_count(argv[1], LONG_MAX, &steps))) {
 		reply_error(d, "usage: step [N] (N > 0)");
 		return false;
 	}
@@ -278,16 +282,12 @@ static bool cmd_step(struct sim_debug *d, int argc, char **argv)
 /* One command: whether the run goes on (its reply comes at the stop). */
 static bool command(struct sim_debug *d, char *line)
 {
-	char *argv[MAX_WORDS + 1], *save = NULL;
-	int argc = 0;
+	char *argv[MAX_WORDS];
+	int argc = be_command_split(line, argv, MAX_WORDS, 3);
 
-	for (char *w = strtok_r(line, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save)) {
-		if (argc == MAX_WORDS) {
-			reply_error(d, "too many words");
-			return false;
-		}
-		argv[argc++] = w;
+	if (argc < 0) {
+		reply_error(d, "too many words");
+		return false;
 	}
 	if (argc == 0) {
 		reply_error(d, "empty command");

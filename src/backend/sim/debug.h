@@ -32,9 +32,9 @@ void sim_reply_event(struct sim_reply *r, const struct nk_trace_record *rec);
 
 struct sim_break {
 	int id;
-	int kind;		 /* index in debug_break.c's table */
+	int kind;		   /* index in debug_break.c's table */
 	char spec[SIM_BREAK_SPEC]; /* as given */
-	char arg[NK_NAME_MAX];	 /* a thread's, object's or mark's name */
+	char arg[NK_NAME_MAX];	   /* a thread's, object's or mark's name */
 	long irq;
 	nk_time_t date;
 	bool done; /* a date reached: it does not fire again */
@@ -50,8 +50,8 @@ struct sim_breaks {
  * Add breakpoint @id (> 0, not in use) from @spec ("block:worker"), at
  * virtual date @now.  Returns 0, or -EINVAL with what is wrong in @why.
  */
-int sim_break_add(struct sim_breaks *b, int id, const char *spec,
-		  nk_time_t now, char *why, size_t len);
+int sim_break_add(struct sim_breaks *b, int id, const char *spec, nk_time_t now,
+		  char *why, size_t len);
 /* Delete breakpoint @id: 0 or -ENOENT. */
 int sim_break_del(struct sim_breaks *b, int id);
 /* The first breakpoint @rec matches (its hits counted), or NULL. */

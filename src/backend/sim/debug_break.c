@@ -18,7 +18,7 @@ enum break_field { FIELD_THREAD, FIELD_OBJECT, FIELD_IRQ, FIELD_DATE };
 static const struct break_kind {
 	const char *name;
 	enum break_field field;
-	int events[2];	  /* watched (-1: none) */
+	int events[2];	/* watched (-1: none) */
 	bool signalled; /* only wakes that are a success */
 } kinds[] = {
     {"switch", FIELD_THREAD, {NK_TRACE_SWITCH, -1}, false},
@@ -43,8 +43,10 @@ static int parse_arg(struct sim_break *brk, const struct break_kind *k,
 	case FIELD_THREAD:
 	case FIELD_OBJECT:
 		if (strlen(arg) >= NK_NAME_MAX) {
-			snprintf(why, len, "name '%.40s' too long (at most %d "
-				 "bytes)", arg, NK_NAME_MAX - 1);
+			snprintf(why, len,
+				 "name '%.40s' too long (at most %d "
+				 "bytes)",
+				 arg, NK_NAME_MAX - 1);
 			return -EINVAL;
 		}
 		snprintf(brk->arg, sizeof(brk->arg), "%s", arg);
@@ -72,8 +74,8 @@ static int parse_arg(struct sim_break *brk, const struct break_kind *k,
 	return -EINVAL;
 }
 
-int sim_break_add(struct sim_breaks *b, int id, const char *spec,
-		  nk_time_t now, char *why, size_t len)
+int sim_break_add(struct sim_breaks *b, int id, const char *spec, nk_time_t now,
+		  char *why, size_t len)
 {
 	const char *colon = strchr(spec, ':');
 	struct sim_break brk = {.id = id};

@@ -74,8 +74,8 @@ void sim_reply_string(struct sim_reply *r, const char *s)
 			r->text[r->len++] = '\\';
 			r->text[r->len++] = (char)c;
 		} else if (c < 0x20) {
-			r->len += (size_t)snprintf(r->text + r->len, 7,
-						   "\\u%04x", c);
+			r->len +=
+			    (size_t)snprintf(r->text + r->len, 7, "\\u%04x", c);
 		} else {
 			r->text[r->len++] = (char)c;
 		}

@@ -727,15 +727,18 @@ static void sim_busy(void *priv, void *shadow, nk_time_t ns)
 }
 
 /*
- * FUSION_SIM_COST: the service call @s (the holder, entering the
- * nucleus) makes takes that much of its CPU first, as nk_consume()
- * would: what its CPU does meanwhile (timers, a more urgent thread)
- * happens first, and the rest is spent when @s runs again.
+ * FUSION_SIM_COST: the service call @s (the holder, leaving the
+ * nucleus) made takes that much of its CPU, as nk_consume() would:
+ * what its CPU does meanwhile (timers, a more urgent thread) happens
+ * first, and the rest is spent when @s runs again.  Charged as it
+ * leaves, so that an entry that only recorded an event costs nothing
+ * (cost_record).  Lock held once.
  */
 static void charge_cost(struct sim *sim, struct sim_shadow *s)
 {
-	nk_time_t remaining = sim->cost;
+	nk_time_t remaining = s->owed;
 
+	s->owed = 0;
 	while (remaining > 0) {
 		nk_time_t start = sim->now;
 
@@ -785,8 +788,7 @@ static void sim_lock(void *priv)
 		sim->handlers->preempt(sim->nk);
 	}
 	livelock_check(sim);
-	if (sim->cost)
-		charge_cost(sim, s);
+	s->owed = sim->cost;
 }
 
 /*
@@ -804,9 +806,16 @@ static void __attribute__((noinline)) unlock_dispatch(struct sim *sim)
 static void sim_unlock(void *priv)
 {
 	struct sim *sim = priv;
+	struct sim_shadow *s = sim_self;
 
 	if (--sim_depth > 0)
 		return;
+	if (s && s->owed && s == sim->holder && !s->relaxed &&
+	    !sim->dispatching) {
+		sim_depth = 1;
+		charge_cost(sim, s);
+		sim_depth = 0;
+	}
 	if (sim->holder == NULL && sim->away)
 		unlock_dispatch(sim);
 	else
@@ -906,6 +915,24 @@ static int sim_source_fd(void *priv, unsigned int irq)
 	return -EINVAL;
 }
 
+/*
+ * With a cost per service call, the sink in front of all others: an
+ * event a skin or the program records (a service call, a mark) enters
+ * the nucleus for that alone, which costs no virtual time, whatever
+ * records it.
+ */
+static void cost_record(void *ctx, const struct nk_trace_record *rec)
+{
+	struct sim *sim = ctx;
+	struct sim_shadow *s = sim_self;
+
+	if ((rec->event == NK_TRACE_SERVICE || rec->event == NK_TRACE_MARK) &&
+	    s && s->sim == sim && sim_depth == 1)
+		s->owed = 0;
+	if (sim->cost_next)
+		sim->cost_next(sim->cost_next_ctx, rec);
+}
+
 static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 {
 	struct sim *sim = priv;
@@ -916,6 +943,12 @@ static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 	}
 	if (sim->debug)
 		sim_debug_attach(sim->debug, fn, ctx);
+	if (sim->cost) {
+		sim->cost_next = *fn;
+		sim->cost_next_ctx = *ctx;
+		*fn = cost_record;
+		*ctx = sim;
+	}
 }
 
 const struct nk_backend_ops nk_backend_sim = {

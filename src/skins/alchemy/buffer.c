@@ -32,6 +32,16 @@ struct alchemy_buffer {
 	int mode;
 };
 
+void alchemy_buffer_describe(const void *object, struct nk_object_info *info)
+{
+	const struct alchemy_buffer *b = object;
+
+	info->count = (long)b->fillsz;
+	info->capacity = (long)b->bufsz;
+	info->waiters = &b->readers;
+	info->senders = &b->writers;
+}
+
 /* Also what a failed creation releases.  Lock held or not. */
 void alchemy_buffer_reclaim(struct nk_instance *nk, void *object)
 {

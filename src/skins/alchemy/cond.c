@@ -19,6 +19,13 @@ struct alchemy_cond {
 	struct nk_synch synch;
 };
 
+void alchemy_cond_describe(const void *object, struct nk_object_info *info)
+{
+	const struct alchemy_cond *ccb = object;
+
+	info->waiters = &ccb->synch;
+}
+
 int rt_cond_create(RT_COND *cond, const char *name)
 {
 	struct alchemy_cond *ccb;

@@ -31,6 +31,14 @@ struct alchemy_event {
 	int mode;
 };
 
+void alchemy_event_describe(const void *object, struct nk_object_info *info)
+{
+	const struct alchemy_event *ecb = object;
+
+	info->count = (long)ecb->value;
+	info->waiters = &ecb->synch;
+}
+
 static bool event_satisfied(unsigned int value, unsigned int mask, int mode)
 {
 	unsigned int bits = value & mask;

@@ -42,6 +42,15 @@ struct alchemy_heap {
 	void *single; /* H_SINGLE: the block, once allocated */
 };
 
+void alchemy_heap_describe(const void *object, struct nk_object_info *info)
+{
+	const struct alchemy_heap *h = object;
+
+	info->count = (long)h->inuse;
+	info->capacity = (long)h->heapsize;
+	info->waiters = &h->synch;
+}
+
 /* The nucleus's header per block, measured on a fresh heap. */
 static size_t heap_header(void)
 {

@@ -63,6 +63,15 @@ struct alchemy_queue {
 	int mode;
 };
 
+void alchemy_queue_describe(const void *object, struct nk_object_info *info)
+{
+	const struct alchemy_queue *q = object;
+
+	info->count = (long)q->mcount;
+	info->capacity = q->qlimit == Q_UNLIMITED ? 0 : (long)q->qlimit;
+	info->waiters = &q->synch;
+}
+
 static void *msg_payload(struct queue_msg *msg)
 {
 	return msg + 1;

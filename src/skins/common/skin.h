@@ -57,6 +57,13 @@ struct skin_class {
 	 * @object or owns it, and a reschedule finds nobody to run.
 	 */
 	void (*reclaim)(struct nk_instance *nk, void *object);
+	/*
+	 * For the debugger (fusion sim, describe.c): fill in @info's
+	 * count, capacity, owner and wait queues for @object (the layer
+	 * sets its class and name, count -1).  Lock held, the simulation
+	 * stopped.  NULL: the class's objects are not shown.
+	 */
+	void (*describe)(const void *object, struct nk_object_info *info);
 };
 
 struct skin_desc {
@@ -117,6 +124,18 @@ int skin_enter(const struct skin_desc *desc, struct nk_instance **nk,
  * instance goes (after every thread was freed).  Lock held.
  */
 void skin_fini(struct nk_instance *nk, void *state);
+/*
+ * The personality's objects hook (describe.c): every object of the
+ * classes with a describe hook.  Lock held.
+ */
+void skin_objects(struct nk_instance *nk, void *state,
+		  void (*emit)(void *ctx, const struct nk_object_info *info),
+		  void *ctx);
+/* Describe hooks of objects that are a struct nk_sem, a struct nk_mutex
+ * or a bare struct nk_synch (its waiters). */
+void skin_describe_sem(const void *object, struct nk_object_info *info);
+void skin_describe_mutex(const void *object, struct nk_object_info *info);
+void skin_describe_synch(const void *object, struct nk_object_info *info);
 /* @desc's state in the process runtime, NULL before skin_enter().
  * Never starts the runtime.  Lock held or not. */
 struct skin *skin_state(const struct skin_desc *desc);

@@ -59,8 +59,10 @@ void psos_state_fini(struct nk_instance *nk, void *state)
 /* Tasks: TCBs are freed by their thread's exit hook. */
 static const struct skin_class psos_classes[PSOS_NR_CLASSES] = {
     [PSOS_TASK] = {"task"},
-    [PSOS_SEM] = {"sem", .reclaim = psos_sem_reclaim},
-    [PSOS_QUEUE] = {"queue", .reclaim = psos_queue_reclaim},
+    [PSOS_SEM] = {"sem", .reclaim = psos_sem_reclaim,
+		  .describe = psos_sem_describe},
+    [PSOS_QUEUE] = {"queue", .reclaim = psos_queue_reclaim,
+		    .describe = psos_queue_describe},
     [PSOS_TIMER] = {"timer", .bad_handle = ERR_BADTMID,
 		    .reclaim = psos_timer_reclaim},
     [PSOS_REGION] = {"region", .reclaim = psos_region_reclaim},
@@ -77,6 +79,7 @@ const struct skin_desc psos_skin = {
 	    .attach = psos_task_attach,
 	    .exit = psos_task_exit,
 	    .fini = psos_state_fini,
+	    .objects = skin_objects,
 	},
     .classes = psos_classes,
     .nr_classes = PSOS_NR_CLASSES,

@@ -35,6 +35,15 @@ struct psos_queue {
 	struct nk_synch receivers;
 };
 
+void psos_queue_describe(const void *object, struct nk_object_info *info)
+{
+	const struct psos_queue *q = object;
+
+	info->count = (long)q->count;
+	info->capacity = q->nolimit ? 0 : (long)q->limit;
+	info->waiters = &q->receivers;
+}
+
 /* A receiver's buffer: what a sender fills in. */
 struct q_wait {
 	void *buf;

@@ -13,6 +13,11 @@ struct psos_sem {
 	struct nk_sem sem;
 };
 
+void psos_sem_describe(const void *object, struct nk_object_info *info)
+{
+	skin_describe_sem(&((const struct psos_sem *)object)->sem, info);
+}
+
 void psos_sem_reclaim(struct nk_instance *nk, void *object)
 {
 	struct psos_sem *s = object;

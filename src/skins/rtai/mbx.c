@@ -24,6 +24,16 @@ struct rtai_mbx {
 	char ring[];
 };
 
+void rtai_mbx_describe(const void *object, struct nk_object_info *info)
+{
+	const struct rtai_mbx *m = object;
+
+	info->count = m->avbs;
+	info->capacity = m->size;
+	info->waiters = &m->data;
+	info->senders = &m->room;
+}
+
 static int mbx_setup(struct nk_instance *nk, void *object, const char *wname)
 {
 	struct rtai_mbx *m = object;

@@ -27,6 +27,16 @@ struct rtai_sem {
 	struct nk_mutex mutex;	 /* RES_SEM */
 };
 
+void rtai_sem_describe(const void *object, struct nk_object_info *info)
+{
+	const struct rtai_sem *s = object;
+
+	if (s->kind == RES_SEM)
+		skin_describe_mutex(&s->mutex, info);
+	else
+		skin_describe_sem(&s->sem, info);
+}
+
 static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
 {
 	struct rtai_sem *s = object;

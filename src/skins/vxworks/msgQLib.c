@@ -24,6 +24,16 @@ struct vx_msgq {
 	int options;
 };
 
+void vx_msgq_describe(const void *object, struct nk_object_info *info)
+{
+	const struct vx_msgq *q = object;
+
+	info->count = q->count;
+	info->capacity = q->max_msgs;
+	info->waiters = &q->receivers;
+	info->senders = &q->senders;
+}
+
 /* What a waiting receiver asks for, and is given. */
 struct recv_req {
 	char *buf;

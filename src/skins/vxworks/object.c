@@ -53,8 +53,9 @@ static int vx_init(struct nk_instance *nk, void *state)
 /* Tasks are threads: the nucleus frees them, their TCB with them. */
 static const struct skin_class vx_classes[VX_NR_CLASSES] = {
     [VX_TASK] = {"task"},
-    [VX_SEM] = {"sem", .reclaim = vx_sem_reclaim},
-    [VX_MSGQ] = {"msgQ", .reclaim = vx_msgq_reclaim},
+    [VX_SEM] = {"sem", .reclaim = vx_sem_reclaim, .describe = vx_sem_describe},
+    [VX_MSGQ] = {"msgQ", .reclaim = vx_msgq_reclaim,
+		 .describe = vx_msgq_describe},
     [VX_WD] = {"wdog", .reclaim = vx_wd_reclaim},
     [VX_PART] = {"memPart", .reclaim = vx_part_reclaim},
     [VX_RING] = {"ring", .reclaim = vx_ring_reclaim},
@@ -70,6 +71,7 @@ const struct skin_desc vxworks_skin = {
 	    .attach = vx_task_attach,
 	    .exit = vx_task_exit,
 	    .fini = skin_fini,
+	    .objects = skin_objects,
 	},
     .classes = vx_classes,
     .nr_classes = VX_NR_CLASSES,

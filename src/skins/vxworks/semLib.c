@@ -30,6 +30,16 @@ struct vx_sem {
 	struct nk_thread *safe_holder;
 };
 
+void vx_sem_describe(const void *object, struct nk_object_info *info)
+{
+	const struct vx_sem *s = object;
+
+	if (s->type == SEM_TYPE_MUTEX)
+		skin_describe_mutex(&s->mutex, info);
+	else
+		skin_describe_sem(&s->sem, info);
+}
+
 /* The nucleus part of @object, named @wname.  Errors: statuses. */
 static int sem_setup(struct nk_instance *nk, void *object, const char *wname)
 {
