@@ -77,12 +77,14 @@ function busy(running) {
 // nothing more, and its last view stays.
 async function refresh() {
   const parts = {};
+  let dropped = 0;
   for (const what of ['threads', 'objects', 'timers', 'pipeline', 'events']) {
     const reply = await command('print', what);
     if (!reply.ok) {
       return;
     }
     parts[what] = reply[what];
+    dropped = reply.dropped ?? dropped;
   }
   Object.assign(view, parts);
   view.model = buildModel(
@@ -91,7 +93,7 @@ async function refresh() {
     parts.threads.map((t) => t.name),
   );
   timeline.setModel(view.model);
-  log.setEvents(parts.events);
+  log.setEvents(parts.events, dropped);
   setCursor(view.date);
 }
 

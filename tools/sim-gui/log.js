@@ -19,6 +19,7 @@ export class EventLog {
     this.host = host;
     this.onCursor = onCursor;
     this.events = [];
+    this.dropped = 0;
     this.cursor = 0;
     this.hidden = new Set();
     this.kinds = host.querySelector('#log-kinds');
@@ -28,8 +29,10 @@ export class EventLog {
     this.filter.addEventListener('input', () => this.draw());
   }
 
-  setEvents(events) {
+  // @dropped: how many older events the runner no longer keeps.
+  setEvents(events, dropped) {
     this.events = events;
+    this.dropped = dropped;
     this.drawKinds();
     this.draw();
   }
@@ -83,9 +86,10 @@ export class EventLog {
     const first = Math.max(0, Math.min(at - LIMIT / 2, rows.length - LIMIT));
     const shown = rows.slice(first, first + LIMIT);
     this.count.textContent =
-      shown.length < rows.length
+      (shown.length < rows.length
         ? `${rows.length} of ${this.events.length} events match; ${first + 1} to ${first + shown.length} shown`
-        : `${rows.length} of ${this.events.length} events`;
+        : `${rows.length} of ${this.events.length} events`) +
+      (this.dropped ? `; ${this.dropped} older ones no longer kept` : '');
     this.body.replaceChildren();
     let current = null;
     for (const e of shown) {
@@ -101,6 +105,11 @@ export class EventLog {
       row.insertCell().textContent = text(e);
       row.addEventListener('click', () => this.onCursor(e.date));
     }
-    current?.scrollIntoView({ block: 'nearest' });
+    // The cursor's rows in the middle of the log's own box; the page
+    // itself stays where the user is.
+    if (current) {
+      const box = this.body.closest('.scroll');
+      box.scrollTop += current.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientHeight / 2;
+    }
   }
 }
