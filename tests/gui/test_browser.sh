@@ -11,7 +11,12 @@ chromium=${CHROMIUM:-/usr/bin/chromium}
 modules=$build/gui-test/node_modules
 
 missing=
-command -v node >/dev/null || missing="$missing node (apt-get install nodejs)"
+# playwright-core's own floor (package-lock.json: engines).
+if ! command -v node >/dev/null; then
+	missing="$missing node (20 or later)"
+elif [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+	missing="$missing node 20 or later (this is $(node --version))"
+fi
 [ -x "$chromium" ] || missing="$missing chromium (apt-get install chromium)"
 [ -d "$modules/playwright-core" ] ||
 	missing="$missing playwright-core (npm ci in $build/gui-test; make test does it as root)"
