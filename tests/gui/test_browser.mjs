@@ -5,7 +5,7 @@
 // lock low holds); check the status, the timeline, the thread and
 // object panels, the event log; go to 2 ms (low boosted), restart,
 // remove the breakpoint, step, run until 3 ms.  The screenshot is of
-// the stop at 1 ms.
+// the stop at 2 ms: the inversion bounded by low's boost.
 
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -84,8 +84,6 @@ try {
   const lock = await cells(page.locator('#objects tr[data-object="lock"]'));
   assert.deepEqual([lock[0], lock[1], lock[2], lock[4], lock[5]], ['alchemy', 'mutex', 'lock', 'low', 'high']);
 
-  await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
-
   step('the event log, filtered on "lock"');
   await page.fill('#log-filter', 'lock');
   const rows = page.locator('#log-body tr');
@@ -126,6 +124,7 @@ try {
   assert.deepEqual(low.slice(0, 5), ['low', 'running', '', '31', '11']);
   assert.equal(await page.locator('#threads tr[data-thread="low"] td.boosted').count(), 1);
   assert.equal(await svg.locator('rect.slice.boosted[data-thread="low"]').count() > 0, true);
+  await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
 
   step('restart: at 0 again, the breakpoint kept; then removed');
   await page.click('#restart');
