@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -366,6 +367,7 @@ static int listen_loopback(unsigned *port)
 static int serve(struct gui *g, FILE *out)
 {
 	struct MHD_Daemon *d;
+	struct pollfd wake = {.fd = stop_pipe[0], .events = POLLIN};
 	unsigned port = 0;
 	char byte;
 	int fd;
@@ -392,8 +394,13 @@ static int serve(struct gui *g, FILE *out)
 	}
 	fprintf(out, "http://%s/%s/\n", g->hosts[0], g->token);
 	fflush(out);
-	while (read(stop_pipe[0], &byte, 1) < 0 && errno == EINTR)
+	/* poll() rather than read(): interrupted even with SA_RESTART, it
+	 * returns to ThreadSanitizer's wrapper, which runs the handler it
+	 * held back; read() would be restarted with the handler pending. */
+	while (poll(&wake, 1, -1) < 0 && errno == EINTR)
 		;
+	if (read(stop_pipe[0], &byte, 1) < 0)
+		byte = 0;
 	drain(g);
 	MHD_stop_daemon(d);
 	return 0;
