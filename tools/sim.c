@@ -29,13 +29,15 @@ void fusion_sim_usage(FILE *out)
 		"block:THREAD,\n"
 		"                   wake:THREAD, prio:THREAD, "
 		"signal:OBJECT, irq:N, mark:TEXT,\n"
-		"                   date:DATE\n"
+		"                   date:DATE, full:OBJECT, empty:OBJECT, "
+		"overrun:THREAD\n"
 		"  --print WHAT     at the stop print threads, objects, "
 		"timers, pipeline or\n"
 		"                   events (repeatable)\n"
 		"  --json           print the replies as JSON, one per line\n"
 		"  --cost DURATION  virtual CPU time of each service call "
-		"(FUSION_SIM_COST)\n"
+		"(FUSION_SIM_COST;\n"
+		"                   measured: the host's, not deterministic)\n"
 		"  --gui            serve the debugger's page on 127.0.0.1, "
 		"print its URL\n"
 		"without --until, --break or --print: commands on stdin, "
@@ -405,10 +407,11 @@ int fusion_sim(int argc, char **argv)
 			a.gui = true;
 			break;
 		case 'c':
-			if (be_parse_duration(optarg, &ns)) {
+			if (strcmp(optarg, "measured") != 0 &&
+			    be_parse_duration(optarg, &ns)) {
 				fprintf(stderr,
 					"fusion sim: --cost %s: not a duration "
-					"(e.g. 2us, 500ns)\n",
+					"(e.g. 2us, 500ns) nor measured\n",
 					optarg);
 				return FUSION_EXIT_USAGE;
 			}

@@ -36,11 +36,11 @@ struct sim_runner {
 	char **argv;
 	char *cost;
 	int output_fd;
-	pid_t pid; /* 0: none */
-	int fd;	   /* to the agent, -1: none */
-	bool exited;
-	int status; /* as waitpid gives it */
-	long long date;
+	pid_t pid;		/* 0: none */
+	int fd;			/* to the agent, -1: none */
+	atomic_bool exited;	/* read by a pause from another thread */
+	int status;		/* as waitpid gives it */
+	_Atomic long long date; /* likewise */
 	struct runner_break breaks[RUNNER_BREAKS];
 	int nr_breaks;
 	int next_id;
@@ -150,7 +150,7 @@ static void program_reap(struct sim_runner *r)
 			;
 		r->pid = 0;
 	}
-	r->exited = true;
+	atomic_store(&r->exited, true);
 }
 
 static void program_kill(struct sim_runner *r)
@@ -166,10 +166,10 @@ static char *exit_reply(struct sim_runner *r)
 		return dup_printf("{\"ok\":true,\"state\":\"exited\",\"date\":"
 				  "%lld,\"stop\":{\"reason\":\"exit\","
 				  "\"signal\":%d}}",
-				  r->date, WTERMSIG(r->status));
+				  atomic_load(&r->date), WTERMSIG(r->status));
 	return dup_printf("{\"ok\":true,\"state\":\"exited\",\"date\":%lld,"
 			  "\"stop\":{\"reason\":\"exit\",\"status\":%d}}",
-			  r->date, WEXITSTATUS(r->status));
+			  atomic_load(&r->date), WEXITSTATUS(r->status));
 }
 
 /* The agent's next reply; its exit's once it has gone. */
@@ -188,7 +188,7 @@ static int agent_reply(struct sim_runner *r, char **reply)
 		}
 		date = strstr(line, "\"date\":");
 		if (date)
-			r->date = strtoll(date + 7, NULL, 10);
+			atomic_store(&r->date, strtoll(date + 7, NULL, 10));
 		/* The instance ended: its date is the last one. */
 		if (strstr(line, "\"state\":\"exiting\"")) {
 			free(line);
@@ -257,8 +257,8 @@ static int program_start(struct sim_runner *r, char **reply)
 	}
 	r->pid = pid;
 	r->fd = pair[0];
-	r->exited = false;
-	r->date = 0;
+	atomic_store(&r->exited, false);
+	atomic_store(&r->date, 0);
 	return agent_reply(r, reply);
 }
 
@@ -271,7 +271,7 @@ static int restart(struct sim_runner *r, char **reply)
 	ret = program_start(r, reply);
 	if (ret)
 		return ret;
-	for (int i = 0; i < r->nr_breaks && !r->exited; i++) {
+	for (int i = 0; i < r->nr_breaks && !atomic_load(&r->exited); i++) {
 		char line[RUNNER_SPEC + 32], *ignored = NULL;
 
 		snprintf(line, sizeof(line), "break add %d %s", r->breaks[i].id,
@@ -305,9 +305,9 @@ static int cmd_goto(struct sim_runner *r, const char *date, char **reply)
 		return 0;
 	}
 	ret = restart(r, reply);
-	if (ret || r->exited)
+	if (ret || atomic_load(&r->exited))
 		return ret;
-	start = r->date;
+	start = atomic_load(&r->date);
 	if (until <= start)
 		return 0;
 	free(*reply);
@@ -338,7 +338,7 @@ static int cmd_break(struct sim_runner *r, int argc, char **argv,
 			 argv[2]);
 		send_line(r, line);
 		ret = agent_reply(r, reply);
-		if (ret == 0 && reply_ok(*reply) && !r->exited) {
+		if (ret == 0 && reply_ok(*reply) && !atomic_load(&r->exited)) {
 			struct runner_break *b = &r->breaks[r->nr_breaks++];
 
 			b->id = r->next_id++;
@@ -389,7 +389,7 @@ static int command_locked(struct sim_runner *r, const char *cmd, char *copy,
 		return restart(r, reply);
 	if (strcmp(argv[0], "goto") == 0 && argc == 2)
 		return cmd_goto(r, argv[1], reply);
-	if (r->exited) {
+	if (atomic_load(&r->exited)) {
 		*reply = error_reply("the program has exited (restart or goto "
 				     "DATE runs it again)");
 		return 0;
@@ -424,8 +424,9 @@ int sim_runner_command(struct sim_runner *r, const char *cmd, char **reply)
 		} else {
 			*reply = dup_printf("{\"ok\":true,\"state\":\"%s\","
 					    "\"date\":%lld}",
-					    r->exited ? "exited" : "paused",
-					    r->date);
+					    atomic_load(&r->exited) ? "exited"
+								    : "paused",
+					    atomic_load(&r->date));
 		}
 		return *reply ? 0 : -ENOMEM;
 	}
@@ -464,7 +465,8 @@ int sim_runner_start(char *const argv[], const struct sim_runner_options *opts,
 	int ret;
 
 	if (argv == NULL || argv[0] == NULL || out == NULL ||
-	    (opts && opts->cost && be_parse_duration(opts->cost, &cost)))
+	    (opts && opts->cost && strcmp(opts->cost, "measured") != 0 &&
+	     be_parse_duration(opts->cost, &cost)))
 		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)

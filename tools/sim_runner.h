@@ -11,7 +11,8 @@
 struct sim_runner;
 
 struct sim_runner_options {
-	/* FUSION_SIM_COST of the program ("2us"); NULL: the environment's. */
+	/* FUSION_SIM_COST of the program ("2us", "measured"); NULL: the
+	 * environment's. */
 	const char *cost;
 	/* Where the program's stdout and stderr go; 0: the caller's. */
 	int output_fd;

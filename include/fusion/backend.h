@@ -109,6 +109,21 @@ struct nk_backend_handlers {
 	 */
 	void (*inspect)(struct nk_instance *nk, int what,
 			void (*emit)(void *ctx, const char *text), void *ctx);
+	/*
+	 * For the agent's breakpoints on fill levels: the count and
+	 * capacity (0: unbounded) of the first object named @name, as
+	 * inspect shows them.  Returns 0, or -ENOENT (no such object, or
+	 * one without a count).  Lock held.
+	 */
+	int (*object_level)(struct nk_instance *nk, const char *name,
+			    long *count, long *capacity);
+	/*
+	 * For the agent's overrun breakpoints: the release point at which
+	 * the periodic thread named @thread, which does not wait for it
+	 * now, overruns; NK_INFINITE if it waits for it, is not periodic
+	 * or does not exist.  Lock held.
+	 */
+	nk_time_t (*overrun_date)(struct nk_instance *nk, const char *thread);
 };
 
 /* What handlers->inspect describes. */

@@ -4,7 +4,8 @@
  * objects, timers and the pipeline as JSON arrays, for the sim backend's
  * agent (docs/sim-debugger.md).  Written in pieces through the caller's
  * emit, with the lock held and the simulation stopped: nothing here
- * allocates or calls out.
+ * allocates or calls out.  And what its breakpoints watch: an object's
+ * fill level, a periodic thread's next overrun.
  */
 #include "internal.h"
 #include "../pipeline/pipeline.h"
@@ -13,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 struct json {
 	void (*emit)(void *ctx, const char *text);
@@ -259,4 +261,62 @@ void nk_inspect_handler(struct nk_instance *nk, int what,
 	    (size_t)what < sizeof(inspectors) / sizeof(inspectors[0]))
 		inspectors[what](nk, &j);
 	emit(ctx, "]");
+}
+
+struct level_ctx {
+	const char *name;
+	bool found;
+	long count, capacity;
+};
+
+static void level_emit(void *ctx, const struct nk_object_info *info)
+{
+	struct level_ctx *lc = ctx;
+
+	if (lc->found || info->count < 0 || info->name == NULL ||
+	    strcmp(info->name, lc->name) != 0)
+		return;
+	lc->found = true;
+	lc->count = info->count;
+	lc->capacity = info->capacity;
+}
+
+int nk_inspect_level(struct nk_instance *nk, const char *name, long *count,
+		     long *capacity)
+{
+	struct level_ctx lc = {.name = name};
+
+	for (int i = 0; i < nk->nr_personalities && !lc.found; i++) {
+		const struct nk_personality_slot *slot = &nk->personalities[i];
+
+		if (slot->pers->objects)
+			slot->pers->objects(nk, slot->state, level_emit, &lc);
+	}
+	if (!lc.found)
+		return -ENOENT;
+	*count = lc.count;
+	*capacity = lc.capacity;
+	return 0;
+}
+
+nk_time_t nk_inspect_overrun(struct nk_instance *nk, const char *thread)
+{
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &nk->threads) {
+		struct nk_thread *t =
+		    nk_list_entry(pos, struct nk_thread, instance_link);
+
+		if (strcmp(t->name, thread) != 0)
+			continue;
+		if (t->period == 0 || (t->state & NK_THREAD_ZOMBIE))
+			return NK_INFINITE;
+		/* Asleep until its release point: nk_thread_wait_period. */
+		if ((t->state & NK_THREAD_DELAYED) &&
+		    !(t->state & NK_THREAD_PENDING) && t->rtimer.armed &&
+		    t->rtimer.date == t->next_release)
+			return NK_INFINITE;
+		return t->next_release;
+	}
+	return NK_INFINITE;
 }

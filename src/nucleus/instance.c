@@ -39,6 +39,8 @@ static const struct nk_backend_handlers nucleus_handlers = {
     .irq_sync = nk_irq_handle_sync,
     .root_sync = nk_irq_handle_root,
     .inspect = nk_inspect_handler,
+    .object_level = nk_inspect_level,
+    .overrun_date = nk_inspect_overrun,
 };
 
 static void instance_free(struct nk_instance *nk)

@@ -297,9 +297,12 @@ const char *nk_thread_wait_name(struct nk_thread *thread);
 struct nk_status_thread;
 void nk_thread_status(struct nk_thread *t, nk_time_t now,
 		      struct nk_status_thread *out);
-/* inspect.c: handlers->inspect. */
+/* inspect.c: handlers->inspect, ->object_level and ->overrun_date. */
 void nk_inspect_handler(struct nk_instance *nk, int what,
 			void (*emit)(void *ctx, const char *text), void *ctx);
+int nk_inspect_level(struct nk_instance *nk, const char *name, long *count,
+		     long *capacity);
+nk_time_t nk_inspect_overrun(struct nk_instance *nk, const char *thread);
 /* personality.c: hooks of every personality @thread carries.  Lock held. */
 void nk_personality_exit(struct nk_thread *thread);
 void nk_personality_finalize(struct nk_thread *thread);

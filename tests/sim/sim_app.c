@@ -15,6 +15,11 @@
  *                     livelock.
  *   sim_app deadlock  stuck takes sem1, which nobody gives; main joins
  *                     it.
+ *   sim_app spin      main computes for a while, sleeps 1 us and says
+ *                     when it woke: 1 us, or later with a measured cost.
+ *   sim_app periodic  tick (prio 30) runs every 1 ms from 1 ms, spinning
+ *                     300 us, but 1.5 ms its second time: it overruns
+ *                     its release point at 3 ms.
  */
 #include <alchemy/mutex.h>
 #include <alchemy/queue.h>
@@ -61,7 +66,7 @@ static int run_worker(void)
 
 	if (rt_sem_create(&sem1, "sem1", 0, S_FIFO) ||
 	    rt_mutex_create(&lock, "lock") ||
-	    rt_queue_create(&q, "q", 4 * 64, 4, Q_FIFO) ||
+	    rt_queue_create(&q, "q", 3 * 64, 3, Q_FIFO) ||
 	    rt_task_create(&w, "worker", 0, 20, T_JOINABLE) ||
 	    rt_task_create(&f, "feeder", 0, 10, T_JOINABLE) ||
 	    rt_task_start(&w, worker, NULL) || rt_task_start(&f, feeder, NULL))
@@ -128,6 +133,39 @@ static int run_deadlock(void)
 	return 0;
 }
 
+static int run_spin(void)
+{
+	volatile unsigned long sum = 0;
+
+	for (unsigned long i = 0; i < 10000000; i++)
+		sum += i;
+	rt_task_sleep(1000);
+	printf("main: woke at %lld ns\n", (long long)rt_timer_read());
+	return sum == 0;
+}
+
+static void tick(void *arg)
+{
+	(void)arg;
+	if (rt_task_set_periodic(NULL, TM_NOW, MS))
+		return;
+	for (int i = 0; i < 4; i++) {
+		rt_task_wait_period(NULL);
+		rt_timer_spin(i == 1 ? 1500000 : 300000);
+	}
+}
+
+static int run_periodic(void)
+{
+	RT_TASK t;
+
+	if (rt_task_create(&t, "tick", 0, 30, T_JOINABLE) ||
+	    rt_task_start(&t, tick, NULL))
+		return 1;
+	rt_task_join(&t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "worker") == 0)
@@ -136,6 +174,11 @@ int main(int argc, char **argv)
 		return run_pingpong();
 	if (argc == 2 && strcmp(argv[1], "deadlock") == 0)
 		return run_deadlock();
-	fprintf(stderr, "usage: sim_app worker|pingpong|deadlock\n");
+	if (argc == 2 && strcmp(argv[1], "periodic") == 0)
+		return run_periodic();
+	if (argc == 2 && strcmp(argv[1], "spin") == 0)
+		return run_spin();
+	fprintf(stderr,
+		"usage: sim_app worker|pingpong|deadlock|periodic|spin\n");
 	return 2;
 }

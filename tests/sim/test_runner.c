@@ -12,7 +12,9 @@
  * queue q under the mutex lock and blocks on sem1 again.
  */
 #include "harness.h"
+#include "json.h"
 #include "sim_runner.h"
+#include "backend/common/duration.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +25,8 @@
 static char *worker_argv[] = {SIM_APP, "worker", NULL};
 static char *pingpong_argv[] = {SIM_APP, "pingpong", NULL};
 static char *deadlock_argv[] = {SIM_APP, "deadlock", NULL};
+static char *periodic_argv[] = {SIM_APP, "periodic", NULL};
+static char *spin_argv[] = {SIM_APP, "spin", NULL};
 
 static struct sim_runner *start(char **argv, const char *cost, int output_fd)
 {
@@ -124,6 +128,32 @@ TEST(switch_and_priority_breakpoints)
 	sim_runner_stop(r);
 }
 
+TEST(fill_level_and_overrun_breakpoints)
+{
+	struct sim_runner *r = start(worker_argv, NULL, 0);
+
+	/* The third message fills q (3 at most): the stop comes with the
+	 * first event after the write that filled it. */
+	EXPECT(r, "break add full:q", PAUSED(0) ",\"break\":1}");
+	EXPECT(r, "run",
+	       PAUSED(6000000) ",\"stop\":{\"reason\":\"break\",\"break\":1,"
+			       "\"event\":{\"date\":6000000,\"cpu\":0,"
+			       "\"kind\":\"service\",\"thread\":\"worker\","
+			       "\"object\":\"rt_mutex_release\",\"detail\":"
+			       "\"0x300001001\",\"arg\":0}}}");
+	sim_runner_stop(r);
+	/* tick spins 1.5 ms from 2 ms: its release point at 3 ms passes
+	 * while it runs, and the run stops right then. */
+	r = start(periodic_argv, NULL, 0);
+	EXPECT(r, "break add overrun:tick", PAUSED(0) ",\"break\":1}");
+	EXPECT(r, "run",
+	       PAUSED(3000000) ",\"stop\":{\"reason\":\"break\",\"break\":1}}");
+	EXPECT(r, "run",
+	       "{\"ok\":true,\"state\":\"exited\",\"date\":4300000,"
+	       "\"stop\":{\"reason\":\"exit\",\"status\":0}}");
+	sim_runner_stop(r);
+}
+
 TEST(dates_stop_the_run_when_nothing_happens)
 {
 	struct sim_runner *r = start(worker_argv, NULL, 0);
@@ -173,7 +203,7 @@ TEST(objects_timers_and_threads_at_a_stop)
 			       "\"alchemy\",\"class\":\"mutex\",\"name\":"
 			       "\"lock\",\"count\":0,\"waiters\":[]},{\"skin\":"
 			       "\"alchemy\",\"class\":\"queue\",\"name\":\"q\","
-			       "\"count\":1,\"capacity\":4,\"waiters\":[]}]}");
+			       "\"count\":1,\"capacity\":3,\"waiters\":[]}]}");
 	EXPECT(r, "print timers",
 	       PAUSED(3000000) ",\"timers\":[{\"name\":\"\",\"thread\":"
 			       "\"feeder\",\"cpu\":0,\"date\":4000000,"
@@ -310,6 +340,32 @@ TEST(a_cost_per_call_lets_a_pingpong_reach_its_end)
 	close(out);
 }
 
+/* sim_app spin: the date main woke at, with @cost. */
+static long long spin_wake(const char *cost)
+{
+	int out = output_file();
+	struct sim_runner *r = start(spin_argv, cost, out);
+	char text[256], *reply;
+	long long date = -1;
+
+	reply = ask(r, "run");
+	CHECK(strstr(reply, "\"status\":0}}") != NULL);
+	free(reply);
+	slurp(out, text, sizeof(text));
+	CHECK_EQ(sscanf(text, "main: woke at %lld ns", &date), 1);
+	sim_runner_stop(r);
+	close(out);
+	return date;
+}
+
+TEST(a_measured_cost_charges_the_host_cpu_time)
+{
+	/* Its computing takes no virtual time by default, some of the
+	 * host's CPU time when measured (how much is not reproducible). */
+	CHECK_EQ(spin_wake(NULL), 1000);
+	CHECK(spin_wake("measured") > 1000);
+}
+
 TEST(a_livelock_is_reported)
 {
 	int out = output_file();
@@ -416,13 +472,13 @@ TEST(bad_commands_get_a_clear_error)
 	    {"break del x", "no breakpoint 'x'"},
 	    {"break add bogus:x",
 	     "unknown breakpoint kind 'bogus' (allowed: switch, block, wake, "
-	     "prio, signal, irq, mark, date)"},
+	     "prio, signal, irq, mark, date, full, empty, overrun)"},
 	    {"break add block", "bad breakpoint 'block' (KIND:ARG, KIND one "
 				"of switch, block, wake, prio, signal, irq, "
-				"mark, date)"},
+				"mark, date, full, empty, overrun)"},
 	    {"break add :worker", "bad breakpoint ':worker' (KIND:ARG, KIND "
 				  "one of switch, block, wake, prio, signal, "
-				  "irq, mark, date)"},
+				  "irq, mark, date, full, empty, overrun)"},
 	    {"break add block:", "missing argument after 'block:'"},
 	    {"break add irq:x", "bad IRQ number 'x'"},
 	    {"break add date:3xs",
@@ -509,7 +565,7 @@ TEST(batch_output_is_exact)
 		  "      worker\n"
 		  "alchemy  mutex      lock                 0     - -          "
 		  "      -\n"
-		  "alchemy  queue      q                    0     4 -          "
+		  "alchemy  queue      q                    0     3 -          "
 		  "      -\n");
 	CHECK_EQ(fusion_sim("--until 1ms --print timers --print events", out,
 			    sizeof(out)),
@@ -551,7 +607,7 @@ TEST(batch_output_is_exact)
 	CHECK_EQ(fusion_sim("--break nobody", out, sizeof(out)), 2);
 	CHECK_STR(out, "fusion sim: --break nobody: bad breakpoint 'nobody' "
 		       "(KIND:ARG, KIND one of switch, block, wake, prio, "
-		       "signal, irq, mark, date)\n");
+		       "signal, irq, mark, date, full, empty, overrun)\n");
 	CHECK_EQ(fusion_sim("--until 1x", out, sizeof(out)), 2);
 	CHECK_STR(out, "fusion sim: --until 1x: not a date (an integer and "
 		       "ns, us, ms or s)\n");
@@ -560,12 +616,91 @@ TEST(batch_output_is_exact)
 		       "pipeline or events\n");
 }
 
+TEST(durations_parse_exactly)
+{
+	static const struct {
+		const char *text;
+		nk_time_t ns;
+	} good[] = {
+	    {"7", 7},
+	    {"250ns", 250},
+	    {"1500us", 1500000},
+	    {"10ms", 10000000},
+	    {"1.5s", 1500000000},
+	    {"0.5us", 500},
+	    {"1.0000000009s", 1000000000},
+	    {"9223372036854775807ns", NK_INFINITE},
+	};
+	static const char *const bad[] = {
+	    "",
+	    "ms",
+	    "1.s",
+	    "-1",
+	    "1.5",
+	    "10 ms",
+	    "1e3",
+	    "9223372036854775808",
+	    "9223372037s",
+	    "2xs",
+	    ".5s",
+	};
+	nk_time_t ns;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ns = -1;
+		CHECK_EQ(be_parse_duration(good[i].text, &ns), 0);
+		CHECK_EQ(ns, good[i].ns);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_EQ(be_parse_duration(bad[i], &ns), -EINVAL);
+	CHECK_EQ(be_parse_duration(NULL, &ns), -EINVAL);
+	CHECK_EQ(be_parse_duration("1ms", NULL), -EINVAL);
+}
+
+TEST(replies_read_as_json)
+{
+	static const char *const bad[] = {
+	    "",
+	    "{",
+	    "{\"a\"}",
+	    "{\"a\":}",
+	    "[1,]",
+	    "\"open",
+	    "tru",
+	    "{} x",
+	    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+	    "]]",
+	};
+	struct json_value *v =
+	    json_parse("{\"ok\":true,\"date\":-12,\"s\":\"a\\\"b\\u0041\\n\","
+		       "\"l\":[null,false,{}]}");
+
+	CHECK(v != NULL);
+	CHECK(json_get(v, "ok")->boolean);
+	CHECK_EQ(json_num(v, "date", 0), -12);
+	CHECK_STR(json_str(v, "s", ""), "a\"bA\n");
+	CHECK_EQ(json_get(v, "l")->count, 3);
+	CHECK_EQ(json_get(v, "l")->items[1]->type, JSON_BOOL);
+	CHECK(json_get(v, "missing") == NULL);
+	CHECK_EQ(json_num(v, "s", 5), 5);
+	CHECK_STR(json_str(v, "date", "none"), "none");
+	CHECK(json_get(NULL, "ok") == NULL);
+	json_free(v);
+	json_free(NULL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(json_parse(bad[i]) == NULL);
+	CHECK(json_parse(NULL) == NULL);
+}
+
 TESTS(T(breakpoints_stop_at_their_event), T(switch_and_priority_breakpoints),
+      T(fill_level_and_overrun_breakpoints),
       T(dates_stop_the_run_when_nothing_happens),
       T(objects_timers_and_threads_at_a_stop),
       T(restart_and_goto_give_the_same_state),
       T(a_cost_per_call_lets_a_pingpong_reach_its_end),
-      T(a_livelock_is_reported), T(a_deadlock_stops_before_its_report),
+      T(a_measured_cost_charges_the_host_cpu_time), T(a_livelock_is_reported),
+      T(a_deadlock_stops_before_its_report),
       T(pause_stops_a_run_from_another_thread),
       T(bad_commands_get_a_clear_error), T(bad_starts_are_refused),
-      T(batch_output_is_exact));
+      T(batch_output_is_exact), T(durations_parse_exactly),
+      T(replies_read_as_json));

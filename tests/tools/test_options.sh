@@ -95,9 +95,9 @@ for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 	expect 2 "fusion: --sim-log=/nonexistent/log: cannot create the file: No such file or directory" \
 		"$@" --sim-log=/nonexistent/log
 	# The time model and fusion sim's channel (docs/sim-debugger.md).
-	expect 2 "fusion: --sim-cost=2 us: not a duration (e.g. 2us, 500ns, 0: no cost)" \
+	expect 2 "fusion: --sim-cost=2 us: not a duration (e.g. 2us, 500ns, 0: no cost) nor measured" \
 		"$@" "--sim-cost=2 us"
-	expect 2 "fusion: FUSION_SIM_COST=-1us: not a duration (e.g. 2us, 500ns, 0: no cost)" \
+	expect 2 "fusion: FUSION_SIM_COST=-1us: not a duration (e.g. 2us, 500ns, 0: no cost) nor measured" \
 		env FUSION_SIM_COST=-1us "$@"
 	expect 2 "fusion: FUSION_SIM_LIVELOCK=0: not a number of events (1 or more)" \
 		env FUSION_SIM_LIVELOCK=0 "$@"

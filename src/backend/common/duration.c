@@ -20,7 +20,7 @@ int be_parse_duration(const char *text, nk_time_t *ns)
 	if (text == NULL || ns == NULL || *p < '0' || *p > '9')
 		return -EINVAL;
 	for (; *p >= '0' && *p <= '9'; p++) {
-		if (whole > (NK_INFINITE - 9) / 10)
+		if (whole > (NK_INFINITE - (*p - '0')) / 10)
 			return -EINVAL;
 		whole = whole * 10 + (*p - '0');
 	}

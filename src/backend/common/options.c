@@ -239,9 +239,14 @@ static int parse_sim_control(const char *value, struct be_options *o, char *why,
 static int parse_sim_cost(const char *value, struct be_options *o, char *why,
 			  size_t len)
 {
+	if (strcmp(value, "measured") == 0) {
+		o->sim_cost_measured = true;
+		return 0;
+	}
 	if (be_parse_duration(value, &o->sim_cost)) {
 		snprintf(why, len,
-			 "not a duration (e.g. 2us, 500ns, 0: no cost)");
+			 "not a duration (e.g. 2us, 500ns, 0: no cost) nor "
+			 "measured");
 		return -EINVAL;
 	}
 	return 0;
@@ -442,10 +447,11 @@ static const struct be_option options[BE_OPT_NR] = {
 			    parse_sim_control,
 			    "sim: the control socket of fusion sim's agent "
 			    "(set by fusion sim)"},
-    [BE_OPT_SIM_COST] = {"FUSION_SIM_COST", "--sim-cost=", "DURATION", NULL,
-			 parse_sim_cost,
-			 "sim: virtual CPU time each service call takes "
-			 "(default 0)"},
+    [BE_OPT_SIM_COST] =
+	{"FUSION_SIM_COST", "--sim-cost=", "DURATION|measured", NULL,
+	 parse_sim_cost,
+	 "sim: virtual CPU time each service call takes "
+	 "(default 0; measured: the host's, not deterministic)"},
     [BE_OPT_SIM_LIVELOCK] = {"FUSION_SIM_LIVELOCK", NULL, "EVENTS", "1000000",
 			     parse_sim_livelock,
 			     "sim: events at one virtual date reported as a "

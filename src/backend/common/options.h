@@ -51,6 +51,7 @@ struct be_options {
 	bool sim_controlled;	    /* fusion sim's agent, on: */
 	int sim_control_fd;	    /* its socket */
 	nk_time_t sim_cost;	    /* virtual ns per nucleus entry */
+	bool sim_cost_measured;	    /* "measured": host CPU time instead */
 	unsigned long sim_livelock; /* events at one date: a livelock */
 	long watchdog_ms;	    /* 0: no watchdog */
 	int fifo_lo, fifo_hi;	    /* SCHED_FIFO priorities of RT threads */

@@ -230,8 +230,8 @@ static void cmd_break(struct sim_debug *d, int argc, char **argv)
 				    argv[2]);
 			return;
 		}
-		if (sim_break_add(&d->breaks, (int)id, argv[3], d->sim->now,
-				  why, sizeof(why))) {
+		if (sim_break_add(&d->breaks, d->sim, (int)id, argv[3], why,
+				  sizeof(why))) {
 			reply_error(d, "%s", why);
 			return;
 		}
@@ -357,6 +357,8 @@ static void debug_record(void *ctx, const struct nk_trace_record *rec)
 		stop(d, "step", rec, NULL);
 	else if (!d->no_breaks && (brk = sim_break_match(&d->breaks, rec)))
 		stop(d, "break", rec, brk);
+	else if (!d->no_breaks && (brk = sim_break_levels(&d->breaks, d->sim)))
+		stop(d, "break", rec, brk);
 	else if (pause_requested(d))
 		stop(d, "pause", rec, NULL);
 }
@@ -411,9 +413,12 @@ nk_time_t sim_debug_horizon(struct sim_debug *d, nk_time_t next)
 		return NK_INFINITE;
 	if (!d->no_breaks) {
 		nk_time_t date = sim_break_next_date(&d->breaks);
+		nk_time_t overrun = sim_break_next_overrun(&d->breaks, d->sim);
 
 		if (date < h)
 			h = date;
+		if (overrun < h)
+			h = overrun;
 	}
 	return h <= next ? h : NK_INFINITE;
 }
@@ -430,6 +435,8 @@ void sim_debug_reached(struct sim_debug *d)
 		return;
 	}
 	brk = sim_break_date_due(&d->breaks, now);
+	if (brk == NULL)
+		brk = sim_break_overrun_due(&d->breaks, d->sim);
 	if (brk)
 		stop(d, "break", NULL, brk);
 }

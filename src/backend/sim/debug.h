@@ -36,8 +36,9 @@ struct sim_break {
 	char spec[SIM_BREAK_SPEC]; /* as given */
 	char arg[NK_NAME_MAX];	   /* a thread's, object's or mark's name */
 	long irq;
-	nk_time_t date;
-	bool done; /* a date reached: it does not fire again */
+	nk_time_t date; /* date:, or the last overrun reported */
+	bool done;	/* a date reached: it does not fire again */
+	int level;	/* full:, empty: last seen 1, 0, -1 (no object) */
 	unsigned long hits;
 };
 
@@ -47,11 +48,11 @@ struct sim_breaks {
 };
 
 /*
- * Add breakpoint @id (> 0, not in use) from @spec ("block:worker"), at
- * virtual date @now.  Returns 0, or -EINVAL with what is wrong in @why.
+ * Add breakpoint @id (> 0, not in use) from @spec ("block:worker") to
+ * the run of @sim.  Returns 0, or -EINVAL with what is wrong in @why.
  */
-int sim_break_add(struct sim_breaks *b, int id, const char *spec, nk_time_t now,
-		  char *why, size_t len);
+int sim_break_add(struct sim_breaks *b, struct sim *sim, int id,
+		  const char *spec, char *why, size_t len);
 /* Delete breakpoint @id: 0 or -ENOENT. */
 int sim_break_del(struct sim_breaks *b, int id);
 /* The first breakpoint @rec matches (its hits counted), or NULL. */
@@ -61,6 +62,13 @@ struct sim_break *sim_break_match(struct sim_breaks *b,
 nk_time_t sim_break_next_date(const struct sim_breaks *b);
 /* The date breakpoint due at @now (now done, its hit counted), or NULL. */
 struct sim_break *sim_break_date_due(struct sim_breaks *b, nk_time_t now);
+/* The first full:/empty: breakpoint that now holds and did not at the
+ * last look (its hit counted), or NULL. */
+struct sim_break *sim_break_levels(struct sim_breaks *b, struct sim *sim);
+/* The earliest overrun to come of an overrun: breakpoint, or NK_INFINITE. */
+nk_time_t sim_break_next_overrun(const struct sim_breaks *b, struct sim *sim);
+/* The overrun: breakpoint due now (its hit counted), or NULL. */
+struct sim_break *sim_break_overrun_due(struct sim_breaks *b, struct sim *sim);
 /* "breaks":[…] */
 void sim_break_list(const struct sim_breaks *b, struct sim_reply *r);
 

@@ -2,8 +2,10 @@
 /*
  * The agent's breakpoints: KIND:ARG, each kind a line of the table
  * below saying which events it watches and which field of theirs ARG
- * names (docs/sim-debugger.md).  Dates are watched by the dispatcher
- * instead (sim_debug_horizon): nothing need happen then.
+ * names (docs/sim-debugger.md).  Dates and overruns are watched by the
+ * dispatcher instead (sim_debug_horizon): nothing need happen then.
+ * Fill levels are looked at after each event: a service call that
+ * changes one is followed by its service event.
  */
 #include "debug.h"
 #include "../common/duration.h"
@@ -13,7 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum break_field { FIELD_THREAD, FIELD_OBJECT, FIELD_IRQ, FIELD_DATE };
+enum break_field {
+	FIELD_THREAD,
+	FIELD_OBJECT,
+	FIELD_IRQ,
+	FIELD_DATE,
+	FIELD_LEVEL,   /* an object's fill level */
+	FIELD_OVERRUN, /* a periodic thread's release points */
+};
 
 static const struct break_kind {
 	const char *name;
@@ -29,19 +38,38 @@ static const struct break_kind {
     {"irq", FIELD_IRQ, {NK_TRACE_IRQ, -1}, false},
     {"mark", FIELD_OBJECT, {NK_TRACE_MARK, -1}, false},
     {"date", FIELD_DATE, {-1, -1}, false},
+    {"full", FIELD_LEVEL, {-1, -1}, false},
+    {"empty", FIELD_LEVEL, {-1, -1}, false},
+    {"overrun", FIELD_OVERRUN, {-1, -1}, false},
 };
 
 #define NR_KINDS (int)(sizeof(kinds) / sizeof(kinds[0]))
-#define KIND_LIST "switch, block, wake, prio, signal, irq, mark, date"
+#define KIND_LIST                                                              \
+	"switch, block, wake, prio, signal, irq, mark, date, full, empty, "    \
+	"overrun"
+
+/* Does @brk (full: or empty:) hold now: 1, 0, or -1 (no such object)? */
+static int level_state(struct sim *sim, const struct sim_break *brk)
+{
+	long count, capacity;
+
+	if (sim->handlers->object_level(sim->nk, brk->arg, &count, &capacity))
+		return -1;
+	if (strcmp(kinds[brk->kind].name, "full") == 0)
+		return capacity > 0 && count >= capacity;
+	return count == 0;
+}
 
 static int parse_arg(struct sim_break *brk, const struct break_kind *k,
-		     const char *arg, nk_time_t now, char *why, size_t len)
+		     const char *arg, struct sim *sim, char *why, size_t len)
 {
 	char *end;
 
 	switch (k->field) {
 	case FIELD_THREAD:
 	case FIELD_OBJECT:
+	case FIELD_LEVEL:
+	case FIELD_OVERRUN:
 		if (strlen(arg) >= NK_NAME_MAX) {
 			snprintf(why, len,
 				 "name '%.40s' too long (at most %d "
@@ -50,6 +78,11 @@ static int parse_arg(struct sim_break *brk, const struct break_kind *k,
 			return -EINVAL;
 		}
 		snprintf(brk->arg, sizeof(brk->arg), "%s", arg);
+		/* A level fires as it changes, seen from now on; an overrun
+		 * once per release point. */
+		if (k->field == FIELD_LEVEL)
+			brk->level = level_state(sim, brk);
+		brk->date = -1;
 		return 0;
 	case FIELD_IRQ:
 		errno = 0;
@@ -68,14 +101,14 @@ static int parse_arg(struct sim_break *brk, const struct break_kind *k,
 			return -EINVAL;
 		}
 		/* A date passed never comes again. */
-		brk->done = brk->date <= now;
+		brk->done = brk->date <= sim->now;
 		return 0;
 	}
 	return -EINVAL;
 }
 
-int sim_break_add(struct sim_breaks *b, int id, const char *spec, nk_time_t now,
-		  char *why, size_t len)
+int sim_break_add(struct sim_breaks *b, struct sim *sim, int id,
+		  const char *spec, char *why, size_t len)
 {
 	const char *colon = strchr(spec, ':');
 	struct sim_break brk = {.id = id};
@@ -123,7 +156,7 @@ int sim_break_add(struct sim_breaks *b, int id, const char *spec, nk_time_t now,
 	}
 	brk.kind = kind;
 	snprintf(brk.spec, sizeof(brk.spec), "%s", spec);
-	if (parse_arg(&brk, &kinds[kind], colon + 1, now, why, len))
+	if (parse_arg(&brk, &kinds[kind], colon + 1, sim, why, len))
 		return -EINVAL;
 	b->items[b->count++] = brk;
 	return 0;
@@ -159,6 +192,8 @@ static bool matches(const struct sim_break *brk,
 	case FIELD_IRQ:
 		return rec->arg == brk->irq;
 	case FIELD_DATE:
+	case FIELD_LEVEL:
+	case FIELD_OVERRUN:
 		break;
 	}
 	return false;
@@ -219,4 +254,62 @@ void sim_break_list(const struct sim_breaks *b, struct sim_reply *r)
 		sim_reply_printf(r, ",\"hits\":%lu}", b->items[i].hits);
 	}
 	sim_reply_printf(r, "]");
+}
+
+struct sim_break *sim_break_levels(struct sim_breaks *b, struct sim *sim)
+{
+	struct sim_break *hit = NULL;
+
+	for (int i = 0; i < b->count; i++) {
+		struct sim_break *brk = &b->items[i];
+		int state;
+
+		if (kinds[brk->kind].field != FIELD_LEVEL)
+			continue;
+		state = level_state(sim, brk);
+		if (state == 1 && brk->level == 0 && hit == NULL) {
+			brk->hits++;
+			hit = brk;
+		}
+		brk->level = state;
+	}
+	return hit;
+}
+
+/* When @brk's thread overruns next, if not reported yet. */
+static nk_time_t overrun_date(const struct sim_break *brk, struct sim *sim)
+{
+	nk_time_t date;
+
+	if (kinds[brk->kind].field != FIELD_OVERRUN)
+		return NK_INFINITE;
+	date = sim->handlers->overrun_date(sim->nk, brk->arg);
+	return date > brk->date && date >= sim->now ? date : NK_INFINITE;
+}
+
+nk_time_t sim_break_next_overrun(const struct sim_breaks *b, struct sim *sim)
+{
+	nk_time_t next = NK_INFINITE;
+
+	for (int i = 0; i < b->count; i++) {
+		nk_time_t date = overrun_date(&b->items[i], sim);
+
+		if (date < next)
+			next = date;
+	}
+	return next;
+}
+
+struct sim_break *sim_break_overrun_due(struct sim_breaks *b, struct sim *sim)
+{
+	for (int i = 0; i < b->count; i++) {
+		struct sim_break *brk = &b->items[i];
+
+		if (overrun_date(brk, sim) == sim->now) {
+			brk->date = sim->now;
+			brk->hits++;
+			return brk;
+		}
+	}
+	return NULL;
 }

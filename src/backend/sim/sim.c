@@ -9,7 +9,11 @@
  * shadow in FIFO order or, when nothing can run, advances virtual time
  * to the next event: a timer deadline of some CPU (timers first at equal
  * dates, in CPU order) or the end of a busy period.  Code between
- * nucleus calls takes no virtual time: an "infinitely fast CPU".
+ * nucleus calls takes no virtual time: an "infinitely fast CPU", unless
+ * FUSION_SIM_COST charges each service call a cost (charge_cost); a run
+ * whose time stands still too long is a livelock (livelock_check).
+ * fusion sim's agent (debug*.c), when there is one, sees every event
+ * and every move of time, and may stop the run at either.
  *
  * Plain OS threads are outside the simulation.  One that calls a nucleus
  * service takes the lock between two nucleus calls of the holder, as an
@@ -52,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The shadow bound to the calling OS thread (one instance at a time). */
@@ -479,6 +484,7 @@ static int sim_init(struct nk_instance *nk, int nr_cpus,
 	sim->handlers = handlers;
 	sim->nr_cpus = nr_cpus;
 	sim->cost = opts.sim_cost;
+	sim->measured = opts.sim_cost_measured;
 	sim->livelock_limit = opts.sim_livelock;
 	for (int cpu = 0; cpu < NK_MAX_CPUS; cpu++)
 		sim->deadline[cpu] = NK_INFINITE;
@@ -727,6 +733,18 @@ static void sim_busy(void *priv, void *shadow, nk_time_t ns)
 }
 
 /*
+ * The calling thread's CPU clock, for FUSION_SIM_COST=measured: what it
+ * spent between two service calls is charged as the second one's cost.
+ */
+static nk_time_t thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (nk_time_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
  * FUSION_SIM_COST: the service call @s (the holder, leaving the
  * nucleus) made takes that much of its CPU, as nk_consume() would:
  * what its CPU does meanwhile (timers, a more urgent thread) happens
@@ -789,6 +807,8 @@ static void sim_lock(void *priv)
 	}
 	livelock_check(sim);
 	s->owed = sim->cost;
+	if (sim->measured && s->cpu_mark)
+		s->owed += thread_cpu() - s->cpu_mark;
 }
 
 /*
@@ -816,6 +836,8 @@ static void sim_unlock(void *priv)
 		charge_cost(sim, s);
 		sim_depth = 0;
 	}
+	if (sim->measured && s && s == sim->holder)
+		s->cpu_mark = thread_cpu();
 	if (sim->holder == NULL && sim->away)
 		unlock_dispatch(sim);
 	else
@@ -943,7 +965,7 @@ static void sim_default_trace(void *priv, nk_trace_fn *fn, void **ctx)
 	}
 	if (sim->debug)
 		sim_debug_attach(sim->debug, fn, ctx);
-	if (sim->cost) {
+	if (sim->cost || sim->measured) {
 		sim->cost_next = *fn;
 		sim->cost_next_ctx = *ctx;
 		*fn = cost_record;

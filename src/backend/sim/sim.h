@@ -40,7 +40,8 @@ struct sim_shadow {
 	bool intr_queued;
 	struct nk_list intr_link;
 	nk_time_t busy_until;
-	nk_time_t owed; /* FUSION_SIM_COST of the call it is in */
+	nk_time_t owed;	    /* FUSION_SIM_COST of the call it is in */
+	nk_time_t cpu_mark; /* measured cost: its CPU clock as it left */
 };
 
 enum sim_script_kind { SCRIPT_AT, SCRIPT_EVERY, SCRIPT_POISSON };
@@ -93,6 +94,7 @@ struct sim {
 	struct sim_log *log;	 /* NULL: no event log */
 	struct sim_debug *debug; /* fusion sim's agent, NULL: none */
 	nk_time_t cost;		 /* FUSION_SIM_COST: per nucleus entry */
+	bool measured;		 /* FUSION_SIM_COST=measured */
 	nk_trace_fn cost_next;	 /* the sink after cost_record (sim.c) */
 	void *cost_next_ctx;
 	/* Livelock watch: events since virtual time last moved. */
