@@ -46,7 +46,8 @@ struct gui {
 	/* The Host headers a page of ours sends: any other is a page of
 	 * another site reaching us through DNS rebinding. */
 	char hosts[2][32];
-	/* Commands underway, so that the end waits for them. */
+	/* Commands underway, from their start until their answer is
+	 * sent, so that the end waits for them. */
 	pthread_mutex_t lock;
 	pthread_cond_t idle;
 	int underway;
@@ -57,6 +58,7 @@ struct gui {
 struct upload {
 	size_t len;
 	bool too_long;
+	bool underway; /* counted in gui.underway until sent */
 	char body[BODY_MAX + 1];
 };
 
@@ -201,11 +203,11 @@ static enum MHD_Result send_command(struct gui *g, struct MHD_Connection *conn,
 				  "printable characters");
 	snprintf(cmd, sizeof(cmd), "%s%s%s", verb, up->len ? " " : "",
 		 up->body);
-	if (!command_begin(g))
+	up->underway = command_begin(g);
+	if (!up->underway)
 		return send_error(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
 				  "the debugger is closing");
 	ret = sim_runner_command(g->runner, cmd, &reply);
-	command_end(g);
 	if (ret)
 		return send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
 				  strerror(-ret));
@@ -264,13 +266,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	return send_command(g, conn, url + TOKEN_LEN + 2 + 4, up);
 }
 
+/* The answer is sent, or the connection is gone. */
 static void request_done(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode why)
 {
-	(void)cls;
+	struct upload *up = *con_cls;
+
 	(void)conn;
 	(void)why;
-	free(*con_cls);
+	if (up && up->underway)
+		command_end(cls);
+	free(up);
 	*con_cls = NULL;
 }
 
@@ -314,8 +320,10 @@ static int make_token(char *token)
 	return 0;
 }
 
-/* Let the commands underway end: a `run` ends only at a stop, which a
- * `pause` brings; new ones are refused meanwhile. */
+/* Let the commands underway end and their answers go: a `run` ends
+ * only at a stop, which a `pause` brings (one that comes before the
+ * run starts does nothing: hence again and again); new ones are
+ * refused meanwhile. */
 static void drain(struct gui *g)
 {
 	pthread_mutex_lock(&g->lock);
