@@ -15,7 +15,6 @@ import { commandDate, formatDate } from './time.js';
 const $ = (id) => document.getElementById(id);
 
 const view = {
-  state: null,
   date: 0,
   cursor: 0,
   model: buildModel([], 0),
@@ -127,7 +126,6 @@ async function runCommand(verb, args = '') {
   say(`running (${[verb, args].filter(Boolean).join(' ')})…`);
   const reply = await command(verb, args);
   if (reply.ok) {
-    view.state = reply.state;
     view.date = reply.date;
     await refresh();
     await showBreaks();
@@ -195,7 +193,6 @@ async function start() {
     say(reply.error, true);
     return;
   }
-  view.state = reply.state;
   view.date = reply.date;
   say(reply.state === 'exited' ? `exited at ${formatDate(reply.date)}` : `paused at ${formatDate(reply.date)}`);
   await refresh();
