@@ -6,7 +6,8 @@
  *   sim_app worker    feeder (prio 10) sleeps 2 ms, marks "feed N" and
  *                     gives sem1, three times; worker (prio 20) takes
  *                     sem1, then under the mutex "lock" writes N into
- *                     the queue "q" (4 messages at most).
+ *                     the queue "q" (3 messages at most: full at 6 ms);
+ *                     main then reads the three and marks "drained".
  *   sim_app pingpong  ping and pong (prio 10) hand a semaphore back and
  *                     forth forever; main (prio 50) sleeps 1.5 s, then
  *                     says when it woke and how many exchanges it saw,
@@ -17,6 +18,9 @@
  *                     it.
  *   sim_app spin      main computes for a while, sleeps 1 us and says
  *                     when it woke: 1 us, or later with a measured cost.
+ *   sim_app irq       a scripted source "dev" (FUSION_SIM_SCENARIO) is
+ *                     handled in the head domain; main sleeps 5 ms and
+ *                     says how many arrived.
  *   sim_app periodic  tick (prio 30) runs every 1 ms from 1 ms, spinning
  *                     300 us, but 1.5 ms its second time: it overruns
  *                     its release point at 3 ms.
@@ -26,6 +30,8 @@
 #include <alchemy/sem.h>
 #include <alchemy/task.h>
 #include <alchemy/timer.h>
+#include <fusion/pipeline.h>
+#include <fusion/runtime.h>
 #include <fusion/trace.h>
 
 #include <stdio.h>
@@ -73,6 +79,9 @@ static int run_worker(void)
 		return 1;
 	rt_task_join(&w);
 	rt_task_join(&f);
+	for (int i = 0, n; i < 3; i++)
+		rt_queue_read(&q, &n, sizeof(n), TM_NONBLOCK);
+	fusion_trace_mark("drained");
 	printf("worker: done at %lld ns\n", (long long)rt_timer_read());
 	return 0;
 }
@@ -144,6 +153,33 @@ static int run_spin(void)
 	return sum == 0;
 }
 
+static unsigned long arrivals;
+
+static void dev_irq(unsigned int irq, void *cookie)
+{
+	(void)irq;
+	(void)cookie;
+	arrivals++;
+}
+
+static int run_irq(void)
+{
+	struct ipipe_source src = {.kind = IPIPE_SRC_SCRIPT, .name = "dev"};
+	struct nk_instance *nk;
+	unsigned int irq;
+
+	if (rt_task_shadow(NULL, "main", 50, 0))
+		return 1;
+	nk = fusion_runtime_peek();
+	if (ipipe_attach_source(nk, &src, 0, &irq) ||
+	    ipipe_virtualize_irq(ipipe_head_domain(nk), irq, dev_irq, NULL,
+				 IPIPE_HANDLE))
+		return 1;
+	rt_task_sleep(5 * MS);
+	printf("irq %u: %lu arrivals\n", irq, arrivals);
+	return 0;
+}
+
 static void tick(void *arg)
 {
 	(void)arg;
@@ -178,7 +214,9 @@ int main(int argc, char **argv)
 		return run_periodic();
 	if (argc == 2 && strcmp(argv[1], "spin") == 0)
 		return run_spin();
+	if (argc == 2 && strcmp(argv[1], "irq") == 0)
+		return run_irq();
 	fprintf(stderr,
-		"usage: sim_app worker|pingpong|deadlock|periodic|spin\n");
+		"usage: sim_app worker|pingpong|deadlock|periodic|spin|irq\n");
 	return 2;
 }

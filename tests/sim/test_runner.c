@@ -27,6 +27,7 @@ static char *pingpong_argv[] = {SIM_APP, "pingpong", NULL};
 static char *deadlock_argv[] = {SIM_APP, "deadlock", NULL};
 static char *periodic_argv[] = {SIM_APP, "periodic", NULL};
 static char *spin_argv[] = {SIM_APP, "spin", NULL};
+static char *irq_argv[] = {SIM_APP, "irq", NULL};
 
 static struct sim_runner *start(char **argv, const char *cost, int output_fd)
 {
@@ -141,6 +142,13 @@ TEST(fill_level_and_overrun_breakpoints)
 			       "\"kind\":\"service\",\"thread\":\"worker\","
 			       "\"object\":\"rt_mutex_release\",\"detail\":"
 			       "\"0x300001001\",\"arg\":0}}}");
+	/* main reads the three messages after 6 ms, then marks it. */
+	EXPECT(r, "break add empty:q", PAUSED(6000000) ",\"break\":2}");
+	EXPECT(r, "run",
+	       PAUSED(6000000) ",\"stop\":{\"reason\":\"break\",\"break\":2,"
+			       "\"event\":{\"date\":6000000,\"cpu\":0,"
+			       "\"kind\":\"mark\",\"thread\":\"main\","
+			       "\"object\":\"drained\",\"arg\":0}}}");
 	sim_runner_stop(r);
 	/* tick spins 1.5 ms from 2 ms: its release point at 3 ms passes
 	 * while it runs, and the run stops right then. */
@@ -151,6 +159,41 @@ TEST(fill_level_and_overrun_breakpoints)
 	EXPECT(r, "run",
 	       "{\"ok\":true,\"state\":\"exited\",\"date\":4300000,"
 	       "\"stop\":{\"reason\":\"exit\",\"status\":0}}");
+	sim_runner_stop(r);
+}
+
+/* A temporary file holding @text, for FUSION_SIM_SCENARIO. */
+static void scenario(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+TEST(irq_breakpoints)
+{
+	char path[] = "/tmp/fusion-sim-scenario-XXXXXX";
+	struct sim_runner *r;
+
+	scenario(path, "irq dev every 2ms from 2ms until 4ms\n");
+	setenv("FUSION_SIM_SCENARIO", path, 1);
+	r = start(irq_argv, NULL, 0);
+	unsetenv("FUSION_SIM_SCENARIO");
+	unlink(path);
+	/* sim_app irq attaches dev first: it gets the first source IRQ. */
+	EXPECT(r, "break add irq:64", PAUSED(0) ",\"break\":1}");
+	EXPECT(r, "run",
+	       PAUSED(2000000) ",\"stop\":{\"reason\":\"break\",\"break\":1,"
+			       "\"event\":{\"date\":2000000,\"cpu\":0,"
+			       "\"kind\":\"irq\",\"thread\":\"head\","
+			       "\"object\":null,\"arg\":64}}}");
+	EXPECT(r, "run",
+	       PAUSED(4000000) ",\"stop\":{\"reason\":\"break\",\"break\":1,"
+			       "\"event\":{\"date\":4000000,\"cpu\":0,"
+			       "\"kind\":\"irq\",\"thread\":\"head\","
+			       "\"object\":null,\"arg\":64}}}");
 	sim_runner_stop(r);
 }
 
@@ -693,7 +736,7 @@ TEST(replies_read_as_json)
 }
 
 TESTS(T(breakpoints_stop_at_their_event), T(switch_and_priority_breakpoints),
-      T(fill_level_and_overrun_breakpoints),
+      T(fill_level_and_overrun_breakpoints), T(irq_breakpoints),
       T(dates_stop_the_run_when_nothing_happens),
       T(objects_timers_and_threads_at_a_stop),
       T(restart_and_goto_give_the_same_state),

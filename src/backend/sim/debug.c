@@ -42,11 +42,15 @@ struct sim_debug {
 	struct sim_breaks breaks;
 	struct sim_history history;
 	struct sim_reply reply;
-	char in[1024]; /* what was read past the current line */
+	unsigned long events; /* seen: one in PAUSE_POLL_MASK + 1 polls */
+	char in[1024];	      /* what was read past the current line */
 	size_t in_len;
 };
 
 #define LINE_MAX_LEN 1024
+/* A pause is looked for every 256 events: a system call at each would
+ * cost more than the rest of the agent's work. */
+#define PAUSE_POLL_MASK 255
 
 /* The runner went away: the program has nobody to answer to. */
 static void __attribute__((noreturn)) runner_gone(void)
@@ -342,7 +346,7 @@ static void stop(struct sim_debug *d, const char *reason,
 static void debug_record(void *ctx, const struct nk_trace_record *rec)
 {
 	struct sim_debug *d = ctx;
-	struct sim_break *brk;
+	struct sim_break *brk, *level;
 
 	if (d->next)
 		d->next(d->next_ctx, rec);
@@ -353,13 +357,16 @@ static void debug_record(void *ctx, const struct nk_trace_record *rec)
 		stop(d, "start", NULL, NULL);
 	}
 	sim_history_put(&d->history, rec);
+	/* Levels are followed at every event, so that a change is seen
+	 * once, whatever stops the run. */
+	level = sim_break_levels(&d->breaks, d->sim);
 	if (d->mode == MODE_STEP && --d->steps == 0)
 		stop(d, "step", rec, NULL);
 	else if (!d->no_breaks && (brk = sim_break_match(&d->breaks, rec)))
 		stop(d, "break", rec, brk);
-	else if (!d->no_breaks && (brk = sim_break_levels(&d->breaks, d->sim)))
-		stop(d, "break", rec, brk);
-	else if (pause_requested(d))
+	else if (!d->no_breaks && level)
+		stop(d, "break", rec, level);
+	else if ((++d->events & PAUSE_POLL_MASK) == 0 && pause_requested(d))
 		stop(d, "pause", rec, NULL);
 }
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int sim_history_init(struct sim_history *h)
 {
@@ -27,6 +28,15 @@ void sim_history_free(struct sim_history *h)
 	h->ring = NULL;
 }
 
+/* @src, cut to a name's size: at every event, so no snprintf. */
+static void copy_name(char dst[NK_NAME_MAX], const char *src)
+{
+	size_t len = src ? strnlen(src, NK_NAME_MAX - 1) : 0;
+
+	memcpy(dst, src ? src : "", len);
+	dst[len] = '\0';
+}
+
 void sim_history_put(struct sim_history *h, const struct nk_trace_record *rec)
 {
 	struct sim_event *e;
@@ -43,11 +53,9 @@ void sim_history_put(struct sim_history *h, const struct nk_trace_record *rec)
 	e->arg = rec->arg;
 	e->has_object = rec->object != NULL;
 	e->has_detail = rec->detail != NULL;
-	snprintf(e->thread, sizeof(e->thread), "%s", rec->thread);
-	snprintf(e->object, sizeof(e->object), "%s",
-		 rec->object ? rec->object : "");
-	snprintf(e->detail, sizeof(e->detail), "%s",
-		 rec->detail ? rec->detail : "");
+	copy_name(e->thread, rec->thread);
+	copy_name(e->object, rec->object);
+	copy_name(e->detail, rec->detail);
 }
 
 void sim_history_print(const struct sim_history *h, nk_time_t since,

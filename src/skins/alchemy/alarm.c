@@ -20,6 +20,12 @@ struct alchemy_alarm {
 	unsigned long expiries;
 };
 
+/* count: its expiries so far (its next one is in the timers' view). */
+void alchemy_alarm_describe(const void *object, struct nk_object_info *info)
+{
+	info->count = (long)((const struct alchemy_alarm *)object)->expiries;
+}
+
 static void alarm_fire(struct nk_timer *timer)
 {
 	struct alchemy_alarm *a = timer->cookie;

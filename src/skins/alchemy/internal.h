@@ -89,6 +89,7 @@ void alchemy_event_describe(const void *object, struct nk_object_info *info);
 void alchemy_queue_describe(const void *object, struct nk_object_info *info);
 void alchemy_buffer_describe(const void *object, struct nk_object_info *info);
 void alchemy_heap_describe(const void *object, struct nk_object_info *info);
+void alchemy_alarm_describe(const void *object, struct nk_object_info *info);
 
 /*
  * The skin's instance (the process runtime), initialising the skin on

@@ -37,7 +37,8 @@ static const struct skin_class alchemy_classes[ALCHEMY_NR_CLASSES] = {
 			.describe = alchemy_buffer_describe},
     [ALCHEMY_HEAP] = {"heap", .reclaim = alchemy_heap_reclaim,
 		      .describe = alchemy_heap_describe},
-    [ALCHEMY_ALARM] = {"alarm", .reclaim = alchemy_alarm_reclaim},
+    [ALCHEMY_ALARM] = {"alarm", .reclaim = alchemy_alarm_reclaim,
+		       .describe = alchemy_alarm_describe},
     [ALCHEMY_PIPE] = {"pipe", .reclaim = alchemy_pipe_reclaim},
 };
 

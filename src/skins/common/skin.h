@@ -60,8 +60,9 @@ struct skin_class {
 	/*
 	 * For the debugger (fusion sim, describe.c): fill in @info's
 	 * count, capacity, owner and wait queues for @object (the layer
-	 * sets its class and name, count -1).  Lock held, the simulation
-	 * stopped.  NULL: the class's objects are not shown.
+	 * sets its class, its name in the registry, which a skin naming
+	 * objects itself replaces, and count -1).  Lock held, the
+	 * simulation stopped.  NULL: the class's objects are not shown.
 	 */
 	void (*describe)(const void *object, struct nk_object_info *info);
 };

@@ -79,6 +79,8 @@ void psos_partition_reclaim(struct nk_instance *nk, void *object);
 /* Describe hooks (skin_class.describe), in the class's file. */
 void psos_sem_describe(const void *object, struct nk_object_info *info);
 void psos_queue_describe(const void *object, struct nk_object_info *info);
+void psos_region_describe(const void *object, struct nk_object_info *info);
+void psos_partition_describe(const void *object, struct nk_object_info *info);
 
 /* A nucleus code or wake reason as a pSOS one (object.c). */
 unsigned long psos_error(int err);

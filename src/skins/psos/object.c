@@ -65,8 +65,10 @@ static const struct skin_class psos_classes[PSOS_NR_CLASSES] = {
 		    .describe = psos_queue_describe},
     [PSOS_TIMER] = {"timer", .bad_handle = ERR_BADTMID,
 		    .reclaim = psos_timer_reclaim},
-    [PSOS_REGION] = {"region", .reclaim = psos_region_reclaim},
-    [PSOS_PARTITION] = {"partition", .reclaim = psos_partition_reclaim},
+    [PSOS_REGION] = {"region", .reclaim = psos_region_reclaim,
+		     .describe = psos_region_describe},
+    [PSOS_PARTITION] = {"partition", .reclaim = psos_partition_reclaim,
+			.describe = psos_partition_describe},
 };
 
 const struct skin_desc psos_skin = {

@@ -21,6 +21,15 @@ struct psos_partition {
 	unsigned char *out; /* per buffer: allocated */
 };
 
+void psos_partition_describe(const void *object, struct nk_object_info *info)
+{
+	const struct psos_partition *p = object;
+
+	info->name = p->obj.name;
+	info->count = (long)p->used;
+	info->capacity = (long)p->nbuf;
+}
+
 void psos_partition_reclaim(struct nk_instance *nk, void *object)
 {
 	struct psos_partition *p = object;

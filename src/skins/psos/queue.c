@@ -39,6 +39,7 @@ void psos_queue_describe(const void *object, struct nk_object_info *info)
 {
 	const struct psos_queue *q = object;
 
+	info->name = q->obj.name;
 	info->count = (long)q->count;
 	info->capacity = q->nolimit ? 0 : (long)q->limit;
 	info->waiters = &q->receivers;

@@ -30,6 +30,16 @@ struct psos_region {
 	struct nk_synch waiters;
 };
 
+void psos_region_describe(const void *object, struct nk_object_info *info)
+{
+	const struct psos_region *r = object;
+
+	info->name = r->obj.name;
+	info->count = (long)r->used;
+	info->capacity = (long)r->nunits;
+	info->waiters = &r->waiters;
+}
+
 struct rn_wait {
 	unsigned long units;
 	void *seg;

@@ -15,7 +15,11 @@ struct psos_sem {
 
 void psos_sem_describe(const void *object, struct nk_object_info *info)
 {
-	skin_describe_sem(&((const struct psos_sem *)object)->sem, info);
+	const struct psos_sem *s = object;
+
+	/* pSOS names are the skin's own (not unique). */
+	info->name = s->obj.name;
+	skin_describe_sem(&s->sem, info);
 }
 
 void psos_sem_reclaim(struct nk_instance *nk, void *object)

@@ -15,6 +15,14 @@ struct rtai_bits {
 	unsigned long mask;
 };
 
+void rtai_bits_describe(const void *object, struct nk_object_info *info)
+{
+	const struct rtai_bits *b = object;
+
+	info->count = (long)b->mask;
+	info->waiters = &b->waiters;
+}
+
 /* A waiter's request. */
 struct bits_req {
 	int testfun;

@@ -134,6 +134,9 @@ void rtai_shm_reclaim(struct nk_instance *nk, void *object);
 /* Describe hooks (skin_class.describe), in the class's file. */
 void rtai_sem_describe(const void *object, struct nk_object_info *info);
 void rtai_mbx_describe(const void *object, struct nk_object_info *info);
+void rtai_bits_describe(const void *object, struct nk_object_info *info);
+void rtai_rwl_describe(const void *object, struct nk_object_info *info);
+void rtai_spl_describe(const void *object, struct nk_object_info *info);
 
 /*
  * The objects with one wait queue in priority order (event bits,

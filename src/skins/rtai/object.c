@@ -42,11 +42,14 @@ static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
     [RTAI_MBX] = {"mbx", .bad_handle = RTE_OBJINV, .reclaim = rtai_mbx_reclaim,
 		  .describe = rtai_mbx_describe},
     [RTAI_BITS] = {"bits", .bad_handle = RTE_OBJINV,
-		   .reclaim = rtai_waitable_reclaim},
+		   .reclaim = rtai_waitable_reclaim,
+		   .describe = rtai_bits_describe},
     [RTAI_RWL] = {"rwl", .bad_handle = RTE_OBJINV,
-		  .reclaim = rtai_waitable_reclaim},
+		  .reclaim = rtai_waitable_reclaim,
+		  .describe = rtai_rwl_describe},
     [RTAI_SPL] = {"spl", .bad_handle = RTE_OBJINV,
-		  .reclaim = rtai_waitable_reclaim},
+		  .reclaim = rtai_waitable_reclaim,
+		  .describe = rtai_spl_describe},
     [RTAI_SHM] = {"shm", .reclaim = rtai_shm_reclaim},
 };
 

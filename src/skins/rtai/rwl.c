@@ -20,6 +20,15 @@ struct rtai_rwl {
 	int depth;		 /* the writer's nesting */
 };
 
+/* count: the read locks held, or the writer's nesting. */
+void rtai_rwl_describe(const void *object, struct nk_object_info *info)
+{
+	const struct rtai_rwl *l = object;
+
+	info->count = l->writer ? l->depth : l->readers;
+	info->waiters = &l->waiters;
+}
+
 /* A waiter's request: what it wants, and for whom. */
 struct rwl_req {
 	bool write;

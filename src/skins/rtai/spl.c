@@ -15,6 +15,15 @@ struct rtai_spl {
 	uintptr_t owner;	 /* the holding task, 0: free */
 };
 
+/* count: 1 while held. */
+void rtai_spl_describe(const void *object, struct nk_object_info *info)
+{
+	const struct rtai_spl *l = object;
+
+	info->count = l->owner != 0;
+	info->waiters = &l->waiters;
+}
+
 SPL *rt_spl_init(unsigned long name)
 {
 	struct rtai_spl *l = rtai_waitable_alloc(sizeof(*l));

@@ -115,6 +115,7 @@ void vx_ring_reclaim(struct nk_instance *nk, void *object);
 /* Describe hooks (skin_class.describe), in the class's file. */
 void vx_sem_describe(const void *object, struct nk_object_info *info);
 void vx_msgq_describe(const void *object, struct nk_object_info *info);
+void vx_ring_describe(const void *object, struct nk_object_info *info);
 
 /* Set the caller's error status to @status; returns ERROR.  Any. */
 int vx_fail(int status);

@@ -58,7 +58,8 @@ static const struct skin_class vx_classes[VX_NR_CLASSES] = {
 		 .describe = vx_msgq_describe},
     [VX_WD] = {"wdog", .reclaim = vx_wd_reclaim},
     [VX_PART] = {"memPart", .reclaim = vx_part_reclaim},
-    [VX_RING] = {"ring", .reclaim = vx_ring_reclaim},
+    [VX_RING] = {"ring", .reclaim = vx_ring_reclaim,
+		 .describe = vx_ring_describe},
 };
 
 const struct skin_desc vxworks_skin = {

@@ -16,6 +16,14 @@ struct vx_ring {
 	char *buf;
 };
 
+void vx_ring_describe(const void *object, struct nk_object_info *info)
+{
+	const struct vx_ring *r = object;
+
+	info->count = r->count;
+	info->capacity = r->size;
+}
+
 void vx_ring_reclaim(struct nk_instance *nk, void *object)
 {
 	struct vx_ring *r = object;

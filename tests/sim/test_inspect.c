@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The debugger's view of objects (handlers->inspect, NK_INSPECT_OBJECTS)
+ * across skins: each class's describe hook gives its count, capacity,
+ * owner and waiters; what the fill-level breakpoints read
+ * (handlers->object_level); and an unknown view.  The runner's tests
+ * (test_runner.c) see the rest through fusion sim.
+ */
+#include "harness.h"
+#include "nucleus/internal.h"
+
+#include <alchemy/mutex.h>
+#include <alchemy/queue.h>
+#include <alchemy/sem.h>
+#include <psos/psos.h>
+#include <vxworks/msgQLib.h>
+#include <vxworks/rngLib.h>
+#include <vxworks/semLib.h>
+
+#include <errno.h>
+
+static char view[4096];
+
+static void emit(void *ctx, const char *text)
+{
+	(void)ctx;
+	CHECK(strlen(view) + strlen(text) < sizeof(view));
+	strcat(view, text);
+}
+
+static const char *inspect(struct nk_instance *nk, int what)
+{
+	view[0] = '\0';
+	nk_lock(nk);
+	nk_inspect_handler(nk, what, emit, NULL);
+	nk_unlock(nk);
+	return view;
+}
+
+static long partition[256];
+
+TEST(objects_of_every_skin)
+{
+	RT_SEM sem;
+	RT_MUTEX mutex;
+	RT_QUEUE queue;
+	unsigned long smid, qid, ptid, nbuf, msg[4] = {1, 2, 3, 4};
+	void *buf;
+	SEM_ID vsem;
+	MSG_Q_ID vq;
+	RING_ID ring;
+	struct nk_instance *nk;
+	long count, capacity;
+
+	CHECK_EQ(rt_sem_create(&sem, "s", 2, S_FIFO), 0);
+	CHECK_EQ(rt_mutex_create(&mutex, "m"), 0);
+	CHECK_EQ(rt_mutex_acquire(&mutex, TM_INFINITE), 0);
+	CHECK_EQ(rt_queue_create(&queue, "q", 256, 4, Q_FIFO), 0);
+	CHECK_EQ(rt_queue_write(&queue, "x", 1, Q_NORMAL), 0);
+	vsem = semCCreate(SEM_Q_FIFO, 3);
+	CHECK(vsem != NULL);
+	vq = msgQCreate(8, 16, MSG_Q_FIFO);
+	CHECK(vq != NULL);
+	CHECK_EQ(msgQSend(vq, "hi", 2, NO_WAIT, MSG_PRI_NORMAL), OK);
+	ring = rngCreate(64);
+	CHECK(ring != NULL);
+	CHECK_EQ(rngBufPut(ring, "abc", 3), 3);
+	CHECK_EQ(sm_create("PS", 1, SM_FIFO, &smid), 0);
+	CHECK_EQ(q_create("PQ", 2, Q_LIMIT | Q_FIFO, &qid), 0);
+	CHECK_EQ(q_send(qid, msg), 0);
+	CHECK_EQ(pt_create("PT", partition, NULL, sizeof(partition), 64, 0,
+			   &ptid, &nbuf),
+		 0);
+	CHECK_EQ(pt_getbuf(ptid, &buf), 0);
+	nk = fusion_runtime_peek();
+	CHECK_STR(
+	    inspect(nk, NK_INSPECT_OBJECTS),
+	    "[{\"skin\":\"alchemy\",\"class\":\"sem\",\"name\":\"s\","
+	    "\"count\":2,\"waiters\":[]},{\"skin\":\"alchemy\",\"class\":"
+	    "\"mutex\",\"name\":\"m\",\"count\":1,\"owner\":\"main\","
+	    "\"waiters\":[]},{\"skin\":\"alchemy\","
+	    "\"class\":\"queue\",\"name\":\"q\",\"count\":1,\"capacity\":4,"
+	    "\"waiters\":[]},{\"skin\":\"vxworks\",\"class\":\"sem\","
+	    "\"name\":\"\",\"count\":3,\"waiters\":[]},{\"skin\":\"vxworks\","
+	    "\"class\":\"msgQ\",\"name\":\"\",\"count\":1,\"capacity\":8,"
+	    "\"waiters\":[],\"senders\":[]},{\"skin\":\"vxworks\",\"class\":"
+	    "\"ring\",\"name\":\"\",\"count\":3,\"capacity\":64},{\"skin\":"
+	    "\"psos\",\"class\":\"sem\",\"name\":\"PS\",\"count\":1,"
+	    "\"waiters\":[]},{\"skin\":\"psos\",\"class\":\"queue\",\"name\":"
+	    "\"PQ\",\"count\":1,\"capacity\":2,\"waiters\":[]},{\"skin\":"
+	    "\"psos\",\"class\":\"partition\",\"name\":\"PT\",\"count\":1,"
+	    "\"capacity\":32}]");
+	nk_lock(nk);
+	CHECK_EQ(nk_inspect_level(nk, "q", &count, &capacity), 0);
+	CHECK_EQ(count, 1);
+	CHECK_EQ(capacity, 4);
+	CHECK_EQ(nk_inspect_level(nk, "nobody", &count, &capacity), -ENOENT);
+	CHECK_EQ(nk_inspect_overrun(nk, "main"), NK_INFINITE);
+	CHECK_EQ(nk_inspect_overrun(nk, "nobody"), NK_INFINITE);
+	nk_unlock(nk);
+	/* No such view: an empty array. */
+	CHECK_STR(inspect(nk, 99), "[]");
+	CHECK_STR(inspect(nk, -1), "[]");
+}
+
+TESTS(T(objects_of_every_skin));
