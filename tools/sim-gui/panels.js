@@ -113,7 +113,7 @@ export function showObjects(host, { cursor, date, objects, timers, pipeline, onG
     p.appendChild(go);
     host.appendChild(p);
   }
-  const body = table(host, ['skin', 'class', 'name', 'count', 'owner', 'waiters (queue order)']);
+  const body = table(host, ['skin', 'class', 'name', 'count', 'owner', 'waiters (queue order)', 'waiting for room']);
   for (const o of objects ?? []) {
     const row = body.insertRow();
     row.dataset.object = o.name;
@@ -123,6 +123,7 @@ export function showObjects(host, { cursor, date, objects, timers, pipeline, onG
     fill(row, o);
     cell(row, o.owner);
     cell(row, (o.waiters ?? []).join(', '));
+    cell(row, (o.senders ?? []).join(', '));
   }
   if (timers?.length) {
     listing(host, 'Pending timers', ['timer or its thread', 'cpu', 'date', 'interval'], timers, (t) => [
