@@ -37,6 +37,8 @@ trap '[ -n "$gui" ] && kill "$gui" 2>/dev/null; wait; rm -rf "$work"' EXIT
 session() {
 	program=$1
 	shift
+	# Not the previous session's URL.
+	rm -f "$work/out"
 	"$FUSION_TOOL" sim --gui -- "$program" >"$work/out" 2>"$work/err" &
 	gui=$!
 	url=
