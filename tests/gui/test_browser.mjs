@@ -8,16 +8,10 @@
 // the stop at 2 ms: the inversion bounded by low's boost.
 
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 
-const url = process.env.GUI_URL;
-const require = createRequire(`${process.env.PW_MODULES}/`);
-const { chromium } = require('playwright-core');
+import { runInBrowser } from './browser.mjs';
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, headless: true });
-let failed = false;
-try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+async function session(page, url) {
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
@@ -145,11 +139,6 @@ try {
   assert.equal(await status.textContent(), 'paused at 3.000 ms: until');
 
   assert.deepEqual(problems, []);
-  console.log('browser test passed');
-} catch (err) {
-  failed = true;
-  console.error(`FAIL: ${err.stack ?? err}`);
-} finally {
-  await browser.close();
 }
-process.exit(failed ? 1 : 0);
+
+await runInBrowser('browser test', session, { width: 1280, height: 900 });

@@ -4,17 +4,12 @@
 // control disabled, until Pause stops it; then Pause is disabled.
 
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 
-const require = createRequire(`${process.env.PW_MODULES}/`);
-const { chromium } = require('playwright-core');
+import { runInBrowser } from './browser.mjs';
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, headless: true });
-let failed = false;
-try {
-  const page = await browser.newPage();
+async function pause(page, url) {
   const status = page.locator('#status');
-  await page.goto(process.env.GUI_URL);
+  await page.goto(url);
   await page.waitForSelector('body[data-ready="yes"]');
   assert.equal(await page.locator('#pause').isDisabled(), true);
 
@@ -36,11 +31,6 @@ try {
   assert.match(await status.textContent(), /^paused at [0-9.]+ [mun]?s: pause(, .+)?$/);
   assert.equal(await page.locator('#pause').isDisabled(), true);
   assert.equal(await page.locator('#run').isEnabled(), true);
-  console.log('pause test passed');
-} catch (err) {
-  failed = true;
-  console.error(`FAIL: ${err.stack ?? err}`);
-} finally {
-  await browser.close();
 }
-process.exit(failed ? 1 : 0);
+
+await runInBrowser('pause test', pause);
