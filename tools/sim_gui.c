@@ -160,11 +160,11 @@ static bool known_verb(const char *verb)
 }
 
 /* A control character would end the command line early and start
- * another on the runner's wire. */
-static bool printable(const char *s)
+ * another on the runner's wire; a NUL would cut it short. */
+static bool printable(const struct upload *up)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+	for (size_t i = 0; i < up->len; i++)
+		if ((unsigned char)up->body[i] < 0x20 || up->body[i] == 0x7f)
 			return false;
 	return true;
 }
@@ -197,7 +197,7 @@ static enum MHD_Result send_command(struct gui *g, struct MHD_Connection *conn,
 
 	if (!known_verb(verb))
 		return send_error(conn, MHD_HTTP_NOT_FOUND, "unknown command");
-	if (up->too_long || !printable(up->body))
+	if (up->too_long || !printable(up))
 		return send_error(conn, MHD_HTTP_BAD_REQUEST,
 				  "arguments: one line of at most 1024 "
 				  "printable characters");

@@ -113,12 +113,13 @@ static int connect_to(const struct server *s, int family, const char *addr)
 }
 
 /*
- * One request on its own connection; @host NULL: no Host header (an
- * HTTP/1.0 request then).  The status and what follows the headers.
+ * One request on its own connection, with the @len bytes of @body;
+ * @host NULL: no Host header (an HTTP/1.0 request then).  The status
+ * and what follows the headers.
  */
-static void request_to(const struct server *s, const char *method,
-		       const char *path, const char *host, const char *body,
-		       struct reply *r)
+static void request_len(const struct server *s, const char *method,
+			const char *path, const char *host, const char *body,
+			size_t len, struct reply *r)
 {
 	char req[4096], all[sizeof(r->head) + sizeof(r->body)];
 	size_t got = 0;
@@ -130,12 +131,14 @@ static void request_to(const struct server *s, const char *method,
 	if (host)
 		snprintf(req, sizeof(req),
 			 "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n"
-			 "Content-Length: %zu\r\n\r\n%s",
-			 method, path, host, strlen(body), body);
+			 "Content-Length: %zu\r\n\r\n",
+			 method, path, host, len);
 	else
 		snprintf(req, sizeof(req), "%s %s HTTP/1.0\r\n\r\n", method,
 			 path);
 	CHECK(write(fd, req, strlen(req)) == (ssize_t)strlen(req));
+	if (host)
+		CHECK(write(fd, body, len) == (ssize_t)len);
 	while ((n = read(fd, all + got, sizeof(all) - 1 - got)) > 0)
 		got += (size_t)n;
 	close(fd);
@@ -148,6 +151,13 @@ static void request_to(const struct server *s, const char *method,
 		 all);
 	snprintf(r->body, sizeof(r->body), "%.*s", (int)sizeof(r->body) - 1,
 		 end + 4);
+}
+
+static void request_to(const struct server *s, const char *method,
+		       const char *path, const char *host, const char *body,
+		       struct reply *r)
+{
+	request_len(s, method, path, host, body, strlen(body), r);
 }
 
 static void request(const char *method, const char *path, const char *host,
@@ -308,6 +318,10 @@ TEST(api_commands)
 	request("POST", path, gui.host, "threads\nrun", &r);
 	CHECK_EQ(r.status, 400);
 	CHECK(strncmp(r.body, "{\"ok\":false,\"error\":", 20) == 0);
+	CHECK_EQ(status_of("POST", path, "threads\trun"), 400);
+	/* Nor a NUL, which would cut the line short. */
+	request_len(&gui, "POST", path, gui.host, "threads\0run", 11, &r);
+	CHECK_EQ(r.status, 400);
 	memset(body, 'x', 1025);
 	body[1025] = '\0';
 	CHECK_EQ(status_of("POST", path, body), 400);
