@@ -8,6 +8,7 @@
 #include "tool.h"
 #include "json.h"
 #include "sim_runner.h"
+#include "sim_gui.h"
 #include "backend/common/duration.h"
 
 #include <getopt.h>
@@ -37,6 +38,8 @@ void fusion_sim_usage(FILE *out)
 		"  --cost DURATION  virtual CPU time of each service call "
 		"(FUSION_SIM_COST;\n"
 		"                   measured: the host's, not deterministic)\n"
+		"  --gui            serve the debugger's page on 127.0.0.1, "
+		"print its URL\n"
 		"without --until, --break or --print: commands on stdin, "
 		"one JSON reply per line\n"
 		"on stdout (docs/sim-debugger.md)\n");
@@ -49,6 +52,7 @@ struct sim_args {
 	const char *prints[SIM_MAX_ARGS];
 	int nr_prints;
 	bool json;
+	bool gui;
 	const char *cost;
 };
 
@@ -355,6 +359,7 @@ int fusion_sim(int argc, char **argv)
 	    {"print", required_argument, NULL, 'p'},
 	    {"json", no_argument, NULL, 'j'},
 	    {"cost", required_argument, NULL, 'c'},
+	    {"gui", no_argument, NULL, 'g'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct sim_runner_options opts = {0};
@@ -398,6 +403,9 @@ int fusion_sim(int argc, char **argv)
 		case 'j':
 			a.json = true;
 			break;
+		case 'g':
+			a.gui = true;
+			break;
 		case 'c':
 			if (strcmp(optarg, "measured") != 0 &&
 			    be_parse_duration(optarg, &ns)) {
@@ -425,7 +433,9 @@ int fusion_sim(int argc, char **argv)
 			argv[optind], strerror(-ret));
 		return 1;
 	}
-	if (a.until || a.nr_breaks || a.nr_prints)
+	if (a.gui)
+		ret = fusion_sim_gui(r, stdout) ? 1 : 0;
+	else if (a.until || a.nr_breaks || a.nr_prints)
 		ret = batch(r, &a);
 	else
 		ret = interactive(r);
