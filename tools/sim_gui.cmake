@@ -3,19 +3,9 @@
 # without it, sim_gui_none.c says what to install.  The page's files
 # (sim-gui/) go where sim_gui_assets.c looks, beside bin/: copied into
 # the build tree's share/ at each build, installed to PREFIX/share.
-include(${PROJECT_SOURCE_DIR}/cmake/microhttpd.cmake)
-if(FUSION_SIM_GUI)
-  message(STATUS "libmicrohttpd: fusion sim --gui is built")
-  set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/sim_gui_none.c
-    PROPERTIES HEADER_FILE_ONLY ON)
-  target_include_directories(fusion PRIVATE ${MHD_INCLUDE_DIR})
-  target_link_libraries(fusion PRIVATE ${MHD_LIBRARY})
-else()
-  message(STATUS "libmicrohttpd not found: fusion sim --gui is not built "
-    "(apt-get install libmicrohttpd-dev)")
-  set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/sim_gui.c
-    PROPERTIES HEADER_FILE_ONLY ON)
-endif()
+fusion_optional_source(fusion FUSION_SIM_GUI MHD
+  ${CMAKE_CURRENT_LIST_DIR}/sim_gui.c ${CMAKE_CURRENT_LIST_DIR}/sim_gui_none.c
+  "libmicrohttpd not found: fusion sim --gui is not built (apt-get install libmicrohttpd-dev)")
 
 file(GLOB FUSION_GUI_FILES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/sim-gui/*)
 set(FUSION_GUI_DIR ${PROJECT_BINARY_DIR}/share/fusion/sim-gui)
