@@ -52,8 +52,7 @@ static const char *break_spec(const struct sim_args *a, long long id)
 }
 
 /* The stop line. */
-static void print_stop(FILE *out, const struct sim_args *a,
-		       const json_t *reply)
+static void print_stop(FILE *out, const struct sim_args *a, const json_t *reply)
 {
 	const json_t *stop = json_object_get(reply, "stop");
 	const json_t *ev = json_object_get(stop, "event");
@@ -91,7 +90,8 @@ static void print_names(FILE *out, const json_t *list)
 {
 	for (size_t i = 0; list && i < json_array_size(list); i++)
 		fprintf(out, "%s%s", i ? "," : "",
-			json_is_string(json_array_get(list, i)) ? json_string_value(json_array_get(list, i))
+			json_is_string(json_array_get(list, i))
+			    ? json_string_value(json_array_get(list, i))
 			    : "?");
 	if (list == NULL || json_array_size(list) == 0)
 		fprintf(out, "-");
@@ -166,7 +166,8 @@ static void print_pipeline(FILE *out, const json_t *list)
 		const json_t *stalled = json_object_get(d, "stalled");
 		const json_t *pending = json_object_get(d, "pending");
 
-		for (size_t cpu = 0; stalled && cpu < json_array_size(stalled); cpu++) {
+		for (size_t cpu = 0; stalled && cpu < json_array_size(stalled);
+		     cpu++) {
 			const json_t *irqs =
 			    pending && cpu < json_array_size(pending)
 				? json_array_get(pending, cpu)
@@ -175,10 +176,14 @@ static void print_pipeline(FILE *out, const json_t *list)
 			fprintf(out, "%-16s %4lld %3zu %-7s ",
 				json_str(d, "domain", "?"),
 				json_num(d, "priority", 0), cpu,
-				json_is_true(json_array_get(stalled, cpu)) ? "yes" : "no");
-			for (size_t k = 0; irqs && k < json_array_size(irqs); k++)
+				json_is_true(json_array_get(stalled, cpu))
+				    ? "yes"
+				    : "no");
+			for (size_t k = 0; irqs && k < json_array_size(irqs);
+			     k++)
 				fprintf(out, "%s%lld", k ? "," : "",
-					json_integer_value(json_array_get(irqs, k)));
+					json_integer_value(
+					    json_array_get(irqs, k)));
 			if (irqs == NULL || json_array_size(irqs) == 0)
 				fprintf(out, "-");
 			fprintf(out, "\n");
@@ -226,7 +231,7 @@ static bool stopped_as_asked(const json_t *reply)
 
 /* One command whose reply must be ok: its tree, or NULL (said why). */
 static json_t *command_ok(struct sim_runner *r, const char *cmd,
-				     const char *what, bool print_json)
+			  const char *what, bool print_json)
 {
 	json_t *v;
 	char *reply = NULL;
@@ -286,8 +291,8 @@ int sim_batch(struct sim_runner *r, const struct sim_args *a)
 		for (size_t t = 0;
 		     !a->json && t < sizeof(tables) / sizeof(tables[0]); t++)
 			if (strcmp(tables[t].name, a->prints[i]) == 0)
-				tables[t].print(stdout,
-						json_object_get(p, a->prints[i]));
+				tables[t].print(
+				    stdout, json_object_get(p, a->prints[i]));
 		json_decref(p);
 	}
 	json_decref(v);
