@@ -431,7 +431,7 @@ TEST(a_livelock_is_reported)
 	slurp(out, text, sizeof(text));
 	CHECK_STR(text,
 		  "fusion-sim: livelock at 0 ns: 10000 events without virtual "
-		  "time moving\n"
+		  "time moving, between ping, pong\n"
 		  "fusion-sim:   main prio 51/51 cpu0 waits for delay\n"
 		  "fusion-sim:   ping prio 11/11 cpu0 waits for ping\n"
 		  "fusion-sim:   pong prio 11/11 cpu0 runnable\n");
