@@ -17,7 +17,7 @@ endif
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all build test trace-tools cross stress demo demo-sim bench install deb test-packages clean format doc
+.PHONY: all build test trace-tools gui-tools cross stress demo demo-sim bench install deb test-packages clean format doc
 
 all: build
 
@@ -42,7 +42,36 @@ trace-tools:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TRACE_PACKAGES); } || \
 	echo "tracing tests skipped: apt-get install $(TRACE_PACKAGES) (as root)"
 
-test: trace-tools build
+# fusion sim's batch mode reads its agent's JSON with jansson
+# (tools/sim_batch.c), and fusion sim --gui is built on libmicrohttpd
+# (tools/sim_gui.c); its
+# browser test (tests/gui/) drives Debian's chromium with Playwright,
+# npm's playwright-core (node 20 or later), at the version
+# tests/gui/package-lock.json pins, installed into $(BUILD)/gui-test.
+# make test installs them when missing (the Debian packages as root);
+# otherwise the GUI is not built or its browser test is skipped, and
+# says so.
+GUI_PACKAGES := libjansson-dev libmicrohttpd-dev chromium
+GUI_TEST := $(BUILD)/gui-test
+gui-tools:
+	@{ [ -e /usr/include/jansson.h ] && [ -e /usr/include/microhttpd.h ] && \
+	   command -v chromium; } >/dev/null || \
+	{ [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(GUI_PACKAGES); } || \
+	echo "fusion sim's batch mode, --gui or their tests skipped: apt-get install $(GUI_PACKAGES) (as root)"
+	@if ! command -v npm >/dev/null; then \
+		echo "browser test skipped: no npm (node 20 or later)"; \
+	elif [ ! -d $(GUI_TEST)/node_modules/playwright-core ] || \
+	     ! cmp -s tests/gui/package-lock.json $(GUI_TEST)/package-lock.json; then \
+		mkdir -p $(GUI_TEST) && \
+		cp tests/gui/package.json tests/gui/package-lock.json $(GUI_TEST)/ && \
+		(cd $(GUI_TEST) && npm ci --ignore-scripts --no-audit --no-fund \
+			--loglevel=error) || \
+		echo "browser test skipped: npm ci failed in $(GUI_TEST)"; \
+	fi
+
+test: trace-tools gui-tools build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(TEST_ARGS)
 
 # Cross build for ARCH (aarch64 or riscv64) into build-ARCH with
@@ -142,6 +171,8 @@ deb:
 	@missing=; for need in $(DEB_NEEDS); do \
 		command -v $${need%%:*} >/dev/null || missing="$$missing $${need#*:}"; \
 	done; \
+	[ -e /usr/include/jansson.h ] || missing="$$missing libjansson-dev"; \
+	[ -e /usr/include/microhttpd.h ] || missing="$$missing libmicrohttpd-dev"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" != 0 ]; then \
 			echo "make deb: missing:$$missing (apt-get install$$missing, as root)" >&2; \

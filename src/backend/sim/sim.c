@@ -267,26 +267,45 @@ static void __attribute__((noreturn)) report_deadlock(struct sim *sim)
 	_exit(SIM_EXIT_DEADLOCK);
 }
 
+/* Note @thread among the threads of a livelock's last events. */
+static void livelock_note(struct sim *sim, struct nk_thread *thread)
+{
+	for (int i = 0; i < sim->nr_livelock_threads; i++)
+		if (sim->livelock_threads[i] == thread)
+			return;
+	if (sim->nr_livelock_threads < SIM_LIVELOCK_THREADS)
+		sim->livelock_threads[sim->nr_livelock_threads++] = thread;
+}
+
 /*
  * FUSION_SIM_LIVELOCK events (dispatches and nucleus entries) at one
  * virtual date: threads keep each other busy and time never moves, as
- * a deadlock it would never end.  Lock held.
+ * a deadlock it would never end.  @thread is the one the event is of.
+ * Lock held.
  */
-static void livelock_check(struct sim *sim)
+static void livelock_check(struct sim *sim, struct nk_thread *thread)
 {
 	if (sim->now != sim->same_date) {
 		sim->same_date = sim->now;
 		sim->same_date_events = 0;
+		sim->nr_livelock_threads = 0;
 		return;
 	}
-	if (++sim->same_date_events < sim->livelock_limit)
+	if (++sim->same_date_events + SIM_LIVELOCK_WINDOW >=
+	    sim->livelock_limit)
+		livelock_note(sim, thread);
+	if (sim->same_date_events < sim->livelock_limit)
 		return;
 	if (sim->debug)
 		sim_debug_fatal(sim->debug, "livelock");
 	fprintf(stderr,
 		"fusion-sim: livelock at %lld ns: %lu events without virtual "
-		"time moving\n",
+		"time moving, between",
 		(long long)sim->now, sim->same_date_events);
+	for (int i = 0; i < sim->nr_livelock_threads; i++)
+		fprintf(stderr, "%s %s", i ? "," : "",
+			nk_thread_name(sim->livelock_threads[i]));
+	fprintf(stderr, "\n");
 	sim->handlers->describe(sim->nk, report_line, NULL);
 	fflush(NULL);
 	_exit(SIM_EXIT_LIVELOCK);
@@ -399,7 +418,7 @@ static void dispatch(struct sim *sim, struct sim_shadow *self)
 		struct sim_shadow *next = runnable_pop(sim);
 
 		if (next) {
-			livelock_check(sim);
+			livelock_check(sim, next->thread);
 			sim->dispatching = false;
 			sim->holder = next;
 			if (next == self)
@@ -805,7 +824,7 @@ static void sim_lock(void *priv)
 		sim->kicked[s->cpu] = false;
 		sim->handlers->preempt(sim->nk);
 	}
-	livelock_check(sim);
+	livelock_check(sim, s->thread);
 	s->owed = sim->cost;
 	if (sim->measured && s->cpu_mark)
 		s->owed += thread_cpu() - s->cpu_mark;

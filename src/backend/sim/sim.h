@@ -20,6 +20,10 @@
 
 struct sim;
 
+/* A livelock names the threads of its last 1024 events, 16 at most. */
+#define SIM_LIVELOCK_WINDOW 1024
+#define SIM_LIVELOCK_THREADS 16
+
 struct sim_shadow {
 	struct sim *sim;
 	struct nk_thread *thread;
@@ -97,10 +101,13 @@ struct sim {
 	bool measured;		 /* FUSION_SIM_COST=measured */
 	nk_trace_fn cost_next;	 /* the sink after cost_record (sim.c) */
 	void *cost_next_ctx;
-	/* Livelock watch: events since virtual time last moved. */
+	/* Livelock watch: events since virtual time last moved, and the
+	 * threads that ran in the last SIM_LIVELOCK_WINDOW of them. */
 	unsigned long livelock_limit;
 	unsigned long same_date_events;
 	nk_time_t same_date;
+	struct nk_thread *livelock_threads[SIM_LIVELOCK_THREADS];
+	int nr_livelock_threads;
 };
 
 /* Scenario (scenario.c).  load prints "FILE:LINE: error" on stderr. */
