@@ -434,7 +434,7 @@ TEST(a_livelock_is_reported)
 	slurp(out, text, sizeof(text));
 	CHECK_STR(text,
 		  "fusion-sim: livelock at 0 ns: 10000 events without virtual "
-		  "time moving, between ping, pong\n"
+		  "time moving, between pong, ping\n"
 		  "fusion-sim:   main prio 51/51 cpu0 waits for delay\n"
 		  "fusion-sim:   ping prio 11/11 cpu0 runnable\n"
 		  "fusion-sim:   pong prio 11/11 cpu0 runnable\n");
