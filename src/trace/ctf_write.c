@@ -23,8 +23,11 @@ static int publish(const char *dir, const char *name)
 {
 	char from[TRACE_OUT_PATH_MAX], to[TRACE_OUT_PATH_MAX];
 
-	snprintf(from, sizeof(from), "%s/%s.tmp", dir, name);
-	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	/* @dir fits (trace_config checks it): a longer one is refused. */
+	if ((size_t)snprintf(from, sizeof(from), "%s/%s.tmp", dir, name) >=
+		sizeof(from) ||
+	    (size_t)snprintf(to, sizeof(to), "%s/%s", dir, name) >= sizeof(to))
+		return -ENAMETOOLONG;
 	return rename(from, to) ? -errno : 0;
 }
 

@@ -57,14 +57,14 @@ TASK_ID taskIdDefault(TASK_ID tid)
 /* VxWorks counts the running task as ready. */
 BOOL taskIsReady(TASK_ID tid)
 {
-	TASK_DESC desc;
+	TASK_DESC desc = {0}; /* for -O3, which cannot see it filled */
 
 	return taskGetInfo(tid, &desc) == OK && desc.td_status == WIND_READY;
 }
 
 BOOL taskIsSuspended(TASK_ID tid)
 {
-	TASK_DESC desc;
+	TASK_DESC desc = {0}; /* for -O3, which cannot see it filled */
 
 	return taskGetInfo(tid, &desc) == OK && (desc.td_status & WIND_SUSPEND);
 }
