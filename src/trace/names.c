@@ -32,13 +32,32 @@ void trace_names_destroy(struct trace_names *names)
 		munmap(names, sizeof(*names));
 }
 
-/* @s cut and terminated into @dst of NK_NAME_MAX bytes. */
-static void copy_name(char *dst, const char *s)
-{
-	size_t n = strnlen(s, NK_NAME_MAX - 1);
+_Static_assert(NK_NAME_MAX % 8 == 0, "names as words");
 
-	memcpy(dst, s, n);
-	dst[n] = '\0';
+/*
+ * @s cut and terminated into @dst.  Word by word, each store a release:
+ * a reader that sees one of them sees the entry's key claimed (BUSY)
+ * before it, and so does not take a half-written name for the old one.
+ */
+static void copy_name(_Atomic uint64_t *dst, const char *s)
+{
+	uint64_t words[TRACE_NAME_WORDS] = {0};
+
+	memcpy(words, s, strnlen(s, NK_NAME_MAX - 1));
+	for (size_t i = 0; i < TRACE_NAME_WORDS; i++)
+		atomic_store_explicit(&dst[i], words[i], memory_order_release);
+}
+
+/* The name in @src into @buf of NK_NAME_MAX bytes, each load an
+ * acquire: what the caller reads after comes after all of them. */
+static void load_name(const _Atomic uint64_t *src, char *buf)
+{
+	uint64_t words[TRACE_NAME_WORDS];
+
+	for (size_t i = 0; i < TRACE_NAME_WORDS; i++)
+		words[i] = atomic_load_explicit(&src[i], memory_order_acquire);
+	memcpy(buf, words, NK_NAME_MAX);
+	buf[NK_NAME_MAX - 1] = '\0';
 }
 
 static uint32_t note_id(struct trace_names *names, uint32_t id,
@@ -90,9 +109,13 @@ static uint32_t note_text(struct trace_names *names, const char *text)
 
 		e = &names->texts[at];
 		key = atomic_load_explicit(&e->key, memory_order_acquire);
-		if (key != 0 && key != BUSY && e->hash == h &&
-		    strncmp(e->text, text, NK_NAME_MAX - 1) == 0)
-			return key;
+		if (key != 0 && key != BUSY && e->hash == h) {
+			char kept[NK_NAME_MAX];
+
+			load_name(e->text, kept);
+			if (strncmp(kept, text, NK_NAME_MAX - 1) == 0)
+				return key;
+		}
 		if (key == 0 && atomic_compare_exchange_strong_explicit(
 				    &e->key, &key, BUSY, memory_order_acquire,
 				    memory_order_relaxed))
@@ -119,14 +142,12 @@ uint32_t trace_names_add(struct trace_names *names, uint32_t id,
 
 /* The name @key holds at @e into @buf, unless replaced, even while it
  * is copied (a trace written while recording goes on). */
-static bool get_entry(const _Atomic uint32_t *key, const char *name,
+static bool get_entry(const _Atomic uint32_t *key, const _Atomic uint64_t *name,
 		      uint32_t number, char *buf)
 {
 	if (atomic_load_explicit(key, memory_order_acquire) != number)
 		return false;
-	memcpy(buf, name, NK_NAME_MAX);
-	buf[NK_NAME_MAX - 1] = '\0';
-	atomic_thread_fence(memory_order_acquire);
+	load_name(name, buf);
 	return atomic_load_explicit(key, memory_order_relaxed) == number;
 }
 

@@ -30,9 +30,12 @@
 #define TRACE_IDS_MAX 16384  /* a power of two: numbers are direct-mapped */
 
 /* key: the number whose name @name holds; 0 free, UINT32_MAX busy. */
+/* A name as words: read while a writer may replace it (names.c). */
+#define TRACE_NAME_WORDS (NK_NAME_MAX / 8)
+
 struct trace_id_name {
 	_Atomic uint32_t key;
-	char name[NK_NAME_MAX];
+	_Atomic uint64_t name[TRACE_NAME_WORDS];
 };
 
 /* key: the text's number (TRACE_TEXT_BIT, a generation, the index);
@@ -40,7 +43,7 @@ struct trace_id_name {
 struct trace_text {
 	_Atomic uint32_t key;
 	uint32_t hash;
-	char text[NK_NAME_MAX];
+	_Atomic uint64_t text[TRACE_NAME_WORDS];
 };
 
 struct trace_names {

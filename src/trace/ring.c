@@ -2,12 +2,17 @@
 /* Lock-free trace rings: see ring.h. */
 #include "ring.h"
 
+#include <string.h>
 #include <sys/mman.h>
+
+/* An event as words: read while the writer may replace it. */
+#define REC_WORDS (sizeof(struct trace_rec) / 8)
+_Static_assert(sizeof(struct trace_rec) % 8 == 0, "events as words");
 
 struct trace_slot {
 	/* Index + 1 of the event it holds; 0 while being written. */
 	_Atomic uint64_t seq;
-	struct trace_rec ev;
+	_Atomic uint64_t ev[REC_WORDS];
 };
 
 struct trace_ring {
@@ -62,10 +67,14 @@ void trace_ring_put(struct trace_ring *ring, const struct trace_rec *rec)
 		return;
 	slot = &ring->slots[ring->next];
 	ring->next = ring->next + 1 == ring->nr_slots ? 0 : ring->next + 1;
+	uint64_t words[REC_WORDS];
+
 	atomic_store_explicit(&slot->seq, 0, memory_order_relaxed);
-	/* A reader that sees the new fields sees the slot as busy. */
-	atomic_thread_fence(memory_order_release);
-	slot->ev = *rec;
+	/* Releases: a reader that sees a new word sees the slot busy. */
+	memcpy(words, rec, sizeof(words));
+	for (size_t i = 0; i < REC_WORDS; i++)
+		atomic_store_explicit(&slot->ev[i], words[i],
+				      memory_order_release);
 	atomic_store_explicit(&slot->seq, idx + 1, memory_order_release);
 }
 
@@ -92,8 +101,13 @@ size_t trace_ring_copy(struct trace_ring *ring, struct trace_rec *out,
 			++*lost;
 			continue;
 		}
-		out[n] = slot->ev;
-		atomic_thread_fence(memory_order_acquire);
+		uint64_t words[REC_WORDS];
+
+		/* Acquires: the check below comes after every word. */
+		for (size_t w = 0; w < REC_WORDS; w++)
+			words[w] = atomic_load_explicit(&slot->ev[w],
+							memory_order_acquire);
+		memcpy(&out[n], words, sizeof(words));
 		if (atomic_load_explicit(&slot->seq, memory_order_relaxed) !=
 		    seq) {
 			++*lost;
