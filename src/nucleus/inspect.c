@@ -8,6 +8,7 @@
  * fill level, a periodic thread's next overrun.
  */
 #include "internal.h"
+#include "json.h"
 #include "../pipeline/pipeline.h"
 
 #include <fusion/status.h>
@@ -36,25 +37,9 @@ json_printf(struct json *j, const char *fmt, ...)
 /* @s as a JSON string; names are short, so one buffer does. */
 static void json_string(struct json *j, const char *s)
 {
-	char buf[4 * NK_NAME_MAX * 2 + 3];
-	size_t at = 0;
+	char buf[NK_JSON_QUOTED_MAX(2 * NK_NAME_MAX)];
 
-	buf[at++] = '"';
-	for (; *s && at < sizeof(buf) - 8; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			buf[at++] = '\\';
-			buf[at++] = (char)c;
-		} else if (c < 0x20) {
-			at += (size_t)snprintf(buf + at, sizeof(buf) - at,
-					       "\\u%04x", c);
-		} else {
-			buf[at++] = (char)c;
-		}
-	}
-	buf[at++] = '"';
-	buf[at] = '\0';
+	nk_json_quote(buf, sizeof(buf), s);
 	j->emit(j->ctx, buf);
 }
 

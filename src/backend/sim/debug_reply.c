@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The agent's JSON replies, written into a growing buffer: see debug.h. */
 #include "debug.h"
+#include "../../nucleus/json.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -63,25 +64,9 @@ void sim_reply_string(struct sim_reply *r, const char *s)
 		sim_reply_printf(r, "null");
 		return;
 	}
-	/* Each byte takes at most 6 ("\u001f"), plus the quotes. */
-	if (!reserve(r, strlen(s) * 6 + 2))
+	if (!reserve(r, NK_JSON_QUOTED_MAX(strlen(s))))
 		return;
-	r->text[r->len++] = '"';
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			r->text[r->len++] = '\\';
-			r->text[r->len++] = (char)c;
-		} else if (c < 0x20) {
-			r->len +=
-			    (size_t)snprintf(r->text + r->len, 7, "\\u%04x", c);
-		} else {
-			r->text[r->len++] = (char)c;
-		}
-	}
-	r->text[r->len++] = '"';
-	r->text[r->len] = '\0';
+	r->len += nk_json_quote(r->text + r->len, r->cap - r->len, s);
 }
 
 void sim_reply_event(struct sim_reply *r, const struct nk_trace_record *rec)
