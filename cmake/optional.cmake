@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
-# The optional libraries of the fusion tool, found once for tools/ and
-# tests/.  A cross build looks in the target's root alone, where they
-# are not.
+# The optional libraries of the fusion tool, found once (top-level
+# CMakeLists.txt) for tools/ and tests/.  A cross build looks in the
+# target's root alone, where they are not.
 #  - FUSION_SIM_BATCH: jansson, with which fusion sim's batch mode reads
 #    the agent's JSON replies (tools/sim_batch.c);
 #  - FUSION_SIM_GUI: libmicrohttpd, on which fusion sim --gui is built
