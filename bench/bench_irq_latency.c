@@ -20,6 +20,8 @@
  * The RT CPU is FUSION_CPUS if set, else the last CPU, as the live
  * backend picks it.
  */
+#include "bench_clock.h"
+
 #include <fusion/fusion.h>
 #include <fusion/pipeline.h>
 
@@ -46,14 +48,6 @@ static _Atomic uint64_t fusion_stamp;
 static _Atomic long done;
 static int64_t *samples;
 static long nr_samples;
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static int rt_cpu(void)
 {
@@ -123,7 +117,7 @@ static void *raw_body(void *arg)
 			continue;
 		if (read(raw_efd, &stamp, sizeof(stamp)) != sizeof(stamp))
 			continue;
-		lat = mono_ns() - (int64_t)stamp;
+		lat = bench_mono_ns() - (int64_t)stamp;
 		if (stamp == UINT64_MAX - 1) /* the stop value */
 			break;
 		i = atomic_load(&done);
@@ -145,7 +139,7 @@ static void *writer_body(void *arg)
 		uint64_t stamp;
 
 		nanosleep(&pause, NULL);
-		stamp = (uint64_t)mono_ns();
+		stamp = (uint64_t)bench_mono_ns();
 		if (write(efd, &stamp, sizeof(stamp)) != sizeof(stamp))
 			return NULL;
 		while (atomic_load(&done) <= i)

@@ -7,6 +7,7 @@
  * usable.
  */
 #include "harness.h"
+#include "support/two_cpus.h"
 
 #include <fusion/fusion.h>
 
@@ -15,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define SKIPPED 77
 #define MS (1000000LL)
 #define SAFETY_NS (10 * 1000000000LL)
 
@@ -28,24 +28,8 @@ static int seen[3];
 static void boot(void)
 {
 	struct nk_instance_attr attr = {.nr_cpus = 2, .main_priority = 10};
-	cpu_set_t set;
-	char spec[32];
-	int found = 0;
 
-	/* Once: a failed test may leave main pinned. */
-	if (linux_cpu[0] == linux_cpu[1]) {
-		CHECK_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
-		for (int cpu = 0; cpu < CPU_SETSIZE && found < 2; cpu++)
-			if (CPU_ISSET(cpu, &set))
-				linux_cpu[found++] = cpu;
-		if (found < 2) {
-			printf("skipped: fewer than 2 usable CPUs\n");
-			exit(SKIPPED);
-		}
-		snprintf(spec, sizeof(spec), "%d,%d", linux_cpu[0],
-			 linux_cpu[1]);
-		CHECK_EQ(setenv("FUSION_CPUS", spec, 1), 0);
-	}
+	two_cpus_select(linux_cpu);
 	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
 	CHECK_STR(nk_instance_backend(nk), "live");
 	CHECK_EQ(nk_sem_init(nk, &moved, "moved", 0, 0, NK_SYNCH_FIFO), 0);

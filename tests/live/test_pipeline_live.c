@@ -14,6 +14,7 @@
  * relaxes them.
  */
 #include "harness.h"
+#include "support/in_poll.h"
 
 #include <fusion/fusion.h>
 #include <fusion/pipeline.h>
@@ -33,15 +34,6 @@
 #include <unistd.h>
 
 #define SAFETY_NS (10 * 1000000000LL)
-/*
- * The call in which epoll_wait() sleeps: glibc issues epoll_pwait on
- * architectures without the older call (aarch64, riscv64).
- */
-#ifdef SYS_epoll_wait
-#define EPOLL_WAIT_NR SYS_epoll_wait
-#else
-#define EPOLL_WAIT_NR SYS_epoll_pwait
-#endif
 #define MS (1000000LL)
 #define ROUNDS 300
 
@@ -137,29 +129,6 @@ static bool wait_count(_Atomic unsigned long *counter, unsigned long value)
 
 	for (long spent = 0; spent < SAFETY_NS; spent += pause.tv_nsec) {
 		if (atomic_load(counter) >= value)
-			return true;
-		nanosleep(&pause, NULL);
-	}
-	return false;
-}
-
-/* Wait until thread @tid sleeps in system call @nr. */
-static bool wait_in_syscall(pid_t tid, long nr)
-{
-	struct timespec pause = {.tv_nsec = 20000};
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
-	for (long spent = 0; spent < SAFETY_NS; spent += pause.tv_nsec) {
-		char line[32] = "";
-		FILE *f = fopen(path, "r");
-
-		if (f == NULL)
-			return false;
-		if (fgets(line, sizeof(line), f) == NULL)
-			line[0] = '\0';
-		fclose(f);
-		if (strtol(line, NULL, 10) == nr && line[0] != 'r')
 			return true;
 		nanosleep(&pause, NULL);
 	}
@@ -334,13 +303,13 @@ static void *direct_writer(void *arg)
 	uint64_t one = 1;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, EPOLL_WAIT_NR))
+	if (!in_poll_wait(main_tid, SAFETY_NS))
 		return NULL;
 	nk_sem_give(&go);
 	for (unsigned long i = 0; i < DIRECT_ROUNDS; i++) {
 		if (tid < 0)
 			tid = test_task_named("rtpoll");
-		if (tid < 0 || !wait_in_syscall(tid, EPOLL_WAIT_NR) ||
+		if (tid < 0 || !in_poll_wait(tid, SAFETY_NS) ||
 		    write(efd, &one, sizeof(one)) != sizeof(one) ||
 		    !wait_count(&wakes, i + 1))
 			return NULL;
@@ -424,7 +393,7 @@ static void *wake_busy_then_fire(void *arg)
 	uint64_t one = 1;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, EPOLL_WAIT_NR))
+	if (!in_poll_wait(main_tid, SAFETY_NS))
 		return NULL;
 	nk_sem_give(&go);
 	while (!atomic_load(&spinning))
@@ -510,11 +479,11 @@ static void *delete_polling_waiter(void *arg)
 	pid_t tid;
 
 	(void)arg;
-	if (!wait_in_syscall(main_tid, EPOLL_WAIT_NR))
+	if (!in_poll_wait(main_tid, SAFETY_NS))
 		return NULL;
 	nk_sem_give(&go);
 	tid = test_task_named("victim");
-	if (tid < 0 || !wait_in_syscall(tid, EPOLL_WAIT_NR))
+	if (tid < 0 || !in_poll_wait(tid, SAFETY_NS))
 		return NULL;
 	victim_delete_ret = nk_thread_delete(victim);
 	atomic_store(&deleted_at, nk_now(nk));

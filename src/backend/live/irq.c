@@ -18,8 +18,16 @@
  * The interrupt thread also takes kicks of an idle CPU and pipeline syncs
  * posted to it, through an eventfd.  The timerfd is re-armed under the
  * nucleus lock, whenever the deadline moves earlier than the date it is
- * armed at, and before the CPU idles or returns to application code: an
- * expiry nobody needed is a wasted wake-up, not a lost one.
+ * armed at, and before the CPU returns to application code: an expiry
+ * nobody needed is a wasted wake-up, not a lost one.
+ *
+ * An idle waiter does not arm it: it polls with a timeout ending at the
+ * deadline (epoll_pwait2), and the timerfd stays armed at whatever later
+ * date it had.  A periodic thread then costs one system call a period,
+ * as with clock_nanosleep, instead of arming the timerfd for its next
+ * release and again, once woken, for the later deadline of another
+ * thread.  A deadline moved earlier by another CPU, while the waiter
+ * polls, arms the timerfd, which is in the waiter's set.
  */
 #include "live.h"
 
@@ -27,6 +35,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
@@ -38,6 +47,8 @@
 #define EV_KICK (IPIPE_NR_IRQS + 2)
 /* How the timer and every source fd are watched, in both sets. */
 #define WATCH_EVENTS (EPOLLIN | EPOLLET | EPOLLEXCLUSIVE)
+
+__thread struct live_cpu *live_irq_cpu;
 
 static void efd_drain(int fd)
 {
@@ -75,15 +86,33 @@ void live_timer_sync(struct live_cpu *c)
 		c->armed = when;
 }
 
+nk_time_t live_timer_idle(struct live *live, struct live_cpu *c)
+{
+	nk_time_t when = atomic_load(&c->deadline);
+
+	if (!live->poll_timeout) {
+		live_timer_sync(c);
+		return NK_INFINITE;
+	}
+	/* Armed no later than the deadline: the timerfd wakes the poll. */
+	if (c->armed != LIVE_TIMER_FIRED && c->armed <= when)
+		return NK_INFINITE;
+	return when;
+}
+
 /* Lock held: run the timer handler if the deadline has passed. */
 static void timer_due(struct live *live, struct live_cpu *c)
 {
-	if (atomic_load(&c->deadline) > live_clock())
+	nk_time_t now = live_clock();
+
+	if (atomic_load(&c->deadline) > now)
 		return;
 	atomic_store(&c->deadline, NK_INFINITE);
-	/* One-shot, it fired.  The caller arms it once, for the deadline
-	 * the handler leaves, however many times the handler programs one. */
-	c->armed = LIVE_TIMER_FIRED;
+	/* One-shot, it fired, unless an idle waiter's timeout came first.
+	 * The caller arms it once, for the deadline the handler leaves,
+	 * however many times the handler programs one. */
+	if (c->armed <= now)
+		c->armed = LIVE_TIMER_FIRED;
 	live->handlers->timer(live->nk, c->index);
 }
 
@@ -119,6 +148,7 @@ static void *irq_main(void *arg)
 	struct live *live = cpu->live;
 	char name[16];
 
+	live_irq_cpu = cpu;
 	snprintf(name, sizeof(name), "fusion-irq/%d", cpu->index);
 	pthread_setname_np(pthread_self(), name);
 	live_irq_watchdog_start(live, cpu);
@@ -150,7 +180,39 @@ void live_irq_post(void *priv, int index)
 	live_irq_wake(cpu);
 }
 
-int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
+/* Wait in @c's idle set until @until at the latest (NK_INFINITE: no
+ * timeout). */
+static int idle_wait(struct live_cpu *c, struct epoll_event *events,
+		     nk_time_t until)
+{
+	struct timespec left = {0, 0};
+	nk_time_t ns;
+
+	if (until == NK_INFINITE)
+		return epoll_wait(c->idle_epfd, events, LIVE_EVENTS, -1);
+	ns = until - live_clock();
+	if (ns > 0) {
+		left.tv_sec = ns / 1000000000;
+		left.tv_nsec = ns % 1000000000;
+	}
+	return epoll_pwait2(c->idle_epfd, events, LIVE_EVENTS, &left, NULL);
+}
+
+bool live_poll_timeout_probe(void)
+{
+	struct timespec none = {0, 0};
+	struct epoll_event ev;
+	int epfd = epoll_create1(EPOLL_CLOEXEC);
+	bool ok;
+
+	if (epfd < 0)
+		return false;
+	ok = epoll_pwait2(epfd, &ev, 1, &none, NULL) == 0;
+	close(epfd);
+	return ok;
+}
+
+int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 		   struct epoll_event events[LIVE_EVENTS], bool *interrupted)
 {
 	int n;
@@ -163,7 +225,7 @@ int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
 		be_gate_poll_end(&s->gate);
 		return 0;
 	}
-	n = epoll_wait(c->idle_epfd, events, LIVE_EVENTS, -1);
+	n = idle_wait(c, events, until);
 	*interrupted = n < 0 && errno == EINTR;
 	be_gate_poll_end(&s->gate);
 	return n < 0 ? 0 : n;

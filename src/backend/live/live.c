@@ -283,10 +283,11 @@ static void leave_idle(struct live_cpu *c, struct live_shadow *s)
 
 /*
  * @s parked as its idle CPU's waiter (see struct live_cpu): it takes the
- * CPU's timer and sources until its gate opens or it is replaced.
+ * CPU's timer and sources until its gate opens or it is replaced.  Its
+ * first poll ends by @until (live_timer_idle).
  */
 static void park_idle(struct live *live, struct live_shadow *s,
-		      struct live_cpu *c)
+		      struct live_cpu *c, nk_time_t until)
 {
 	for (;;) {
 		struct epoll_event events[LIVE_EVENTS];
@@ -299,7 +300,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		 * priority, unless nothing of ours ranks above it anyway. */
 		if (atomic_load(&s->fifo) < live->fifo_hi)
 			shadow_boost(s);
-		n = live_idle_poll(c, s, events, &interrupted);
+		n = live_idle_poll(c, s, until, events, &interrupted);
 
 		if (n < 0)
 			break;
@@ -317,7 +318,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		live_irq_ctx = false;
 		waiter = atomic_load(&c->idle_waiter) == s;
 		if (waiter)
-			live_timer_sync(c);
+			until = live_timer_idle(live, c);
 		be_pilock_release(&live->lock);
 		/* Last: the thread handed over, more urgent, would preempt us
 		 * with the lock held. */
@@ -455,6 +456,7 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	live->sud = !live_under_sanitizer && !opts.no_sud && live_sud_probe() &&
 		    live_sud_install() == 0;
 	live->dma_latency_fd = live->rt ? live_hold_dma_latency() : -1;
+	live->poll_timeout = live_poll_timeout_probe();
 	ret = live_watchdog_start(live, opts.watchdog_ms);
 	if (ret == 0)
 		ret = live_install_handler(live, LIVE_SIG_PREEMPT,
@@ -482,17 +484,38 @@ static nk_time_t live_now(void *priv)
 	return live_clock();
 }
 
+/*
+ * Lock held: does the caller leave the nucleus through a point that
+ * brings @c's timer up to date?  @c's interrupt thread does as it ends
+ * its pass; @c's current shadow as it returns to application code or
+ * switches away; @c's idle waiter as it polls again.
+ */
+static bool on_way_out(struct live *live, struct live_cpu *c)
+{
+	struct live_shadow *s = live_self;
+
+	if (live_irq_cpu == c)
+		return true;
+	if (s == NULL || s->live != live || &live->cpus[s->cpu] != c)
+		return false;
+	if (live_irq_ctx)
+		return atomic_load(&c->idle_waiter) == s;
+	return atomic_load(&c->current) == s;
+}
+
 static void live_program_timer(void *priv, int cpu, nk_time_t when)
 {
-	struct live_cpu *c = &((struct live *)priv)->cpus[cpu];
+	struct live *live = priv;
+	struct live_cpu *c = &live->cpus[cpu];
 
 	atomic_store(&c->deadline, when);
 	/*
-	 * Earlier than the timer is armed: arm it now.  Later: when the CPU
-	 * next idles or returns to application code; an expiry meanwhile
-	 * only wakes someone for nothing.
+	 * Earlier than the timer is armed: arm it now, unless the caller
+	 * is on @c's own way out of the nucleus, which arms it or polls
+	 * until it anyway.  Later: when the CPU next returns to application
+	 * code; an expiry meanwhile only wakes someone for nothing.
 	 */
-	if (when < c->armed)
+	if (when < c->armed && !on_way_out(live, c))
 		live_timer_sync(c);
 }
 
@@ -502,6 +525,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	struct live *live = priv;
 	struct live_shadow *p = prev, *n = next, *waiter = NULL;
 	struct live_cpu *idle = NULL;
+	nk_time_t until = NK_INFINITE;
 
 	if (!(flags & NK_SWITCH_PARK)) {
 		if (n) {
@@ -519,15 +543,20 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			wake_on_idle(&live->cpus[n->cpu], waiter, n);
 		return;
 	}
-	/* An idle CPU's timer is armed before anyone sleeps on it. */
-	if (idle)
-		live_timer_sync(idle);
 	if (flags & NK_SWITCH_MIGRATE) {
 		/* Gone from its old CPU, it cannot wait there as idle waiter.
 		 */
+		if (idle)
+			live_timer_sync(idle);
 		shadow_move(live, p, nk_thread_cpu(p->thread));
 		idle = NULL;
 	}
+	/* An idle CPU's timer is armed before anyone sleeps on it: the
+	 * interrupt thread's, or the waiter's timeout. */
+	if (idle && (flags & (NK_SWITCH_RELAX | NK_SWITCH_EXIT)))
+		live_timer_sync(idle);
+	else if (idle)
+		until = live_timer_idle(live, idle);
 	if (flags & NK_SWITCH_RELAX) {
 		/* @p runs on under Linux; nobody parks for an idle CPU: the
 		 * interrupt thread takes its interrupts. */
@@ -554,7 +583,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	 * to @n at once. */
 	shadow_unboost(p);
 	if (idle)
-		park_idle(live, p, idle);
+		park_idle(live, p, idle, until);
 	else
 		park(p);
 	/* Killed since its gate opened: its killer holds the lock. */

@@ -131,7 +131,8 @@ struct live {
 	bool locked;	    /* mlockall succeeded */
 	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
 	bool watchdog;
-	bool sud; /* Syscall User Dispatch catches stray calls */
+	bool sud;	   /* Syscall User Dispatch catches stray calls */
+	bool poll_timeout; /* epoll_pwait2 works: idle waiters time out */
 	struct rlimit saved_rttime;
 	struct sigaction saved_sigxcpu;
 	/*
@@ -185,6 +186,16 @@ void live_irq_post(void *priv, int cpu);
 /* Lock held: arm @c's timer at its deadline if it is armed elsewhere. */
 void live_timer_sync(struct live_cpu *c);
 /*
+ * Lock held, @c about to idle under a waiter: the date the waiter's poll
+ * must end by (NK_INFINITE: the timerfd fires in time, or without
+ * epoll_pwait2 it was armed now).
+ */
+nk_time_t live_timer_idle(struct live *live, struct live_cpu *c);
+/* Does epoll_pwait2 work here (not under every qemu-user)? */
+bool live_poll_timeout_probe(void);
+/* The CPU whose interrupt thread the caller is, or NULL. */
+extern __thread struct live_cpu *live_irq_cpu;
+/*
  * Watch @fd in both of @c's sets as source @irq (0 or -errno); stop; or
  * watch it again, which reports what is already there.
  */
@@ -193,13 +204,14 @@ void live_cpu_unwatch(struct live_cpu *c, int fd);
 void live_cpu_rewatch(struct live_cpu *c, int fd, unsigned int irq);
 /*
  * The idle waiter @s of @c sleeps until its gate opens (-1, token
- * taken) or events arrive: returns how many it wrote to @events (0 when
- * it is no longer the waiter, or when a signal handler broke the wait:
+ * taken), events arrive or @until (live_timer_idle) comes: returns how many it
+ * wrote to @events (0 when it is no longer the waiter, or when a signal handler
+ * broke the wait:
  * *@interrupted is then set).  Then, lock held and in interrupt
  * context, live_idle_take runs the timer if due and the sources.
  */
 #define LIVE_EVENTS 16
-int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
+int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 		   struct epoll_event events[LIVE_EVENTS], bool *interrupted);
 void live_idle_take(struct live *live, struct live_cpu *c,
 		    struct epoll_event events[LIVE_EVENTS], int n);
