@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fusion ps: the Fusion programs of this machine (their status pages)
- * and its sessions, their member processes and their named shared
- * memory, read without joining them or taking their lock
- * (src/session/observe.c); fusion ps PID: one program's threads.
+ * and its sessions, their member processes with each one's threads and
+ * skin objects, and their named shared memory, read without joining
+ * them or taking their lock (src/session/observe.c); fusion ps PID: one
+ * program's threads, objects and IRQs.
  */
 #include "tool.h"
 #include "runtime/status_page.h"
@@ -44,14 +45,25 @@ static unsigned long long used_of(const struct session_header *h)
 	return used;
 }
 
+/*
+ * A member's threads and objects, from its status page (a member with
+ * none, or that does not answer at once, shows none: ps never waits on
+ * a busy real-time program).
+ */
+static void show_member(pid_t pid, struct status_page *page)
+{
+	if (status_read(pid, page, 500) == 0)
+		fusion_status_print_contents(stdout, page);
+}
+
 static int show(const char *name, void *arg)
 {
 	char ctl[FUSION_SESSION_NAME_MAX + 32];
+	struct status_page *page = arg;
 	struct session_header h;
 	int ret = session_snapshot(name, &h);
 	int fd;
 
-	(void)arg;
 	if (ret) {
 		printf("%-20s (unreadable: %s)\n", name,
 		       ret == -EPROTO ? "not a session of this build"
@@ -67,13 +79,17 @@ static int show(const char *name, void *arg)
 	fd = open(ctl, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	for (int i = 0; i < SESSION_MAX_MEMBERS; i++) {
 		const struct session_member *m = &h.members[i];
+		bool alive = fd >= 0 && session_member_alive(fd, i);
 
-		if (m->pid)
-			printf("  member %-8d %-5s %-16s uid %u\n", (int)m->pid,
-			       fd < 0			     ? "?"
-			       : session_member_alive(fd, i) ? "alive"
-							     : "dead",
-			       m->comm, (unsigned int)m->uid);
+		if (m->pid == 0)
+			continue;
+		printf("  member %-8d %-5s %-16s uid %u\n", (int)m->pid,
+		       fd < 0  ? "?"
+		       : alive ? "alive"
+			       : "dead",
+		       m->comm, (unsigned int)m->uid);
+		if (alive)
+			show_member(m->pid, page);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -131,11 +147,13 @@ void fusion_ps_usage(FILE *out)
 		     "  the Fusion programs of this machine and its sessions "
 		     "(state, size, shared\n"
 		     "  memory in use, members: pid, alive or dead, program, "
-		     "user; named shared\n"
-		     "  memory); with PID, that program's RT CPUs, threads "
-		     "(skins, priorities,\n"
-		     "  state, what each waits for, CPU time, switches, mode "
-		     "switches) and IRQs\n");
+		     "user, threads and\n"
+		     "  skin objects; named shared memory); with PID, that "
+		     "program's RT CPUs,\n"
+		     "  threads (skins, priorities, state, what each waits "
+		     "for, CPU time, switches,\n"
+		     "  mode switches), skin objects (count, owner, waiters) "
+		     "and IRQs\n");
 }
 
 int fusion_ps(int argc, char **argv)
@@ -159,9 +177,13 @@ int fusion_ps(int argc, char **argv)
 		return ret ? 1 : 0;
 	}
 	show_programs();
+	page = malloc(sizeof(*page));
+	if (page == NULL)
+		return 1;
 	printf("\n%-20s %-7s %10s %10s %7s %7s\n", "SESSION", "STATE", "SIZE",
 	       "USED", "", "MEMBERS");
-	ret = session_each(show, NULL);
+	ret = session_each(show, page);
+	free(page);
 	if (ret < 0) {
 		fprintf(stderr, "fusion ps: /dev/shm: %s\n", strerror(-ret));
 		return 1;

@@ -91,6 +91,40 @@ static void print_irqs(FILE *out, const struct status_page *cur)
 		fprintf(out, "... and %u more IRQs\n", cur->st.nr_irqs - shown);
 }
 
+static void print_objects(FILE *out, const struct status_page *cur)
+{
+	unsigned int shown =
+	    cur->nr_objects < STATUS_OBJECTS ? cur->nr_objects : STATUS_OBJECTS;
+
+	if (shown == 0)
+		return;
+	fprintf(out, "%-8s %-10s %-16s %6s %6s %-16s %7s %7s\n", "SKIN",
+		"CLASS", "OBJECT", "COUNT", "MAX", "OWNER", "WAITERS",
+		"SENDERS");
+	for (unsigned int i = 0; i < shown; i++) {
+		const struct nk_status_object *o = &cur->objects[i];
+		char count[24] = "-", max[24] = "-";
+
+		if (o->count >= 0)
+			snprintf(count, sizeof(count), "%ld", o->count);
+		if (o->capacity > 0)
+			snprintf(max, sizeof(max), "%ld", o->capacity);
+		fprintf(out, "%-8s %-10s %-16s %6s %6s %-16s %7u %7u\n",
+			o->skin, o->cls, o->name[0] ? o->name : "(anonymous)",
+			count, max, o->owner[0] ? o->owner : "-", o->waiters,
+			o->senders);
+	}
+	if (cur->nr_objects > shown)
+		fprintf(out, "... and %u more objects\n",
+			cur->nr_objects - shown);
+}
+
+void fusion_status_print_contents(FILE *out, const struct status_page *cur)
+{
+	print_threads(out, cur, NULL, 0);
+	print_objects(out, cur);
+}
+
 void fusion_status_print(FILE *out, const struct status_page *cur,
 			 const struct status_page *prev)
 {
@@ -101,6 +135,7 @@ void fusion_status_print(FILE *out, const struct status_page *cur,
 		cur->st.nr_cpus == 1 ? "" : "s", cur->st.nr_threads);
 	print_cpus(out, cur, prev, span);
 	print_threads(out, cur, prev, span);
+	print_objects(out, cur);
 	print_irqs(out, cur);
 }
 

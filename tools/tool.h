@@ -30,12 +30,14 @@ void fusion_sim_usage(FILE *out);
 
 struct status_page;
 /*
- * Print a program's status (status.c): its RT CPUs, threads and IRQs;
- * with @prev, an earlier snapshot of it, the CPU shares over the time
- * between the two.
+ * Print a program's status (status.c): its RT CPUs, threads, skin
+ * objects and IRQs; with @prev, an earlier snapshot of it, the CPU
+ * shares over the time between the two.
  */
 void fusion_status_print(FILE *out, const struct status_page *cur,
 			 const struct status_page *prev);
+/* Its threads and skin objects only (fusion ps, a session's members). */
+void fusion_status_print_contents(FILE *out, const struct status_page *cur);
 /* The pid in @arg, or 0 (not a number). */
 pid_t fusion_parse_pid(const char *arg);
 /* Read @pid's status into @page; on error print why, return -errno. */

@@ -2,8 +2,9 @@
 /** @file
  * The status of an instance in one snapshot: every thread (skins,
  * priorities, state, what it waits for, CPU, switches, mode switches,
- * CPU time), the time each RT CPU left to Linux, and every IRQ each
- * pipeline domain handled with its worst handler time.  What `fusion ps
+ * CPU time), the time each RT CPU left to Linux, every IRQ each
+ * pipeline domain handled with its worst handler time, and every object
+ * of its skins (count, owner, waiters).  What `fusion ps
  * PID` and `fusion top PID` show of a running program; the runtime
  * takes it on their request (src/runtime/status.c).
  */
@@ -17,6 +18,7 @@
 
 #define NK_STATUS_SKINS 48 /**< skin names of a thread, comma-separated */
 #define NK_STATUS_STATE 12 /**< a state word, NUL included */
+#define NK_STATUS_CLASS 16 /**< a skin's or a class's name, NUL included */
 
 /** One thread. */
 struct nk_status_thread {
@@ -54,6 +56,18 @@ struct nk_status {
 	nk_time_t idle_time[NK_MAX_CPUS];
 };
 
+/** One object of a skin, as the skin describes it. */
+struct nk_status_object {
+	char skin[NK_STATUS_CLASS]; /**< "alchemy" */
+	char cls[NK_STATUS_CLASS];  /**< its class: "sem", "queue" */
+	char name[NK_NAME_MAX];	    /**< "" when anonymous */
+	long count;		    /**< value, depth, messages; -1: none */
+	long capacity;		    /**< the most it holds; 0: unbounded */
+	char owner[NK_NAME_MAX];    /**< the owning thread, "" for none */
+	unsigned int waiters;	    /**< threads waiting to take, receive */
+	unsigned int senders;	    /**< threads waiting for room */
+};
+
 /**
  * Snapshot @p nk into @p st, its first @p max_threads threads (in
  * creation order) into @p threads and its first @p max_irqs IRQs into
@@ -67,5 +81,18 @@ nk_export int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
 				 unsigned int max_threads,
 				 struct nk_status_irq *irqs,
 				 unsigned int max_irqs);
+
+/**
+ * The objects of @p nk's skins, in the order the skins registered and
+ * each skin's own: the first @p max into @p objects (NULL with a zero
+ * @p max), how many there are into *@p total.  Names longer than the
+ * fields are cut.  Holds the nucleus lock for the copy only: no system
+ * call, no allocation.
+ * Errors: -EINVAL (bad instance, NULL @p total, NULL array with a count).
+ * Context: any.
+ */
+nk_export int nk_instance_objects(struct nk_instance *nk,
+				  struct nk_status_object *objects,
+				  unsigned int max, unsigned int *total);
 
 #endif

@@ -57,7 +57,7 @@ static void inspect_threads(struct nk_instance *nk, struct json *j)
 	const char *sep = "";
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &nk->threads) {
+	nk_list_for_each(pos, &nk->core->threads) {
 		struct nk_thread *t =
 		    nk_list_entry(pos, struct nk_thread, instance_link);
 		struct nk_status_thread st;
@@ -105,18 +105,18 @@ static void synch_waiters(struct json *j, const char *key,
 
 struct objects_ctx {
 	struct json *j;
-	const char *skin;
 	const char *sep;
 };
 
-static void object_emit(void *ctx, const struct nk_object_info *info)
+static void object_emit(void *ctx, const char *skin,
+			const struct nk_object_info *info)
 {
 	struct objects_ctx *oc = ctx;
 	struct json *j = oc->j;
 
 	json_printf(j, "%s{", oc->sep);
 	oc->sep = ",";
-	json_field(j, true, "skin", oc->skin);
+	json_field(j, true, "skin", skin);
 	json_field(j, false, "class", info->cls);
 	json_field(j, false, "name", info->name ? info->name : "");
 	if (info->count >= 0)
@@ -136,14 +136,7 @@ static void inspect_objects(struct nk_instance *nk, struct json *j)
 {
 	struct objects_ctx oc = {.j = j, .sep = ""};
 
-	for (int i = 0; i < nk->nr_personalities; i++) {
-		const struct nk_personality_slot *slot = &nk->personalities[i];
-
-		if (slot->pers->objects == NULL)
-			continue;
-		oc.skin = slot->pers->name;
-		slot->pers->objects(nk, slot->state, object_emit, &oc);
-	}
+	nk_objects_each(nk, object_emit, &oc);
 }
 
 /* Whose timer @timer is: a thread's sleep or timeout, a CPU's round
@@ -153,7 +146,7 @@ static const char *timer_owner(struct nk_instance *nk,
 {
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &nk->threads) {
+	nk_list_for_each(pos, &nk->core->threads) {
 		struct nk_thread *t =
 		    nk_list_entry(pos, struct nk_thread, instance_link);
 
@@ -254,10 +247,12 @@ struct level_ctx {
 	long count, capacity;
 };
 
-static void level_emit(void *ctx, const struct nk_object_info *info)
+static void level_emit(void *ctx, const char *skin,
+		       const struct nk_object_info *info)
 {
 	struct level_ctx *lc = ctx;
 
+	(void)skin;
 	if (lc->found || info->count < 0 || info->name == NULL ||
 	    strcmp(info->name, lc->name) != 0)
 		return;
@@ -271,12 +266,7 @@ int nk_inspect_level(struct nk_instance *nk, const char *name, long *count,
 {
 	struct level_ctx lc = {.name = name};
 
-	for (int i = 0; i < nk->nr_personalities && !lc.found; i++) {
-		const struct nk_personality_slot *slot = &nk->personalities[i];
-
-		if (slot->pers->objects)
-			slot->pers->objects(nk, slot->state, level_emit, &lc);
-	}
+	nk_objects_each(nk, level_emit, &lc);
 	if (!lc.found)
 		return -ENOENT;
 	*count = lc.count;
@@ -288,7 +278,7 @@ nk_time_t nk_inspect_overrun(struct nk_instance *nk, const char *thread)
 {
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &nk->threads) {
+	nk_list_for_each(pos, &nk->core->threads) {
 		struct nk_thread *t =
 		    nk_list_entry(pos, struct nk_thread, instance_link);
 

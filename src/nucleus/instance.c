@@ -67,8 +67,8 @@ static void instance_free(struct nk_instance *nk)
 			free(nk->scheds[cpu].root);
 		free(nk->scheds);
 	}
-	if (nk->registry.magic)
-		nk_registry_destroy(&nk->registry);
+	if (nk->core->registry.magic)
+		nk_registry_destroy(&nk->core->registry);
 	if (nk->pipeline)
 		ipipe_destroy(nk->pipeline);
 	nk->magic = 0;
@@ -102,15 +102,16 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	if (nk == NULL)
 		return -ENOMEM;
 	nk->magic = NK_INSTANCE_MAGIC;
+	nk->core = &nk->own_core;
 	nk->be = be;
 	nk->nr_cpus = attr->nr_cpus ? attr->nr_cpus : 1;
 	nk->default_stack_size =
 	    attr->default_stack_size ? attr->default_stack_size : 256 * 1024;
-	nk_list_init(&nk->threads);
+	nk_list_init(&nk->core->threads);
 	nk_list_init(&nk->reapable);
-	ret = nk_registry_init(&nk->registry, attr->registry_capacity
-						  ? attr->registry_capacity
-						  : 4096);
+	ret = nk_registry_init(&nk->core->registry,
+			       attr->registry_capacity ? attr->registry_capacity
+						       : 4096);
 	if (ret)
 		goto fail;
 	ret = trace_recorder_open(be->name, nk->nr_cpus, &nk->recorder);
@@ -179,16 +180,16 @@ int nk_instance_destroy(struct nk_instance *nk)
 	 * held, as any end of a thread does: the objects the skins free
 	 * at fini keep no pointer to a freed thread.  Then everybody
 	 * else, waiting in the backend, is ended where it is. */
-	nk_list_for_each(pos, &nk->threads) {
+	nk_list_for_each(pos, &nk->core->threads) {
 		thread = nk_list_entry(pos, struct nk_thread, instance_link);
 		if (!(thread->state & NK_THREAD_ZOMBIE)) {
 			nk_thread_unlink(thread);
 			nk_personality_exit(thread);
 		}
 	}
-	while (!nk_list_empty(&nk->threads)) {
-		thread = nk_list_first_entry(&nk->threads, struct nk_thread,
-					     instance_link);
+	while (!nk_list_empty(&nk->core->threads)) {
+		thread = nk_list_first_entry(&nk->core->threads,
+					     struct nk_thread, instance_link);
 
 		if (thread != self && !(thread->state & NK_THREAD_ZOMBIE))
 			nk->be->thread_kill(nk->be_priv, thread->shadow);
@@ -222,7 +223,7 @@ int nk_instance_nr_cpus(struct nk_instance *nk)
 
 struct nk_registry *nk_instance_registry(struct nk_instance *nk)
 {
-	return nk_instance_valid(nk) ? &nk->registry : NULL;
+	return nk_instance_valid(nk) ? &nk->core->registry : NULL;
 }
 
 int nk_instance_set_trace(struct nk_instance *nk, nk_trace_fn fn, void *ctx)
@@ -262,7 +263,7 @@ static void describe_handler(struct nk_instance *nk,
 {
 	struct nk_list *pos;
 
-	nk_list_for_each(pos, &nk->threads) {
+	nk_list_for_each(pos, &nk->core->threads) {
 		describe_thread(
 		    nk_list_entry(pos, struct nk_thread, instance_link), emit,
 		    ctx);

@@ -160,24 +160,35 @@ struct nk_personality_slot {
 	void *state;
 };
 
+/*
+ * What the processes of a session will share of an instance
+ * (docs/architecture.md, "Sessions"): its threads, the numbers it hands
+ * out and its registry of names.  A private instance holds its own core;
+ * in a session, the core lives in the segment and each member's
+ * instance (its view: backend, pipeline, trace sink) points to it.
+ */
+struct nk_core {
+	struct nk_list threads; /* every live or zombie thread */
+	unsigned int nr_threads;
+	unsigned long thread_serial;
+	unsigned int trace_serial; /* the last nk_trace_id() */
+	struct nk_registry registry;
+};
+
 struct nk_instance {
 	unsigned int magic;
 	const struct nk_backend_ops *be;
 	void *be_priv;
 	int nr_cpus;
 	struct nk_sched *scheds;
-	struct nk_list threads;	 /* every live or zombie thread */
+	struct nk_core *core;
 	struct nk_list reapable; /* dead non-joinable threads to free */
-	unsigned int nr_threads;
-	unsigned long thread_serial;
-	unsigned int trace_serial; /* the last nk_trace_id() */
 	struct nk_thread *creator;
 	nk_trace_fn trace;
 	void *trace_ctx;
 	struct trace_recorder *recorder; /* FUSION_TRACE's, or NULL */
 	nk_time_t wall_offset;
 	size_t default_stack_size;
-	struct nk_registry registry;
 	struct ipipe *pipeline;
 	/* pipe.c: the pipes not freed yet, which their flush finds by its
 	 * virtual IRQ among those not deleted, and deleted ones waiting for
@@ -185,8 +196,18 @@ struct nk_instance {
 	 * holds none). */
 	struct nk_pipe *pipes;
 	struct nk_personality_slot personalities[NK_MAX_PERSONALITIES];
-	int nr_personalities; /* appended under the lock, read without */
+	int nr_personalities;	 /* appended under the lock, read without */
+	struct nk_core own_core; /* a private instance's */
 };
+
+/*
+ * personality.c.  Lock held: @fn for every object of every skin that
+ * describes its objects, with the skin's name, in order of registration.
+ */
+void nk_objects_each(struct nk_instance *nk,
+		     void (*fn)(void *ctx, const char *skin,
+				const struct nk_object_info *info),
+		     void *ctx);
 
 /* Checks of caller-supplied objects (api_check): never dereference junk. */
 static inline bool nk_instance_valid(const struct nk_instance *nk)
@@ -259,7 +280,8 @@ static inline unsigned int nk_trace_id(struct nk_instance *nk)
 
 	/* 0 means "no number": skipped when the counter wraps. */
 	do
-		id = __atomic_add_fetch(&nk->trace_serial, 1, __ATOMIC_RELAXED);
+		id = __atomic_add_fetch(&nk->core->trace_serial, 1,
+					__ATOMIC_RELAXED);
 	while (id == 0);
 	return id;
 }

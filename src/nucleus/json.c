@@ -18,8 +18,8 @@ size_t nk_json_quote(char *dst, size_t size, const char *s)
 			dst[at++] = '\\';
 			dst[at++] = (char)c;
 		} else if (c < 0x20) {
-			at += (size_t)snprintf(dst + at, size - at, "\\u%04x",
-					       c);
+			at +=
+			    (size_t)snprintf(dst + at, size - at, "\\u%04x", c);
 		} else {
 			dst[at++] = (char)c;
 		}

@@ -189,3 +189,34 @@ void nk_personality_fini_all(struct nk_instance *nk)
 	}
 	nk->nr_personalities = 0;
 }
+
+struct each_ctx {
+	void (*fn)(void *ctx, const char *skin,
+		   const struct nk_object_info *info);
+	void *ctx;
+	const char *skin;
+};
+
+static void each_emit(void *ctx, const struct nk_object_info *info)
+{
+	struct each_ctx *ec = ctx;
+
+	ec->fn(ec->ctx, ec->skin, info);
+}
+
+void nk_objects_each(struct nk_instance *nk,
+		     void (*fn)(void *ctx, const char *skin,
+				const struct nk_object_info *info),
+		     void *ctx)
+{
+	struct each_ctx ec = {.fn = fn, .ctx = ctx};
+
+	for (int i = 0; i < nk->nr_personalities; i++) {
+		const struct nk_personality_slot *slot = &nk->personalities[i];
+
+		if (slot->pers->objects == NULL)
+			continue;
+		ec.skin = slot->pers->name;
+		slot->pers->objects(nk, slot->state, each_emit, &ec);
+	}
+}

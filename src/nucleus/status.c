@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * nk_instance_status(): one snapshot of an instance, copied under the
- * lock with nothing else done there (the formatting is the reader's).
+ * nk_instance_status() and nk_instance_objects(): one snapshot of an
+ * instance, copied under the lock with nothing else done there (the
+ * formatting is the reader's).
  */
 #include "internal.h"
 #include "../pipeline/pipeline.h"
@@ -123,7 +124,7 @@ int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
 		if (sched->curr == sched->root)
 			st->idle_time[cpu] += now - sched->switched_in;
 	}
-	nk_list_for_each(pos, &nk->threads) {
+	nk_list_for_each(pos, &nk->core->threads) {
 		if (n < max_threads)
 			nk_thread_status(
 			    nk_list_entry(pos, struct nk_thread, instance_link),
@@ -133,5 +134,45 @@ int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
 	st->nr_threads = n;
 	st->nr_irqs = irqs_status(nk->pipeline, irqs, max_irqs);
 	nk_lock_release(nk);
+	return 0;
+}
+
+struct objects_copy {
+	struct nk_status_object *out;
+	unsigned int max, n;
+};
+
+static void object_copy(void *ctx, const char *skin,
+			const struct nk_object_info *info)
+{
+	struct objects_copy *oc = ctx;
+	struct nk_status_object *o;
+
+	if (oc->n++ >= oc->max)
+		return;
+	o = &oc->out[oc->n - 1];
+	snprintf(o->skin, sizeof(o->skin), "%s", skin);
+	snprintf(o->cls, sizeof(o->cls), "%s", info->cls);
+	snprintf(o->name, sizeof(o->name), "%s", info->name ? info->name : "");
+	snprintf(o->owner, sizeof(o->owner), "%s",
+		 info->owner ? info->owner->name : "");
+	o->count = info->count;
+	o->capacity = info->capacity;
+	o->waiters = info->waiters ? info->waiters->nr_waiters : 0;
+	o->senders = info->senders ? info->senders->nr_waiters : 0;
+}
+
+int nk_instance_objects(struct nk_instance *nk,
+			struct nk_status_object *objects, unsigned int max,
+			unsigned int *total)
+{
+	struct objects_copy oc = {.out = objects, .max = max};
+
+	if (!nk_instance_valid(nk) || total == NULL || (objects == NULL && max))
+		return -EINVAL;
+	nk_lock_acquire(nk);
+	nk_objects_each(nk, object_copy, &oc);
+	nk_lock_release(nk);
+	*total = oc.n;
 	return 0;
 }

@@ -88,7 +88,7 @@ void nk_synch_update_chain(struct nk_thread *thread)
 {
 	/* Owner cycles are refused at acquire time; the bound only keeps a
 	 * skin's misuse of nk_synch_sleep on its own PI synch finite. */
-	unsigned int hops = thread->nk->nr_threads + 1;
+	unsigned int hops = thread->nk->core->nr_threads + 1;
 
 	while (thread && hops--) {
 		const struct nk_synch *cause = NULL;
@@ -386,7 +386,7 @@ int nk_synch_flush(struct nk_synch *synch, enum nk_wake reason)
 static bool synch_closes_cycle(struct nk_synch *synch, struct nk_thread *self)
 {
 	struct nk_thread *owner = synch->owner;
-	unsigned int hops = synch->nk->nr_threads + 1;
+	unsigned int hops = synch->nk->core->nr_threads + 1;
 
 	while (owner && hops--) {
 		if (owner == self)

@@ -133,13 +133,13 @@ static int thread_setup(struct nk_instance *nk, struct nk_thread *thread,
 	thread->magic = NK_THREAD_MAGIC;
 	thread->nk = nk;
 	thread->sched = &nk->scheds[cpu];
-	nk->thread_serial++;
+	nk->core->thread_serial++;
 	thread->trace_id = nk_trace_id(nk);
 	if (name && name[0])
 		snprintf(thread->name, sizeof(thread->name), "%s", name);
 	else
 		snprintf(thread->name, sizeof(thread->name), "thread%lu",
-			 nk->thread_serial);
+			 nk->core->thread_serial);
 	thread->base_prio = thread->prio = prio;
 	nk_list_init(&thread->ready_link);
 	nk_list_init(&thread->wait_link);
@@ -190,8 +190,8 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 					  &thread->shadow);
 	}
 	if (ret == 0) {
-		nk_list_add_before(&thread->instance_link, &nk->threads);
-		nk->nr_threads++;
+		nk_list_add_before(&thread->instance_link, &nk->core->threads);
+		nk->core->nr_threads++;
 		nk_trace(nk, attr->cpu, NK_TRACE_CREATE, thread, NULL, 0,
 			 thread->prio);
 	}
@@ -224,8 +224,8 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
 	}
 	thread->adopted = true;
 	thread->stack_size = nk->default_stack_size;
-	nk_list_add_before(&thread->instance_link, &nk->threads);
-	nk->nr_threads++;
+	nk_list_add_before(&thread->instance_link, &nk->core->threads);
+	nk->core->nr_threads++;
 	*out = thread;
 	return 0;
 }
@@ -376,7 +376,7 @@ void nk_thread_free(struct nk_thread *thread)
 	nk->be->thread_reap(nk->be_priv, thread->shadow);
 	nk_personality_finalize(thread);
 	nk_list_del(&thread->instance_link);
-	nk->nr_threads--;
+	nk->core->nr_threads--;
 	thread->magic = 0;
 	thread->rtimer.magic = 0;
 	thread->joiners.magic = 0;

@@ -52,6 +52,10 @@ static void status_answer(struct status_page *page)
 		? nk_instance_status(status_nk, &page->st, page->threads,
 				     STATUS_THREADS, page->irqs, STATUS_IRQS)
 		: -ESRCH;
+	if (page->error == 0)
+		page->error =
+		    nk_instance_objects(status_nk, page->objects,
+					STATUS_OBJECTS, &page->nr_objects);
 	pthread_mutex_unlock(&status_guard);
 	atomic_fetch_add(&page->generation, 1);
 	syscall(SYS_futex, &page->generation, FUTEX_WAKE, INT_MAX, NULL, NULL,

@@ -3,9 +3,9 @@
  * The status page of a running program, /dev/shm/fusion-status.PID
  * (0600): what `fusion ps PID` and `fusion top PID` read.  A reader bumps
  * @request and wakes it; the program's status thread answers with a
- * snapshot (nk_instance_status) between two bumps of @generation, odd
- * while it writes, and wakes the readers waiting on it.  Both words are
- * shared futexes (not FUTEX_PRIVATE: they cross processes).
+ * snapshot (nk_instance_status, nk_instance_objects) between two bumps of
+ * @generation, odd while it writes, and wakes the readers waiting on it.  Both
+ * words are shared futexes (not FUTEX_PRIVATE: they cross processes).
  */
 #ifndef FUSION_RUNTIME_STATUS_PAGE_H
 #define FUSION_RUNTIME_STATUS_PAGE_H
@@ -18,9 +18,10 @@
 #pragma GCC visibility push(hidden)
 
 #define STATUS_MAGIC "FUSIONP\n"
-#define STATUS_LAYOUT 1u
+#define STATUS_LAYOUT 2u
 #define STATUS_THREADS 256
 #define STATUS_IRQS 64
+#define STATUS_OBJECTS 256
 
 struct status_page {
 	char magic[8];
@@ -36,6 +37,8 @@ struct status_page {
 	struct nk_status st;
 	struct nk_status_thread threads[STATUS_THREADS];
 	struct nk_status_irq irqs[STATUS_IRQS];
+	uint32_t nr_objects; /* all of them, even past STATUS_OBJECTS */
+	struct nk_status_object objects[STATUS_OBJECTS];
 };
 
 /* "/fusion-status.PID" for shm_open, "/dev/shm/..." to stat. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * nk_instance_status() on sim, where every figure is exact: states and
- * what each thread waits for, priorities under inheritance, switches,
- * CPU time, the time the CPU was left to Linux; and bad input.
+ * nk_instance_status() and nk_instance_objects() on sim, where every
+ * figure is exact: states and what each thread waits for, priorities
+ * under inheritance, switches, CPU time, the time the CPU was left to
+ * Linux, the objects a skin describes; and bad input.
  */
 #include "harness.h"
 
@@ -15,6 +16,37 @@
 
 static struct nk_instance *nk;
 static struct nk_mutex lock;
+static struct nk_thread *lo;
+
+/*
+ * A skin with two objects: "lock" as a mutex (owned by lo, hi waiting),
+ * and an anonymous queue whose class name is too long for the field,
+ * with hi counted as waiting for room.
+ */
+static void probe_objects(struct nk_instance *in, void *state,
+			  void (*emit)(void *ctx,
+				       const struct nk_object_info *info),
+			  void *ctx)
+{
+	struct nk_object_info mutex = {.cls = "mutex",
+				       .name = "lock",
+				       .count = -1,
+				       .owner = lo,
+				       .waiters = &lock.synch};
+	struct nk_object_info queue = {.cls = "queue-with-a-long-class",
+				       .name = NULL,
+				       .count = 5,
+				       .capacity = 8,
+				       .senders = &lock.synch};
+
+	(void)in;
+	(void)state;
+	emit(ctx, &mutex);
+	emit(ctx, &queue);
+}
+
+static const struct nk_personality probe = {.name = "probe",
+					    .objects = probe_objects};
 
 /* Takes lock and sleeps 10 ms holding it. */
 static void lo_body(void *arg)
@@ -54,6 +86,45 @@ static const struct nk_status_thread *find(const struct nk_status_thread *t,
 	return t;
 }
 
+/* The probe's objects, as the snapshot copies them. */
+static void check_objects(void)
+{
+	struct nk_status_object objects[3];
+	unsigned int total = 0;
+
+	CHECK_EQ(nk_instance_objects(nk, objects, 3, &total), 0);
+	CHECK_EQ(total, 0); /* no skin yet */
+	CHECK_EQ(nk_personality_register(nk, &probe, NULL), 0);
+	memset(objects, 0x5a, sizeof(objects));
+	CHECK_EQ(nk_instance_objects(nk, objects, 3, &total), 0);
+	CHECK_EQ(total, 2);
+	CHECK_STR(objects[0].skin, "probe");
+	CHECK_STR(objects[0].cls, "mutex");
+	CHECK_STR(objects[0].name, "lock");
+	CHECK_EQ(objects[0].count, -1);
+	CHECK_EQ(objects[0].capacity, 0);
+	CHECK_STR(objects[0].owner, "lo");
+	CHECK_EQ(objects[0].waiters, 1);
+	CHECK_EQ(objects[0].senders, 0);
+	CHECK_STR(objects[1].cls, "queue-with-a-lo");
+	CHECK_STR(objects[1].name, "");
+	CHECK_EQ(objects[1].count, 5);
+	CHECK_EQ(objects[1].capacity, 8);
+	CHECK_STR(objects[1].owner, "");
+	CHECK_EQ(objects[1].waiters, 0);
+	CHECK_EQ(objects[1].senders, 1);
+	/* The third slot is left as it was. */
+	CHECK_EQ(objects[2].count, (long)0x5a5a5a5a5a5a5a5aL);
+	/* Fewer slots than objects; counting only. */
+	memset(objects, 0, sizeof(objects));
+	CHECK_EQ(nk_instance_objects(nk, objects, 1, &total), 0);
+	CHECK_EQ(total, 2);
+	CHECK_STR(objects[0].name, "lock");
+	CHECK_STR(objects[1].cls, "");
+	CHECK_EQ(nk_instance_objects(nk, NULL, 0, &total), 0);
+	CHECK_EQ(total, 2);
+}
+
 TEST(snapshot)
 {
 	struct nk_instance_attr attr = {.backend = "sim", .main_priority = 50};
@@ -65,7 +136,7 @@ TEST(snapshot)
 	CHECK_EQ(nk_mutex_init(nk, &lock, "lock", NK_SYNCH_PI, 0), 0);
 	/* lo runs while main sleeps 1 ms (0-0: it sleeps at once, the CPU
 	 * idles until 1 ms); hi runs from 1 ms to 3 ms and blocks. */
-	spawn("lo", 20, lo_body);
+	lo = spawn("lo", 20, lo_body);
 	CHECK(nk_thread_sleep(nk, 1 * MS, NK_RELATIVE) >= 0);
 	spawn("hi", 60, hi_body);
 	CHECK_EQ(nk_now(nk), 3 * MS);
@@ -103,6 +174,7 @@ TEST(snapshot)
 	CHECK_EQ(st.nr_threads, 3);
 	CHECK_STR(threads[0].name, "main");
 	CHECK_STR(threads[1].name, "");
+	check_objects();
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
@@ -110,8 +182,10 @@ TEST(bad_input)
 {
 	struct nk_instance_attr attr = {.backend = "sim"};
 	struct nk_status_thread t;
+	struct nk_status_object object;
 	struct nk_status_irq irq;
 	struct nk_status st;
+	unsigned int total;
 
 	CHECK_EQ(nk_instance_status(NULL, &st, NULL, 0, NULL, 0), -EINVAL);
 	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
@@ -119,6 +193,10 @@ TEST(bad_input)
 	CHECK_EQ(nk_instance_status(nk, &st, NULL, 1, &irq, 1), -EINVAL);
 	CHECK_EQ(nk_instance_status(nk, &st, &t, 1, NULL, 1), -EINVAL);
 	CHECK_EQ(nk_instance_status(nk, &st, &t, 1, &irq, 1), 0);
+	CHECK_EQ(nk_instance_objects(NULL, &object, 1, &total), -EINVAL);
+	CHECK_EQ(nk_instance_objects(nk, &object, 1, NULL), -EINVAL);
+	CHECK_EQ(nk_instance_objects(nk, NULL, 1, &total), -EINVAL);
+	CHECK_EQ(nk_instance_objects(nk, &object, 1, &total), 0);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 

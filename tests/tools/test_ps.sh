@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # fusion ps lists a session, its members (a killed one as dead) and its
 # shared memory while processes of examples/session share it, and the
-# last one out removes it.
+# last one out removes it; a member with a nucleus (tools_ps_app) shows
+# its threads and skin objects.
 set -eu
 bin="$1/bin"
 name="ps$$"
@@ -34,5 +35,21 @@ if "$bin/fusion" ps | grep -q "^$name "; then
 	echo "session $name left behind by the survivor" >&2
 	exit 1
 fi
+# A member with a nucleus: its threads and skin objects under it, read
+# from its status page: "waiter" (Alchemy priority 20: nucleus 21)
+# pends on "gate", which counts it.
+FUSION_SESSION=$name "$bin/tools_ps_app" 3000 &
+app=$!
+for i in $(seq 50); do
+	"$bin/fusion" ps >"$out"
+	grep -q "waiting *gate" "$out" && break
+	sleep 0.1
+done
+cat "$out" >&2
+grep -q "member $app *alive *tools_ps_app" "$out"
+grep -qE "^ *[0-9]+ waiter +alchemy +21 +21 +0 +waiting +gate " "$out"
+grep -qE "^ *[0-9]+ main " "$out"
+grep -qE "^alchemy +sem +gate +0 +- +- +1 +0$" "$out"
+wait $app
 "$bin/fusion" ps extra 2>/dev/null && exit 1
 echo ok

@@ -144,7 +144,7 @@ def list_entries(head, type_name, member):
 
 
 def threads(nk):
-    return list_entries(nk["threads"], "nk_thread", "instance_link")
+    return list_entries(nk["core"]["threads"], "nk_thread", "instance_link")
 
 
 def waiters(synch):
@@ -201,7 +201,7 @@ class Registry:
     """The instance's registry: its entries and their namespaces."""
 
     def __init__(self, nk):
-        self.reg = nk["registry"]
+        self.reg = nk["core"]["registry"]
         self.slot_type = struct_type("nk_registry_slot")
         self.nr_ns = int(self.reg["nr_ns"])
 
