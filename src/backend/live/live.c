@@ -130,6 +130,33 @@ static void shadow_unboost(struct live_shadow *s)
 	syscall(SYS_sched_setparam, s->tid, &own);
 }
 
+/*
+ * @s's own SCHED_FIFO priority becomes @fifo (0: none), in the count of
+ * shadows by priority too.
+ */
+static void shadow_set_fifo(struct live *live, struct live_shadow *s, int fifo)
+{
+	int old = atomic_exchange(&s->fifo, fifo);
+
+	if (old > 0)
+		atomic_fetch_sub(&live->fifo_shadows[old], 1);
+	if (fifo > 0)
+		atomic_fetch_add(&live->fifo_shadows[fifo], 1);
+}
+
+/*
+ * Does a shadow of ours, on any CPU, rank above @s?  Only then may a
+ * handler @s runs as idle waiter wake a thread that a real-time
+ * process between the two priorities must not delay.
+ */
+static bool shadow_outranked(struct live *live, const struct live_shadow *s)
+{
+	for (int p = atomic_load(&s->fifo) + 1; p <= live->fifo_hi; p++)
+		if (atomic_load(&live->fifo_shadows[p]))
+			return true;
+	return false;
+}
+
 void live_nucleus_lock(struct live *live)
 {
 	struct live_shadow *s = live_self;
@@ -296,9 +323,15 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		bool interrupted = false, waiter;
 		int n;
 
-		/* It takes the CPU's interrupts: at the interrupt threads'
-		 * priority, unless nothing of ours ranks above it anyway. */
-		if (atomic_load(&s->fifo) < live->fifo_hi)
+		/*
+		 * It takes the CPU's interrupts: at the interrupt threads'
+		 * priority, unless nothing of ours ranks above it anyway
+		 * (asked at each poll: a more urgent thread started since
+		 * counts from the next).  Then the most urgent thread
+		 * waiting for its device or its period makes no system
+		 * call besides the poll.
+		 */
+		if (shadow_outranked(live, s))
 			shadow_boost(s);
 		n = live_idle_poll(c, s, until, events, &interrupted);
 
@@ -510,12 +543,14 @@ static void live_program_timer(void *priv, int cpu, nk_time_t when)
 
 	atomic_store(&c->deadline, when);
 	/*
-	 * Earlier than the timer is armed: arm it now, unless the caller
+	 * Earlier than the timer is armed, or it fired (an idle waiter
+	 * polls with a timeout meanwhile): arm it now, unless the caller
 	 * is on @c's own way out of the nucleus, which arms it or polls
 	 * until it anyway.  Later: when the CPU next returns to application
 	 * code; an expiry meanwhile only wakes someone for nothing.
 	 */
-	if (when < c->armed && !on_way_out(live, c))
+	if ((c->armed == LIVE_TIMER_FIRED || when < c->armed) &&
+	    !on_way_out(live, c))
 		live_timer_sync(c);
 }
 
@@ -702,14 +737,15 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 	if (stack_size < (size_t)PTHREAD_STACK_MIN)
 		stack_size = PTHREAD_STACK_MIN;
 	*shadow = s;
-	atomic_store(&s->fifo,
-		     live->rt ? live_fifo_prio(live, nk_thread_priority(thread))
-			      : 0);
+	shadow_set_fifo(
+	    live, s,
+	    live->rt ? live_fifo_prio(live, nk_thread_priority(thread)) : 0);
 	ret = live_thread_start(&s->pthread, shadow_main, s,
 				live->cpus[s->cpu].linux_cpu,
 				atomic_load(&s->fifo), stack_size);
 	if (ret) {
 		*shadow = NULL;
+		shadow_set_fifo(live, s, 0);
 		free(s);
 		return ret == -EAGAIN ? -EAGAIN : -ENOMEM;
 	}
@@ -740,15 +776,13 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 	if (ret == 0 && live->rt) {
 		param.sched_priority =
 		    live_fifo_prio(live, nk_thread_priority(thread));
-		atomic_store(&s->fifo, param.sched_priority);
+		shadow_set_fifo(live, s, param.sched_priority);
 		ret = -pthread_setschedparam(s->pthread, SCHED_FIFO, &param);
 	}
+	if (ret == 0)
+		ret = be_exit_hook_arm(live->handlers, live->nk);
 	if (ret) {
-		free(s);
-		return ret;
-	}
-	ret = be_exit_hook_arm(live->handlers, live->nk);
-	if (ret) {
+		shadow_set_fifo(live, s, 0);
 		free(s);
 		return ret;
 	}
@@ -795,7 +829,7 @@ static void live_thread_priority(void *priv, void *shadow, int prio)
 
 	if (!live->rt)
 		return;
-	atomic_store(&s->fifo, param.sched_priority);
+	shadow_set_fifo(live, s, param.sched_priority);
 	/* A boosted shadow keeps its boost until it hands over. */
 	if (s->tid > 0 && !atomic_load(&s->boosted))
 		syscall(SYS_sched_setparam, s->tid, &param);
@@ -844,6 +878,8 @@ static void live_thread_reap(void *priv, void *shadow)
 {
 	struct live_shadow *s = shadow;
 
+	/* Gone from the nucleus, it outranks no waiter any more. */
+	shadow_set_fifo(priv, s, 0);
 	if (live_self != s) {
 		if (!shadow_wait_end(s)) {
 			shadow_abandon(priv, s);

@@ -127,7 +127,9 @@ struct live {
 	int nr_cpus;
 	bool rt; /* SCHED_FIFO in use */
 	int fifo_lo,
-	    fifo_hi;	    /* shadows' SCHED_FIFO range (FUSION_FIFO_RANGE) */
+	    fifo_hi; /* shadows' SCHED_FIFO range (FUSION_FIFO_RANGE) */
+	/* How many shadows have each SCHED_FIFO priority as their own. */
+	_Atomic unsigned int fifo_shadows[100];
 	bool locked;	    /* mlockall succeeded */
 	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
 	bool watchdog;
