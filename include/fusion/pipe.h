@@ -69,4 +69,13 @@ nk_export nk_must_check ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf,
 /** The Linux side's fd (owned by the pipe: dup() it to keep it). */
 nk_export int nk_pipe_linux_fd(struct nk_pipe *pipe);
 
+struct nk_object_info;
+/**
+ * For a skin's describe hook: @p pipe's count (messages queued for the
+ * Linux side, not yet flushed) and its readers' queue into @p info.
+ * Lock held.
+ */
+nk_export void nk_pipe_describe(const struct nk_pipe *pipe,
+				struct nk_object_info *info);
+
 #endif

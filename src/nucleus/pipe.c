@@ -476,3 +476,14 @@ int nk_pipe_linux_fd(struct nk_pipe *pipe)
 {
 	return pipe_valid(pipe) ? pipe->fd_linux : -EINVAL;
 }
+
+void nk_pipe_describe(const struct nk_pipe *pipe, struct nk_object_info *info)
+{
+	const struct nk_list *pos;
+	long n = 0;
+
+	for (pos = pipe->out.next; pos != &pipe->out; pos = pos->next)
+		n++;
+	info->count = n;
+	info->waiters = &pipe->readers;
+}

@@ -2,20 +2,23 @@
 /*
  * The debugger's view of objects (handlers->inspect, NK_INSPECT_OBJECTS)
  * across skins: each class's describe hook gives its count, capacity,
- * owner and waiters; what the fill-level breakpoints read
- * (handlers->object_level); and an unknown view.  The runner's tests
- * (test_runner.c) see the rest through fusion sim.
+ * owner and waiters (every class but tasks, which are threads); what the
+ * fill-level breakpoints read (handlers->object_level); and an unknown view.
+ * The runner's tests (test_runner.c) see the rest through fusion sim.
  */
 #include "harness.h"
 #include "nucleus/internal.h"
 
 #include <alchemy/mutex.h>
+#include <alchemy/pipe.h>
 #include <alchemy/queue.h>
 #include <alchemy/sem.h>
 #include <psos/psos.h>
+#include <vxworks/memPartLib.h>
 #include <vxworks/msgQLib.h>
 #include <vxworks/rngLib.h>
 #include <vxworks/semLib.h>
+#include <vxworks/wdLib.h>
 
 #include <errno.h>
 
@@ -38,17 +41,27 @@ static const char *inspect(struct nk_instance *nk, int what)
 }
 
 static long partition[256];
+static long pool[512];
+
+static void never_fires(_Vx_usr_arg_t arg)
+{
+	(void)arg;
+	CHECK(!"the watchdog fires in this test");
+}
 
 TEST(objects_of_every_skin)
 {
 	RT_SEM sem;
 	RT_MUTEX mutex;
 	RT_QUEUE queue;
-	unsigned long smid, qid, ptid, nbuf, msg[4] = {1, 2, 3, 4};
+	RT_PIPE pipe;
+	unsigned long smid, qid, ptid, nbuf, tmid, msg[4] = {1, 2, 3, 4};
 	void *buf;
 	SEM_ID vsem;
 	MSG_Q_ID vq;
 	RING_ID ring;
+	WDOG_ID wd;
+	PART_ID part;
 	struct nk_instance *nk;
 	long count, capacity;
 
@@ -72,7 +85,21 @@ TEST(objects_of_every_skin)
 			   &ptid, &nbuf),
 		 0);
 	CHECK_EQ(pt_getbuf(ptid, &buf), 0);
+	CHECK_EQ(rt_pipe_create(&pipe, "p", P_MINOR_AUTO, 0), 0);
+	CHECK_EQ(rt_pipe_write(&pipe, "msg", 3, P_NORMAL), 3);
+	wd = wdCreate();
+	CHECK(wd != NULL);
+	CHECK_EQ(wdStart(wd, 1000, (FUNCPTR)(void (*)(void))never_fires, 0),
+		 OK);
+	part = memPartCreate((char *)pool, sizeof(pool));
+	CHECK(part != NULL);
+	CHECK(memPartAlloc(part, 100) != NULL);
+	CHECK_EQ(tm_evafter(1000, 1, &tmid), 0);
 	nk = fusion_runtime_peek();
+
+	/* The pipe's message waits for root context; the watchdog and the
+	 * timer are armed (1); the partition counts its 100-byte block
+	 * with the heap's rounding and header. */
 	CHECK_STR(
 	    inspect(nk, NK_INSPECT_OBJECTS),
 	    "[{\"skin\":\"alchemy\",\"class\":\"sem\",\"name\":\"s\","
@@ -80,16 +107,21 @@ TEST(objects_of_every_skin)
 	    "\"mutex\",\"name\":\"m\",\"count\":1,\"owner\":\"main\","
 	    "\"waiters\":[]},{\"skin\":\"alchemy\","
 	    "\"class\":\"queue\",\"name\":\"q\",\"count\":1,\"capacity\":4,"
-	    "\"waiters\":[]},{\"skin\":\"vxworks\",\"class\":\"sem\","
-	    "\"name\":\"\",\"count\":3,\"waiters\":[]},{\"skin\":\"vxworks\","
-	    "\"class\":\"msgQ\",\"name\":\"\",\"count\":1,\"capacity\":8,"
-	    "\"waiters\":[],\"senders\":[]},{\"skin\":\"vxworks\",\"class\":"
-	    "\"ring\",\"name\":\"\",\"count\":3,\"capacity\":64},{\"skin\":"
-	    "\"psos\",\"class\":\"sem\",\"name\":\"PS\",\"count\":1,"
-	    "\"waiters\":[]},{\"skin\":\"psos\",\"class\":\"queue\",\"name\":"
-	    "\"PQ\",\"count\":1,\"capacity\":2,\"waiters\":[]},{\"skin\":"
-	    "\"psos\",\"class\":\"partition\",\"name\":\"PT\",\"count\":1,"
-	    "\"capacity\":32}]");
+	    "\"waiters\":[]},{\"skin\":\"alchemy\",\"class\":\"pipe\","
+	    "\"name\":\"p\",\"count\":1,\"waiters\":[]},{\"skin\":\"vxworks\","
+	    "\"class\":\"sem\",\"name\":\"\",\"count\":3,\"waiters\":[]},"
+	    "{\"skin\":\"vxworks\",\"class\":\"msgQ\",\"name\":\"\","
+	    "\"count\":1,\"capacity\":8,\"waiters\":[],\"senders\":[]},"
+	    "{\"skin\":\"vxworks\",\"class\":\"wdog\",\"name\":\"\","
+	    "\"count\":1},{\"skin\":\"vxworks\",\"class\":\"memPart\","
+	    "\"name\":\"\",\"count\":144,\"capacity\":4064},{\"skin\":"
+	    "\"vxworks\",\"class\":\"ring\",\"name\":\"\",\"count\":3,"
+	    "\"capacity\":64},{\"skin\":\"psos\",\"class\":\"sem\",\"name\":"
+	    "\"PS\",\"count\":1,\"waiters\":[]},{\"skin\":\"psos\",\"class\":"
+	    "\"queue\",\"name\":\"PQ\",\"count\":1,\"capacity\":2,"
+	    "\"waiters\":[]},{\"skin\":\"psos\",\"class\":\"timer\","
+	    "\"name\":\"\",\"count\":1},{\"skin\":\"psos\",\"class\":"
+	    "\"partition\",\"name\":\"PT\",\"count\":1,\"capacity\":32}]");
 	nk_lock(nk);
 	CHECK_EQ(nk_inspect_level(nk, "q", &count, &capacity), 0);
 	CHECK_EQ(count, 1);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The debugger's view of RTAI objects (handlers->inspect): semaphores,
- * mailboxes, bit sets, read-write locks and spinlocks, each with what
- * its describe hook gives.  Apart from test_inspect.c: RTAI's C names
- * are Alchemy's.
+ * mailboxes, bit sets, read-write locks, spinlocks and shared memory,
+ * each with what its describe hook gives.  Apart from test_inspect.c: RTAI's C
+ * names are Alchemy's.
  */
 #include "harness.h"
 #include "nucleus/internal.h"
@@ -14,6 +14,7 @@
 #include <rtai/rtai_nam2num.h>
 #include <rtai/rtai_rwl.h>
 #include <rtai/rtai_sem.h>
+#include <rtai/rtai_shm.h>
 #include <rtai/rtai_spl.h>
 
 static char view[2048];
@@ -34,8 +35,9 @@ TEST(rtai_objects)
 	BITS *bits = rt_bits_init(nam2num("BITS"), 0x5);
 	RWL *rwl = rt_rwl_init(nam2num("RWL"));
 	SPL *spl = rt_spl_init(nam2num("SPL"));
+	void *shm = rt_shm_alloc(nam2num("SHM"), 256, USE_VMALLOC);
 
-	CHECK(task && sem && mbx && bits && rwl && spl);
+	CHECK(task && sem && mbx && bits && rwl && spl && shm);
 	CHECK_EQ(rt_mbx_send(mbx, "abcd", 4), 0);
 	CHECK_EQ(rt_rwl_rdlock(rwl), 0);
 	nk = fusion_runtime_peek();
@@ -51,7 +53,8 @@ TEST(rtai_objects)
 		  "\"waiters\":[]},{\"skin\":\"rtai\",\"class\":\"rwl\","
 		  "\"name\":\"RWL\",\"count\":1,\"waiters\":[]},{\"skin\":"
 		  "\"rtai\",\"class\":\"spl\",\"name\":\"SPL\",\"count\":0,"
-		  "\"waiters\":[]}]");
+		  "\"waiters\":[]},{\"skin\":\"rtai\",\"class\":\"shm\","
+		  "\"name\":\"SHM\",\"capacity\":256}]");
 }
 
 TESTS(T(rtai_objects));

@@ -83,6 +83,7 @@ void alchemy_buffer_reclaim(struct nk_instance *nk, void *object);
 void alchemy_heap_reclaim(struct nk_instance *nk, void *object);
 void alchemy_alarm_reclaim(struct nk_instance *nk, void *object);
 void alchemy_pipe_reclaim(struct nk_instance *nk, void *object);
+void alchemy_pipe_describe(const void *object, struct nk_object_info *info);
 /* Describe hooks (skin_class.describe) of the classes of their own. */
 void alchemy_cond_describe(const void *object, struct nk_object_info *info);
 void alchemy_event_describe(const void *object, struct nk_object_info *info);

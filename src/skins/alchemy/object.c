@@ -39,7 +39,8 @@ static const struct skin_class alchemy_classes[ALCHEMY_NR_CLASSES] = {
 		      .describe = alchemy_heap_describe},
     [ALCHEMY_ALARM] = {"alarm", .reclaim = alchemy_alarm_reclaim,
 		       .describe = alchemy_alarm_describe},
-    [ALCHEMY_PIPE] = {"pipe", .reclaim = alchemy_pipe_reclaim},
+    [ALCHEMY_PIPE] = {"pipe", .reclaim = alchemy_pipe_reclaim,
+		      .describe = alchemy_pipe_describe},
 };
 
 const struct skin_desc alchemy_skin = {

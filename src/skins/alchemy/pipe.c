@@ -30,6 +30,15 @@ struct alchemy_pipe {
 	bool streaming;
 };
 
+/* Messages queued for Linux and readers, once rt_pipe_create() built it. */
+void alchemy_pipe_describe(const void *object, struct nk_object_info *info)
+{
+	const struct alchemy_pipe *p = object;
+
+	if (p->np)
+		nk_pipe_describe(p->np, info);
+}
+
 /* Reserve @minor (P_MINOR_AUTO: the first free one) for @p.  Lock held. */
 static int minor_reserve(struct alchemy_pipe *p, int minor)
 {

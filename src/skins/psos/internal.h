@@ -74,6 +74,7 @@ void psos_state_fini(struct nk_instance *nk, void *state);
 void psos_sem_reclaim(struct nk_instance *nk, void *object);
 void psos_queue_reclaim(struct nk_instance *nk, void *object);
 void psos_timer_reclaim(struct nk_instance *nk, void *object);
+void psos_timer_describe(const void *object, struct nk_object_info *info);
 void psos_region_reclaim(struct nk_instance *nk, void *object);
 void psos_partition_reclaim(struct nk_instance *nk, void *object);
 /* Describe hooks (skin_class.describe), in the class's file. */

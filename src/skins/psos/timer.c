@@ -48,6 +48,15 @@ static void timer_free(struct nk_instance *nk, struct psos_timer *tm)
 }
 
 /* At the instance's end: timers die with their tasks, before. */
+/* Its count: 1 while armed, 0 once fired or cancelled. */
+void psos_timer_describe(const void *object, struct nk_object_info *info)
+{
+	const struct psos_timer *t = object;
+
+	info->name = t->obj.name;
+	info->count = t->timer.armed;
+}
+
 void psos_timer_reclaim(struct nk_instance *nk, void *object)
 {
 	struct psos_timer *tm = object;

@@ -131,6 +131,7 @@ void rtai_sem_reclaim(struct nk_instance *nk, void *object);
 void rtai_mbx_reclaim(struct nk_instance *nk, void *object);
 void rtai_waitable_reclaim(struct nk_instance *nk, void *object);
 void rtai_shm_reclaim(struct nk_instance *nk, void *object);
+void rtai_shm_describe(const void *object, struct nk_object_info *info);
 /* Describe hooks (skin_class.describe), in the class's file. */
 void rtai_sem_describe(const void *object, struct nk_object_info *info);
 void rtai_mbx_describe(const void *object, struct nk_object_info *info);

@@ -50,7 +50,8 @@ static const struct skin_class rtai_classes[RTAI_NR_CLASSES] = {
     [RTAI_SPL] = {"spl", .bad_handle = RTE_OBJINV,
 		  .reclaim = rtai_waitable_reclaim,
 		  .describe = rtai_spl_describe},
-    [RTAI_SHM] = {"shm", .reclaim = rtai_shm_reclaim},
+    [RTAI_SHM] = {"shm", .reclaim = rtai_shm_reclaim,
+		  .describe = rtai_shm_describe},
 };
 
 const struct skin_desc rtai_skin = {

@@ -17,6 +17,14 @@ struct rtai_shm {
 	max_align_t data[]; /* the user's bytes, aligned as malloc's */
 };
 
+/* Its size as its capacity; no count. */
+void rtai_shm_describe(const void *object, struct nk_object_info *info)
+{
+	const struct rtai_shm *m = object;
+
+	info->capacity = m->size;
+}
+
 void rtai_shm_reclaim(struct nk_instance *nk, void *object)
 {
 	nk_free(nk, object);

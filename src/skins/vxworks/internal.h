@@ -110,7 +110,9 @@ void vx_run_delete_hooks(struct vx_state *vs, struct vx_task *t);
 void vx_sem_reclaim(struct nk_instance *nk, void *object);
 void vx_msgq_reclaim(struct nk_instance *nk, void *object);
 void vx_wd_reclaim(struct nk_instance *nk, void *object);
+void vx_wd_describe(const void *object, struct nk_object_info *info);
 void vx_part_reclaim(struct nk_instance *nk, void *object);
+void vx_part_describe(const void *object, struct nk_object_info *info);
 void vx_ring_reclaim(struct nk_instance *nk, void *object);
 /* Describe hooks (skin_class.describe), in the class's file. */
 void vx_sem_describe(const void *object, struct nk_object_info *info);

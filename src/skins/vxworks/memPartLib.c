@@ -228,9 +228,34 @@ STATUS memPartFree(PART_ID partId, char *pBlock)
 	return vx_status(ret);
 }
 
-STATUS memPartInfoGet(PART_ID partId, MEM_PART_STATS *ppartStats)
+/* @p's figures over all its pools.  Lock held. */
+static void part_stats(const struct vx_part *p, MEM_PART_STATS *st)
 {
 	struct nk_heap_stats hs;
+
+	*st = (MEM_PART_STATS){0};
+	for (int i = 0; i < p->nr_pools; i++) {
+		nk_heap_stats(p->heaps[i], &hs);
+		st->numBytesFree += hs.free;
+		st->numBlocksFree += hs.nr_free;
+		if (hs.largest_free > st->maxBlockSizeFree)
+			st->maxBlockSizeFree = hs.largest_free;
+		st->numBytesAlloc += hs.used;
+		st->numBlocksAlloc += hs.nr_used;
+	}
+}
+
+void vx_part_describe(const void *object, struct nk_object_info *info)
+{
+	MEM_PART_STATS st;
+
+	part_stats(object, &st);
+	info->count = (long)st.numBytesAlloc;
+	info->capacity = (long)(st.numBytesAlloc + st.numBytesFree);
+}
+
+STATUS memPartInfoGet(PART_ID partId, MEM_PART_STATS *ppartStats)
+{
 	struct nk_instance *nk;
 	struct vx_part *p;
 	int ret;
@@ -240,16 +265,7 @@ STATUS memPartInfoGet(PART_ID partId, MEM_PART_STATS *ppartStats)
 	ret = part_get(partId, &nk, &p);
 	if (ret)
 		return vx_fail(ret);
-	*ppartStats = (MEM_PART_STATS){0};
-	for (int i = 0; i < p->nr_pools; i++) {
-		nk_heap_stats(p->heaps[i], &hs);
-		ppartStats->numBytesFree += hs.free;
-		ppartStats->numBlocksFree += hs.nr_free;
-		if (hs.largest_free > ppartStats->maxBlockSizeFree)
-			ppartStats->maxBlockSizeFree = hs.largest_free;
-		ppartStats->numBytesAlloc += hs.used;
-		ppartStats->numBlocksAlloc += hs.nr_used;
-	}
+	part_stats(p, ppartStats);
 	nk_unlock(nk);
 	return OK;
 }

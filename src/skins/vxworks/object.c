@@ -56,8 +56,9 @@ static const struct skin_class vx_classes[VX_NR_CLASSES] = {
     [VX_SEM] = {"sem", .reclaim = vx_sem_reclaim, .describe = vx_sem_describe},
     [VX_MSGQ] = {"msgQ", .reclaim = vx_msgq_reclaim,
 		 .describe = vx_msgq_describe},
-    [VX_WD] = {"wdog", .reclaim = vx_wd_reclaim},
-    [VX_PART] = {"memPart", .reclaim = vx_part_reclaim},
+    [VX_WD] = {"wdog", .reclaim = vx_wd_reclaim, .describe = vx_wd_describe},
+    [VX_PART] = {"memPart", .reclaim = vx_part_reclaim,
+		 .describe = vx_part_describe},
     [VX_RING] = {"ring", .reclaim = vx_ring_reclaim,
 		 .describe = vx_ring_describe},
 };

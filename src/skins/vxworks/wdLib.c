@@ -46,6 +46,14 @@ void vx_wd_reclaim(struct nk_instance *nk, void *object)
 	nk_free(nk, w);
 }
 
+/* Its count: 1 while it is started, 0 otherwise. */
+void vx_wd_describe(const void *object, struct nk_object_info *info)
+{
+	const struct vx_wd *w = object;
+
+	info->count = w->timer.armed;
+}
+
 WDOG_ID wdCreate(void)
 {
 	struct nk_instance *nk;
