@@ -115,6 +115,16 @@ int test_run_child(int (*child)(void *), void *arg, char *err, size_t size)
 	return status;
 }
 
+int test_fifo_of(pid_t tid)
+{
+	struct sched_param param;
+
+	if (sched_getscheduler(tid) != SCHED_FIFO)
+		return 0;
+	CHECK_EQ(sched_getparam(tid, &param), 0);
+	return param.sched_priority;
+}
+
 pid_t test_task_named(const char *name)
 {
 	DIR *dir = opendir("/proc/self/task");

@@ -67,6 +67,9 @@ bool test_fifo_allowed(void);
 /* The id of this process's thread named @name (its comm), or -1. */
 pid_t test_task_named(const char *name);
 
+/* The SCHED_FIFO priority of Linux thread @tid, or 0 when it has none. */
+int test_fifo_of(pid_t tid);
+
 #define CHECK(cond)                                                            \
 	do {                                                                   \
 		if (!(cond))                                                   \

@@ -18,23 +18,12 @@
 
 static struct nk_instance *nk;
 
-/* SCHED_FIFO priority of @tid, or 0 when it is not SCHED_FIFO. */
-static int fifo_of(pid_t tid)
-{
-	struct sched_param param;
-
-	if (sched_getscheduler(tid) != SCHED_FIFO)
-		return 0;
-	CHECK_EQ(sched_getparam(tid, &param), 0);
-	return param.sched_priority;
-}
-
 static int fifo_of_thread(struct nk_thread *thread)
 {
 	pid_t tid;
 
 	CHECK_EQ(nk_thread_host(thread, &tid, NULL), 0);
-	return fifo_of(tid);
+	return test_fifo_of(tid);
 }
 
 static void body(void *arg)
@@ -72,7 +61,7 @@ static void check_map(const char *range, const int expect[6])
 		CHECK_EQ(nk_thread_start(threads[i], body, NULL), 0);
 		CHECK_EQ(nk_thread_join(threads[i]), 0);
 	}
-	CHECK_EQ(fifo_of(test_task_named("fusion-irq/0")), expect[5]);
+	CHECK_EQ(test_fifo_of(test_task_named("fusion-irq/0")), expect[5]);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 	CHECK_EQ(unsetenv("FUSION_FIFO_RANGE"), 0);
 }

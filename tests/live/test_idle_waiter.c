@@ -117,22 +117,12 @@ TEST(earlier_deadline_from_another_cpu_wakes_idle_cpu)
 	halt(t);
 }
 
-/* The SCHED_FIFO priority of Linux thread @tid, 0 if it has none. */
-static int fifo_of(pid_t tid)
-{
-	struct sched_param param;
-
-	if (sched_getscheduler(tid) != SCHED_FIFO ||
-	    sched_getparam(tid, &param))
-		return 0;
-	return param.sched_priority;
-}
-
 TEST(waiter_raised_only_below_a_thread_of_ours)
 {
 	struct nk_thread *t = boot(), *urgent;
 	pid_t tid = test_task_named("sleeper");
-	int own = fifo_of(tid), irq = fifo_of(test_task_named("fusion-irq/1"));
+	int own = test_fifo_of(tid),
+	    irq = test_fifo_of(test_task_named("fusion-irq/1"));
 
 	if (own == 0) {
 		printf("skipped: no SCHED_FIFO\n");
@@ -141,7 +131,7 @@ TEST(waiter_raised_only_below_a_thread_of_ours)
 	}
 	/* The most urgent of ours (main is 10): it polls as it is. */
 	CHECK(own < irq);
-	CHECK_EQ(fifo_of(tid), own);
+	CHECK_EQ(test_fifo_of(tid), own);
 	/* A more urgent thread, blocked on RT CPU 0: from its next poll
 	 * on (after the timer's handler), the waiter is raised. */
 	CHECK_EQ(nk_sem_init(nk, &never, "never", 0, 0, 0), 0);
@@ -149,13 +139,13 @@ TEST(waiter_raised_only_below_a_thread_of_ours)
 
 	fire_early();
 	CHECK(in_poll_wait(tid, SAFETY_NS));
-	CHECK_EQ(fifo_of(tid), irq);
+	CHECK_EQ(test_fifo_of(tid), irq);
 	/* Gone again: back to its own priority at the next poll. */
 	CHECK_EQ(nk_sem_destroy(&never), 0);
 	CHECK_EQ(nk_thread_join(urgent), 0);
 	fire_early();
 	CHECK(in_poll_wait(tid, SAFETY_NS));
-	CHECK_EQ(fifo_of(tid), own);
+	CHECK_EQ(test_fifo_of(tid), own);
 	halt(t);
 }
 

@@ -578,20 +578,22 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			wake_on_idle(&live->cpus[n->cpu], waiter, n);
 		return;
 	}
-	if (flags & NK_SWITCH_MIGRATE) {
-		/* Gone from its old CPU, it cannot wait there as idle waiter.
-		 */
-		if (idle)
-			live_timer_sync(idle);
-		shadow_move(live, p, nk_thread_cpu(p->thread));
-		idle = NULL;
-	}
-	/* An idle CPU's timer is armed before anyone sleeps on it: the
-	 * interrupt thread's, or the waiter's timeout. */
-	if (idle && (flags & (NK_SWITCH_RELAX | NK_SWITCH_EXIT)))
+	/*
+	 * An idle CPU's timer is armed before anyone sleeps on it: for its
+	 * interrupt thread when @p does not wait there (it relaxes, ends or
+	 * leaves the CPU), else through @p's timeout as its idle waiter.
+	 */
+	if (idle &&
+	    (flags & (NK_SWITCH_RELAX | NK_SWITCH_EXIT | NK_SWITCH_MIGRATE)))
 		live_timer_sync(idle);
 	else if (idle)
 		until = live_timer_idle(live, idle);
+	if (flags & NK_SWITCH_MIGRATE) {
+		/* Gone from its old CPU, it cannot wait there as idle waiter.
+		 */
+		shadow_move(live, p, nk_thread_cpu(p->thread));
+		idle = NULL;
+	}
 	if (flags & NK_SWITCH_RELAX) {
 		/* @p runs on under Linux; nobody parks for an idle CPU: the
 		 * interrupt thread takes its interrupts. */

@@ -24,6 +24,9 @@
 #include "../common/futex.h"
 #include "../common/pilock.h"
 
+/* SCHED_FIFO priorities are 1..99 on Linux: an array by priority. */
+#define LIVE_FIFO_LEVELS 100
+
 /* The signal that preempts a shadow running application code. */
 #define LIVE_SIG_PREEMPT (SIGRTMIN + 7)
 
@@ -129,7 +132,7 @@ struct live {
 	int fifo_lo,
 	    fifo_hi; /* shadows' SCHED_FIFO range (FUSION_FIFO_RANGE) */
 	/* How many shadows have each SCHED_FIFO priority as their own. */
-	_Atomic unsigned int fifo_shadows[100];
+	_Atomic unsigned int fifo_shadows[LIVE_FIFO_LEVELS];
 	bool locked;	    /* mlockall succeeded */
 	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
 	bool watchdog;
