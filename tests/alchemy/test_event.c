@@ -428,11 +428,13 @@ TEST(delete_races_wakeup)
 
 	trail[0] = '\0';
 	CHECK_EQ(rt_event_create(&ev, NULL, 0, EV_FIFO), 0);
-	wait_for(&late, &ev, "late", 20, 0x1, EV_ANY, MS, T_JOINABLE);
 	wait_for(&served, &ev, "served", 30, 0x2, EV_ANY, TM_INFINITE,
 		 T_JOINABLE);
+	/* The timed waiter blocks last and with a wide margin, so that main
+	 * holds T_LOCK before it times out even under an emulator. */
+	wait_for(&late, &ev, "late", 20, 0x1, EV_ANY, 30 * MS, T_JOINABLE);
 	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
-	rt_timer_spin(2 * MS);
+	rt_timer_spin(60 * MS);
 	CHECK_EQ(rt_event_signal(&ev, 0x2), 0);
 	CHECK_EQ(rt_event_delete(&ev), 0);
 	log_wait("unlock", 0, 0);
