@@ -47,8 +47,11 @@ int main(int argc, char **argv)
 		if (only && strcmp(only, tc->name) != 0)
 			continue;
 		test_failed = 0;
-		if (setjmp(test_env) == 0)
+		if (setjmp(test_env) == 0) {
 			tc->fn();
+			if (fusion_runtime_peek())
+				test_instance_whole(fusion_runtime_peek());
+		}
 		if (test_failed) {
 			printf("FAIL %s\n", tc->name);
 			failed++;
@@ -60,6 +63,14 @@ int main(int argc, char **argv)
 	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+void test_instance_whole(struct nk_instance *nk)
+{
+	char why[160];
+
+	if (nk_instance_check(nk, why, sizeof(why)))
+		test_fail(__FILE__, __LINE__, "instance check: %s", why);
 }
 
 void test_log_append(char *log, size_t size, const char *fmt, ...)

@@ -70,6 +70,14 @@ pid_t test_task_named(const char *name);
 /* The SCHED_FIFO priority of Linux thread @tid, or 0 when it has none. */
 int test_fifo_of(pid_t tid);
 
+/*
+ * Fail the test unless @nk passes nk_instance_check(), saying what is
+ * wrong.  The runner checks the runtime's instance (the skins') after
+ * every test; tests of private instances call it before they end them.
+ */
+struct nk_instance;
+void test_instance_whole(struct nk_instance *nk);
+
 #define CHECK(cond)                                                            \
 	do {                                                                   \
 		if (!(cond))                                                   \

@@ -33,6 +33,10 @@ struct nk_instance_attr {
 	uint32_t registry_capacity;
 	/** Stack of threads created with stack_size 0 (0: 256 KiB). */
 	size_t default_stack_size;
+	/** Live only: place the instance in the session the process joined
+	 * (fusion_session_join()): its core and every object in the
+	 * session's segment, its view at the session's fixed address. */
+	bool session;
 };
 
 /**
@@ -41,7 +45,12 @@ struct nk_instance_attr {
  * for the defaults.
  * Errors: -EINVAL (NULL out, nr_cpus or main_cpu out of range, bad
  * priority), -ENODEV (unknown backend), -EBUSY (the caller is already a
- * nucleus thread), -ENOMEM.  Context: a plain OS thread.
+ * nucleus thread), -ENOMEM.  With attr->session: -ENOTSUP (not the live
+ * backend), -ENOENT (in no session), -EBUSY (the session holds an
+ * instance already, this process's or another member's: threads are not
+ * shared across processes yet), -EADDRINUSE (the view's fixed range is
+ * taken), -ENOSPC (no room in the segment), -ENOTRECOVERABLE.
+ * Context: a plain OS thread.
  */
 nk_export int nk_instance_create(const struct nk_instance_attr *attr,
 				 struct nk_instance **out);
@@ -99,6 +108,18 @@ nk_export void *nk_alloc(struct nk_instance *nk, size_t size);
 /** Give back memory from nk_alloc() (NULL: nothing).  Context: any; it
  * stays valid while the instance is destroyed, for reclaim hooks. */
 nk_export void nk_free(struct nk_instance *nk, void *mem);
+
+/**
+ * Check the invariants of @p nk by walking it (under its lock): every
+ * list well linked, every ready thread queued once at its level, every
+ * waiter in its object's queue and in order, every owner alive, every
+ * effective priority what its ownerships justify, every timer tree in
+ * date order, the registry's counts.  On a violation, the first one
+ * found is written to @p why (@p len bytes; may be NULL).  O(threads^2):
+ * for tests and debugging.  Returns 0, -EUCLEAN (violated) or -EINVAL.
+ * Context: any.
+ */
+nk_export int nk_instance_check(struct nk_instance *nk, char *why, size_t len);
 
 /** @{ */
 /**

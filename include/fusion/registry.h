@@ -48,6 +48,7 @@ struct nk_registry {
 	uint32_t nr_buckets;		/**< power of two */
 	uint32_t nr_ns;			/**< interned namespaces */
 	char (*ns_names)[NK_NAME_MAX];	/**< interned namespace names */
+	struct nk_instance *nk; /**< whose memory the tables are, or NULL */
 };
 
 /** One entry, as nk_registry_next() lists it. */

@@ -13,10 +13,12 @@
  * Named shared memory: fusion_session_shm() gives every member that asks
  * for the same name the same block, at the same address in each.
  *
- * What members share today: the member list and named shared memory.
- * The nucleus instance (threads, scheduler and objects across processes)
- * is the next step: see docs/architecture.md, "Sessions".  A process
- * without a session has a private instance, as before.
+ * What members share today: the member list and named shared memory;
+ * one member's nucleus instance may live in the segment
+ * (nk_instance_attr.session, which the runtime sets in a session).
+ * Threads, scheduler and objects shared across processes are the next
+ * step: see docs/architecture.md, "Sessions".  A process without a
+ * session has a private instance, as before.
  *
  * Sessions need the live backend: the sim backend refuses them.
  */
@@ -52,7 +54,8 @@ nk_export int fusion_session_join(const char *name);
 /**
  * Leave the session: this process's named blocks are let go (unmapped
  * with the segment) and, if it was the last member, the session is
- * removed unless persistent.  Errors: -ENOENT (in no session).
+ * removed unless persistent.  Errors: -ENOENT (in no session),
+ * -EBUSY (this process's nucleus instance is in it: destroy it first).
  * Context: a plain thread; nothing of the session may be used after.
  */
 nk_export int fusion_session_leave(void);
@@ -66,6 +69,7 @@ nk_export const char *fusion_session_name(void);
  * one (@p size 0 finds only).  Each member that asks holds the block;
  * it is freed when no member holds it any more (fusion_session_shm_free,
  * leaving, or dying).
+ * Names starting with '.' are the library's own.
  * Errors: -EINVAL (NULL or bad name, NULL addr), -ENOENT (in no
  * session; or @p size 0 and no such block), -EEXIST (the block exists
  * with fewer than @p size bytes), -ENOSPC (no name or memory left in

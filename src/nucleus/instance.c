@@ -64,15 +64,15 @@ static void instance_free(struct nk_instance *nk)
 	trace_recorder_close(nk->recorder);
 	if (nk->scheds) {
 		for (int cpu = 0; cpu < nk->nr_cpus; cpu++)
-			free(nk->scheds[cpu].root);
-		free(nk->scheds);
+			nk_free(nk, nk->scheds[cpu].root);
+		nk_free(nk, nk->scheds);
 	}
 	if (nk->core->registry.magic)
 		nk_registry_destroy(&nk->core->registry);
 	if (nk->pipeline)
 		ipipe_destroy(nk->pipeline);
 	nk->magic = 0;
-	free(nk);
+	nk_unplace(nk);
 }
 
 int nk_instance_create(const struct nk_instance_attr *attr,
@@ -96,28 +96,29 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	be = nk_backend_lookup(attr->backend);
 	if (be == NULL)
 		return -ENODEV;
+	if (attr->session && strcmp(be->name, "live") != 0)
+		return -ENOTSUP;
 	if (nk_backend_thread_bound())
 		return -EBUSY;
-	nk = calloc(1, sizeof(*nk));
-	if (nk == NULL)
-		return -ENOMEM;
+	ret = nk_place(attr->session, &nk);
+	if (ret)
+		return ret;
 	nk->magic = NK_INSTANCE_MAGIC;
-	nk->core = &nk->own_core;
 	nk->be = be;
 	nk->nr_cpus = attr->nr_cpus ? attr->nr_cpus : 1;
 	nk->default_stack_size =
 	    attr->default_stack_size ? attr->default_stack_size : 256 * 1024;
 	nk_list_init(&nk->core->threads);
 	nk_list_init(&nk->reapable);
-	ret = nk_registry_init(&nk->core->registry,
-			       attr->registry_capacity ? attr->registry_capacity
-						       : 4096);
+	ret = nk_registry_init_in(
+	    &nk->core->registry,
+	    attr->registry_capacity ? attr->registry_capacity : 4096, nk);
 	if (ret)
 		goto fail;
 	ret = trace_recorder_open(be->name, nk->nr_cpus, &nk->recorder);
 	if (ret)
 		goto fail;
-	nk->scheds = calloc((size_t)nk->nr_cpus, sizeof(*nk->scheds));
+	nk->scheds = nk_alloc(nk, (size_t)nk->nr_cpus * sizeof(*nk->scheds));
 	if (nk->scheds == NULL) {
 		ret = -ENOMEM;
 		goto fail;

@@ -10,6 +10,8 @@
 #include <fusion/backend.h>
 #include <fusion/personality.h>
 
+#include "../session/nucleus.h"
+
 #include <stdio.h>
 
 #define NK_INSTANCE_MAGIC 0x4e4b494eu /* NKIN */
@@ -198,7 +200,30 @@ struct nk_instance {
 	struct nk_personality_slot personalities[NK_MAX_PERSONALITIES];
 	int nr_personalities;	 /* appended under the lock, read without */
 	struct nk_core own_core; /* a private instance's */
+	/* In a session (memory.c): the heap and core in the segment, and
+	 * where the view and the block are; NULL for a private instance. */
+	struct nk_arena *arena;
+	struct session_place place;
 };
+
+/*
+ * memory.c.  A zeroed instance (its core set), private or in this
+ * process's session: 0 or the -errno of session_place(), -ENOMEM.  Give
+ * it back, last.
+ */
+int nk_place(bool session, struct nk_instance **out);
+void nk_unplace(struct nk_instance *nk);
+/*
+ * synch.c.  Lock held: the highest priority @thread's ownerships justify
+ * (-1: none), and which object justifies it in *@cause (traced).
+ */
+int nk_synch_boost_of(struct nk_thread *thread, const struct nk_synch **cause);
+
+/* registry.c: nk_registry_init, with the memory of @nk (NULL: malloc). */
+int nk_registry_init_in(struct nk_registry *reg, uint32_t capacity,
+			struct nk_instance *nk);
+/* Do its counts and hash chains add up?  0, -EUCLEAN or -EINVAL. */
+int nk_registry_check(struct nk_registry *reg);
 
 /*
  * personality.c.  Lock held: @fn for every object of every skin that

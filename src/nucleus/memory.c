@@ -1,25 +1,149 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The memory of objects that live in an instance.  Every control block
- * and buffer a skin or the nucleus keeps for an instance comes from
- * here, so that the instance decides where it lives: malloc for a
- * private instance; a session's shared segment once sessions exist
- * (docs/architecture.md, "Sessions"), where every member must reach it
- * at the same address.
+ * Where an instance lives.  Every control block and buffer a skin or the
+ * nucleus keeps for an instance comes from nk_alloc(), so that the
+ * instance decides: malloc for a private instance; in a session, a TLSF
+ * heap over the session's nucleus block, whose first bytes hold the heap's
+ * lock and the instance's core (docs/architecture.md, "Sessions").
  */
 #include "internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+
+struct nk_arena {
+	/* Process-shared and robust: every member will allocate here. */
+	pthread_mutex_t lock;
+	struct nk_heap heap;
+	struct nk_core core;
+};
+
+uint64_t nk_layout_fingerprint(void)
+{
+	const uint64_t sizes[] = {
+	    sizeof(struct nk_arena),
+	    sizeof(struct nk_core),
+	    sizeof(struct nk_thread),
+	    sizeof(struct nk_sched),
+	    sizeof(struct nk_instance),
+#ifdef NK_DEBUG
+	    1,
+#endif
+	};
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		h = (h ^ sizes[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int arena_init(struct nk_arena *arena, size_t size)
+{
+	pthread_mutexattr_t attr;
+	size_t head =
+	    (sizeof(*arena) + NK_HEAP_ALIGN - 1) & ~(size_t)(NK_HEAP_ALIGN - 1);
+	int ret;
+
+	memset(arena, 0, sizeof(*arena));
+	ret = nk_heap_init(&arena->heap, (char *)arena + head, size - head);
+	if (ret)
+		return ret == -EINVAL ? -ENOSPC : ret;
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+	pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT);
+	ret = -pthread_mutex_init(&arena->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	return ret;
+}
+
+/*
+ * A holder that died left the heap as it was at that instant: go on only
+ * if the heap's walk adds up (a member's cleanup will rebuild it instead).
+ */
+static int arena_lock(struct nk_arena *arena)
+{
+	int ret = pthread_mutex_lock(&arena->lock);
+
+	if (ret == EOWNERDEAD) {
+		if (nk_heap_check(&arena->heap) == 0)
+			return -pthread_mutex_consistent(&arena->lock);
+		pthread_mutex_unlock(&arena->lock);
+		return -ENOTRECOVERABLE;
+	}
+	return -ret;
+}
+
+int nk_place(bool session, struct nk_instance **out)
+{
+	struct session_place place;
+	struct nk_instance *nk;
+	int ret;
+
+	if (!session) {
+		nk = calloc(1, sizeof(*nk));
+		if (nk == NULL)
+			return -ENOMEM;
+		nk->core = &nk->own_core;
+		*out = nk;
+		return 0;
+	}
+	ret = session_place(sizeof(*nk), &place);
+	if (ret)
+		return ret;
+	ret = arena_init(place.mem, place.size);
+	if (ret) {
+		session_unplace(&place);
+		return ret;
+	}
+	nk = place.view;
+	nk->place = place;
+	nk->arena = place.mem;
+	nk->core = &nk->arena->core;
+	*out = nk;
+	return 0;
+}
+
+void nk_unplace(struct nk_instance *nk)
+{
+	struct session_place place = nk->place;
+
+	if (nk->arena == NULL) {
+		free(nk);
+		return;
+	}
+	pthread_mutex_destroy(&nk->arena->lock);
+	session_unplace(&place);
+}
 
 void *nk_alloc(struct nk_instance *nk, size_t size)
 {
+	void *mem = NULL;
+
 	if (!nk_instance_valid(nk) || size == 0)
 		return NULL;
-	return calloc(1, size);
+	if (nk->arena == NULL)
+		return calloc(1, size);
+	if (arena_lock(nk->arena))
+		return NULL;
+	nk_heap_alloc(&nk->arena->heap, size, &mem);
+	pthread_mutex_unlock(&nk->arena->lock);
+	if (mem)
+		memset(mem, 0, size);
+	return mem;
 }
 
 void nk_free(struct nk_instance *nk, void *mem)
 {
-	(void)nk;
-	free(mem);
+	if (mem == NULL || !nk_instance_valid(nk))
+		return;
+	if (nk->arena == NULL) {
+		free(mem);
+		return;
+	}
+	if (arena_lock(nk->arena) == 0) {
+		nk_heap_free(&nk->arena->heap, mem);
+		pthread_mutex_unlock(&nk->arena->lock);
+	}
 }

@@ -11,7 +11,6 @@
  */
 #include "internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* The slot of @pers in @nk, or -1.  Lock held, or slots only read. */
@@ -36,13 +35,13 @@ static int slot_add(struct nk_instance *nk, const struct nk_personality *pers)
 	slot = &nk->personalities[nk->nr_personalities];
 	slot->state = NULL;
 	if (pers->state_size) {
-		slot->state = calloc(1, pers->state_size);
+		slot->state = nk_alloc(nk, pers->state_size);
 		if (slot->state == NULL)
 			return -ENOMEM;
 	}
 	ret = pers->init ? pers->init(nk, slot->state) : 0;
 	if (ret) {
-		free(slot->state);
+		nk_free(nk, slot->state);
 		slot->state = NULL;
 		return ret;
 	}
@@ -108,7 +107,7 @@ int nk_thread_attach(struct nk_thread *thread,
 		data = thread->pers_ext[slot];
 	} else {
 		if (pers->thread_size) {
-			data = calloc(1, pers->thread_size);
+			data = nk_alloc(nk, pers->thread_size);
 			if (data == NULL)
 				ret = -ENOMEM;
 		}
@@ -120,7 +119,7 @@ int nk_thread_attach(struct nk_thread *thread,
 			thread->pers_order[thread->nr_attached++] =
 			    (unsigned char)slot;
 		} else {
-			free(data);
+			nk_free(nk, data);
 			data = NULL;
 		}
 	}
@@ -159,7 +158,7 @@ static void thread_hooks(struct nk_thread *thread, bool finalize)
 		if (hook)
 			hook(thread, thread->pers_ext[slot]);
 		if (finalize) {
-			free(thread->pers_ext[slot]);
+			nk_free(nk, thread->pers_ext[slot]);
 			thread->pers_ext[slot] = NULL;
 			thread->pers_attached[slot] = false;
 		}
@@ -185,7 +184,7 @@ void nk_personality_fini_all(struct nk_instance *nk)
 
 		if (slot->pers->fini)
 			slot->pers->fini(nk, slot->state);
-		free(slot->state);
+		nk_free(nk, slot->state);
 	}
 	nk->nr_personalities = 0;
 }

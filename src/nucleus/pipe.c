@@ -28,7 +28,6 @@
 #include <fusion/pipeline.h>
 
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
 struct pipe_msg {
@@ -90,8 +89,8 @@ static void pipe_free(struct nk_pipe *pipe)
 		nk->be->chan_close(nk->be_priv, pipe->fd_nucleus);
 	if (pipe->fd_linux >= 0)
 		nk->be->chan_close(nk->be_priv, pipe->fd_linux);
-	free(pipe->pool);
-	free(pipe);
+	nk_free(nk, pipe->pool);
+	nk_free(nk, pipe);
 }
 
 /* The pipe that @virq flushes; NULL once deleted.  Lock held. */
@@ -266,14 +265,14 @@ int nk_pipe_create(struct nk_instance *nk, const char *name, size_t poolsize,
 		return -EINVAL;
 	if (poolsize == 0)
 		poolsize = 16384;
-	pipe = calloc(1, sizeof(*pipe));
+	pipe = nk_alloc(nk, sizeof(*pipe));
 	if (pipe == NULL)
 		return -ENOMEM;
 	pipe->nk = nk;
 	pipe->fd_nucleus = pipe->fd_linux = -1;
 	nk_list_init(&pipe->out);
 	nk_list_init(&pipe->in);
-	pipe->pool = malloc(poolsize);
+	pipe->pool = nk_alloc(nk, poolsize);
 	ret = pipe->pool ? nk_heap_init(&pipe->heap, pipe->pool, poolsize)
 			 : -ENOMEM;
 	if (ret == 0)

@@ -20,7 +20,7 @@
  * Names are unique per namespace: a chain holds every namespace, and a
  * slot matches a (namespace, name) pair only.
  */
-#include <fusion/registry.h>
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +129,12 @@ static uint32_t *name_link(struct nk_registry *reg, uint32_t ns,
 
 int nk_registry_init(struct nk_registry *reg, uint32_t capacity)
 {
+	return nk_registry_init_in(reg, capacity, NULL);
+}
+
+int nk_registry_init_in(struct nk_registry *reg, uint32_t capacity,
+			struct nk_instance *nk)
+{
 	uint32_t bits, i, *ring;
 	size_t slots_size, size;
 	void *mem;
@@ -153,9 +159,10 @@ int nk_registry_init(struct nk_registry *reg, uint32_t capacity)
 	slots_size = (size_t)capacity * sizeof(struct nk_registry_slot);
 	size = slots_size + 2 * (size_t)capacity * sizeof(uint32_t) +
 	       sizeof(*reg->ns_names) * NK_REGISTRY_MAX_NS;
-	mem = malloc(size);
+	mem = nk ? nk_alloc(nk, size) : malloc(size);
 	if (!mem)
 		return -ENOMEM;
+	reg->nk = nk;
 
 	reg->slots = mem;
 	reg->buckets = (uint32_t *)((char *)mem + slots_size);
@@ -186,13 +193,45 @@ int nk_registry_init(struct nk_registry *reg, uint32_t capacity)
 	return 0;
 }
 
+int nk_registry_check(struct nk_registry *reg)
+{
+	uint32_t used = 0, named = 0, chained = 0;
+
+	if (!registry_valid(reg))
+		return -EINVAL;
+	for (uint32_t i = 0; i < reg->capacity; i++) {
+		const struct nk_registry_slot *slot = &reg->slots[i];
+
+		used += slot->type != 0;
+		named += slot->type != 0 && slot->name[0];
+	}
+	/* Each named slot on its bucket's chain, once: chains are bounded
+	 * by the named count, so a cycle is caught too. */
+	for (uint32_t b = 0; b < reg->nr_buckets; b++) {
+		for (uint32_t i = reg->buckets[b]; i != NK_REGISTRY_NIL;
+		     i = reg->slots[i].next) {
+			const struct nk_registry_slot *slot = &reg->slots[i];
+
+			if (i >= reg->capacity || slot->type == 0 ||
+			    !slot->name[0] ||
+			    (slot->hash & (reg->nr_buckets - 1)) != b ||
+			    ++chained > named)
+				return -EUCLEAN;
+		}
+	}
+	return used == reg->nr_used && chained == named ? 0 : -EUCLEAN;
+}
+
 int nk_registry_destroy(struct nk_registry *reg)
 {
 	if (!registry_valid(reg))
 		return -EINVAL;
 	/* Clear the magic first so the registry is refused from now on. */
 	reg->magic = 0;
-	free(reg->slots);
+	if (reg->nk)
+		nk_free(reg->nk, reg->slots);
+	else
+		free(reg->slots);
 	reg->slots = NULL;
 	reg->buckets = NULL;
 	reg->ns_names = NULL;

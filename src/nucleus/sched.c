@@ -10,7 +10,6 @@
  */
 #include "internal.h"
 
-#include <stdlib.h>
 
 static void rr_timer_expired(struct nk_timer *timer);
 
@@ -19,7 +18,7 @@ int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 	struct nk_thread *root;
 	int ret;
 
-	root = calloc(1, sizeof(*root));
+	root = nk_alloc(nk, sizeof(*root));
 	if (root == NULL)
 		return -ENOMEM;
 	sched->nk = nk;
@@ -45,7 +44,7 @@ int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 	ret = nk_timer_init(nk, &sched->rr_timer, NULL, cpu, rr_timer_expired,
 			    sched);
 	if (ret) {
-		free(root);
+		nk_free(nk, root);
 		sched->root = NULL;
 	}
 	return ret;

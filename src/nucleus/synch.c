@@ -57,10 +57,7 @@ int nk_synch_init(struct nk_instance *nk, struct nk_synch *synch,
 	return 0;
 }
 
-/* Highest priority @thread's ownerships justify (-1: none), and which
- * object justifies it in *@cause (traced). */
-static int synch_boost_of(struct nk_thread *thread,
-			  const struct nk_synch **cause)
+int nk_synch_boost_of(struct nk_thread *thread, const struct nk_synch **cause)
 {
 	struct nk_list *pos;
 	int boost = -1;
@@ -92,7 +89,7 @@ void nk_synch_update_chain(struct nk_thread *thread)
 
 	while (thread && hops--) {
 		const struct nk_synch *cause = NULL;
-		int boost = synch_boost_of(thread, &cause);
+		int boost = nk_synch_boost_of(thread, &cause);
 		int want =
 		    boost > thread->base_prio ? boost : thread->base_prio;
 		struct nk_synch *wchan;

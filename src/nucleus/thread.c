@@ -11,7 +11,6 @@
 #include "internal.h"
 
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
 static void thread_timeout(struct nk_timer *timer);
@@ -173,7 +172,7 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	if (attr->policy == NK_SCHED_RR ? attr->quantum <= 0
 					: attr->policy != NK_SCHED_FIFO)
 		return -EINVAL;
-	thread = calloc(1, sizeof(*thread));
+	thread = nk_alloc(nk, sizeof(*thread));
 	if (thread == NULL)
 		return -ENOMEM;
 	stack = attr->stack_size ? attr->stack_size : nk->default_stack_size;
@@ -198,7 +197,7 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	nk_lock_release(nk);
 	if (ret) {
 		thread->magic = 0;
-		free(thread);
+		nk_free(nk, thread);
 		return ret;
 	}
 	*out = thread;
@@ -211,7 +210,7 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
 	struct nk_thread *thread;
 	int ret;
 
-	thread = calloc(1, sizeof(*thread));
+	thread = nk_alloc(nk, sizeof(*thread));
 	if (thread == NULL)
 		return -ENOMEM;
 	ret = thread_setup(nk, thread, name, prio, cpu);
@@ -219,7 +218,7 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
 		ret =
 		    nk->be->thread_adopt(nk->be_priv, thread, &thread->shadow);
 	if (ret) {
-		free(thread);
+		nk_free(nk, thread);
 		return ret;
 	}
 	thread->adopted = true;
@@ -380,7 +379,7 @@ void nk_thread_free(struct nk_thread *thread)
 	thread->magic = 0;
 	thread->rtimer.magic = 0;
 	thread->joiners.magic = 0;
-	free(thread);
+	nk_free(nk, thread);
 }
 
 void nk_thread_reap_all(struct nk_instance *nk)

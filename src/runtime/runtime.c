@@ -83,7 +83,14 @@ static void runtime_create(void)
 	attr.nr_cpus = opts.nr_cpus;
 	memcpy(runtime_cpus, opts.cpus, sizeof(runtime_cpus));
 	runtime_nr_cpus = opts.nr_cpus;
+	attr.session = opts.session != NULL;
 	runtime_error = nk_instance_create(&attr, &nk);
+	if (runtime_error == -EBUSY && attr.session) {
+		/* Another member's instance is the session's: until threads
+		 * are shared across processes, this one keeps its own. */
+		attr.session = false;
+		runtime_error = nk_instance_create(&attr, &nk);
+	}
 	if (runtime_error)
 		return;
 	/* Published for fusion_runtime_peek(), which does not wait here. */

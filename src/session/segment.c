@@ -5,6 +5,7 @@
  * keeps every pointer inside valid in every member.
  */
 #include "session.h"
+#include "nucleus.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,9 +39,10 @@ uint64_t session_fingerprint(void)
 	    sizeof(pthread_mutex_t),
 	    offsetof(struct session_header, shm),
 	};
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0xcbf29ce484222325ull, nucleus = nk_layout_fingerprint();
 
 	h = fnv(h, FUSION_VERSION_STRING, sizeof(FUSION_VERSION_STRING));
+	h = fnv(h, &nucleus, sizeof(nucleus));
 	return fnv(h, sizes, sizeof(sizes));
 }
 
@@ -78,12 +80,12 @@ static int refuse(const char *name, const char *why)
 	return -EPROTO;
 }
 
-/* Map @fd's @size bytes at @base, nowhere else. */
-static int map_fixed(int fd, uint64_t base, uint64_t size, void **out)
+int session_map_fixed(int fd, int flags, uint64_t base, uint64_t size,
+		      void **out)
 {
 	void *want = (void *)(uintptr_t)base;
 	void *mem = mmap(want, size, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+			 flags | MAP_FIXED_NOREPLACE, fd, 0);
 
 	if (mem == MAP_FAILED)
 		return errno == EEXIST ? -EADDRINUSE : -errno;
@@ -147,7 +149,8 @@ static int segment_join(int fd, const char *name, struct session_header **out)
 		return refuse(name, why);
 	if (atomic_load(&hdr.state) == SESSION_INIT)
 		return -EAGAIN; /* its creator died making it */
-	return map_fixed(fd, hdr.base, hdr.size, (void **)out);
+	return session_map_fixed(fd, MAP_SHARED, hdr.base, hdr.size,
+				 (void **)out);
 }
 
 static int segment_create(int fd, const char *name,
@@ -162,7 +165,7 @@ static int segment_create(int fd, const char *name,
 	    (p->gid != (gid_t)-1 && fchown(fd, (uid_t)-1, p->gid)) ||
 	    ftruncate(fd, (off_t)p->size))
 		return -errno;
-	ret = map_fixed(fd, p->base, p->size, (void **)out);
+	ret = session_map_fixed(fd, MAP_SHARED, p->base, p->size, (void **)out);
 	if (ret)
 		return ret;
 	ret = header_init(*out, name, p);

@@ -129,9 +129,11 @@ static void session_remove(const char *name)
 	ctl_unlink(name);
 }
 
+static int session_leave(bool exiting);
+
 static void session_exit(void)
 {
-	fusion_session_leave();
+	session_leave(true);
 }
 
 /* A child of a member is no member: it lets go of the mapping and of
@@ -223,31 +225,49 @@ int fusion_session_join(const char *name)
 	return ret;
 }
 
-int fusion_session_leave(void)
+/*
+ * Leave, or with @exiting, as the process exits: an instance still placed
+ * then (its creator did not end it) may be run by its threads until the
+ * process is gone, so its member keeps its slot and blocks, which the
+ * others free once it is dead, and its mapping.
+ */
+static int session_leave(bool exiting)
 {
 	struct session *s;
 	bool persistent;
 
 	pthread_mutex_lock(&session_guard);
 	s = session_current();
-	if (s == NULL) {
+	if (s == NULL || (s->placed && !exiting)) {
 		pthread_mutex_unlock(&session_guard);
-		return -ENOENT;
+		return s ? -EBUSY : -ENOENT;
 	}
 	atomic_store_explicit(&session_cur, NULL, memory_order_release);
 	persistent = s->hdr->persistent;
-	if (session_lock(s->hdr) == 0) {
-		session_member_remove(s->hdr, s->slot);
-		session_unlock(s->hdr);
+	if (!s->placed) {
+		if (session_lock(s->hdr) == 0) {
+			session_member_remove(s->hdr, s->slot);
+			session_unlock(s->hdr);
+		}
+		session_segment_close(s->hdr);
 	}
-	session_segment_close(s->hdr);
 	session_ctl_lock(s->ctl_fd, SESSION_CTL_MEMBERS, F_UNLCK, false);
 	session_ctl_lock(s->ctl_fd, SESSION_CTL_GUARD, F_WRLCK, true);
 	if (session_ctl_lock(s->ctl_fd, SESSION_CTL_MEMBERS, F_WRLCK, false) ==
 		0 &&
 	    !persistent)
 		session_remove(s->name);
-	close(s->ctl_fd); /* and its locks with it */
+	/* With its locks: a placed member's slot stays locked until it is
+	 * dead, so that nobody frees its blocks under its threads. */
+	if (s->placed)
+		session_ctl_lock(s->ctl_fd, SESSION_CTL_GUARD, F_UNLCK, false);
+	else
+		close(s->ctl_fd);
 	pthread_mutex_unlock(&session_guard);
 	return 0;
+}
+
+int fusion_session_leave(void)
+{
+	return session_leave(false);
 }

@@ -77,6 +77,7 @@ struct session {
 	struct session_header *hdr;
 	int ctl_fd; /* the control file, whose locks say it is a member */
 	int slot;   /* our entry in hdr->members */
+	bool placed; /* an instance of ours is in it (nucleus.c) */
 	char name[FUSION_SESSION_NAME_MAX];
 };
 
@@ -108,6 +109,10 @@ int session_header_check(const struct session_header *hdr, uint64_t size,
 int session_segment_open(const char *name, const struct session_params *p,
 			 struct session_header **hdr);
 void session_segment_close(struct session_header *hdr);
+/* mmap @size bytes of @fd (-1: anonymous) at @base, nowhere else, with
+ * @flags (MAP_SHARED ...): 0, -EADDRINUSE or -errno. */
+int session_map_fixed(int fd, int flags, uint64_t base, uint64_t size,
+		      void **out);
 
 /*
  * ctl.c: the control file's locks, on one byte each: SESSION_CTL_GUARD,
@@ -138,7 +143,17 @@ int session_reap_dead(struct session_header *hdr, int fd, int self);
 /* Is the member in @slot alive?  Never asked of one's own slot. */
 bool session_member_alive(int fd, int slot);
 
-/* shm.c.  Lock held. */
+/*
+ * shm.c.  Lock held.  Names starting with '.' are the library's own
+ * (SESSION_NUCLEUS_BLOCK): fusion_session_shm refuses them.  Find the
+ * block @name; create it held by @user, zeroed if @zero (0, -ENOSPC).
+ */
+#define SESSION_NUCLEUS_BLOCK ".nucleus"
+struct session_shm *session_shm_find(struct session_header *hdr,
+				     const char *name);
+int session_shm_create(struct session_header *hdr, const char *name,
+		       size_t size, uint64_t user, bool zero,
+		       struct session_shm **out);
 void session_shm_drop_member(struct session_header *hdr, int slot);
 /* Do the blocks lie in the blocks' area, none over another? */
 bool session_shm_valid(const struct session_header *hdr);

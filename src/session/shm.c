@@ -44,8 +44,8 @@ bool session_shm_valid(const struct session_header *hdr)
 	return true;
 }
 
-static struct session_shm *shm_find(struct session_header *hdr,
-				    const char *name)
+struct session_shm *session_shm_find(struct session_header *hdr,
+				     const char *name)
 {
 	for (int i = 0; i < SESSION_MAX_SHM; i++)
 		if (hdr->shm[i].offset && strcmp(hdr->shm[i].name, name) == 0)
@@ -80,8 +80,9 @@ static uint64_t shm_gap(const struct session_header *hdr, uint64_t size)
 }
 
 /* Published with its first user in: it is never seen held by nobody. */
-static int shm_create(struct session_header *hdr, const char *name, size_t size,
-		      uint64_t user, struct session_shm **out)
+int session_shm_create(struct session_header *hdr, const char *name,
+		       size_t size, uint64_t user, bool zero,
+		       struct session_shm **out)
 {
 	struct session_shm *b = NULL;
 	uint64_t at;
@@ -93,7 +94,8 @@ static int shm_create(struct session_header *hdr, const char *name, size_t size,
 	if (at == 0)
 		return -ENOSPC;
 	/* A block freed by a member that died may hold its data. */
-	memset((char *)hdr + at, 0, size);
+	if (zero)
+		memset((char *)hdr + at, 0, size);
 	memset(b->name, 0, sizeof(b->name));
 	strcpy(b->name, name);
 	b->size = size;
@@ -109,7 +111,7 @@ int fusion_session_shm(const char *name, size_t size, void **addr)
 	struct session_shm *b;
 	int ret;
 
-	if (name == NULL || name[0] == '\0' ||
+	if (name == NULL || name[0] == '\0' || name[0] == '.' ||
 	    strlen(name) >= FUSION_SESSION_SHM_NAME_MAX || addr == NULL)
 		return -EINVAL;
 	if (s == NULL)
@@ -117,13 +119,14 @@ int fusion_session_shm(const char *name, size_t size, void **addr)
 	ret = session_lock(s->hdr);
 	if (ret)
 		return ret;
-	b = shm_find(s->hdr, name);
+	b = session_shm_find(s->hdr, name);
 	if (b && size > b->size)
 		ret = -EEXIST;
 	else if (b == NULL && size == 0)
 		ret = -ENOENT;
 	else if (b == NULL)
-		ret = shm_create(s->hdr, name, size, 1ull << s->slot, &b);
+		ret = session_shm_create(s->hdr, name, size, 1ull << s->slot,
+					 true, &b);
 	if (ret == 0) {
 		b->users |= 1ull << s->slot;
 		*addr = (char *)s->hdr + b->offset;

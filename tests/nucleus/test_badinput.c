@@ -315,6 +315,7 @@ PROBE_FN(inst_nr_cpus, nk_instance_nr_cpus(o));
 PROBE_FN(inst_registry, nk_instance_registry(o) != NULL);
 PROBE_FN(inst_set_trace, nk_instance_set_trace(o, NULL, NULL));
 PROBE_FN(inst_describe, nk_instance_describe(o, count_line, NULL));
+PROBE_FN(inst_check, nk_instance_check(o, (char[8]){0}, 8));
 
 static long long inst_lock(void *o)
 {
@@ -375,6 +376,7 @@ static const struct probe forged_instance_probes[] = {
     P(inst_registry, 0),
     P(inst_set_trace, -EINVAL),
     P(inst_describe, -EINVAL),
+    P(inst_check, -EINVAL),
     P(inst_lock, 0),
     P(clock_now, 0),
     P(clock_wallclock, 0),
@@ -1727,6 +1729,7 @@ static const struct probe foreign_probes[] = {
     P(inst_nr_cpus, 1),
     P(inst_registry, 1),
     P(inst_describe, 0),
+    P(inst_check, 0),
     P(thread_sleep_bad_mode, -EINVAL),
     P(thread_periodic_on, -EPERM),
     P(thread_periodic_negative, -EINVAL),

@@ -95,6 +95,7 @@ static void boot(int main_prio)
 
 static void halt(void)
 {
+	test_instance_whole(nk);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 

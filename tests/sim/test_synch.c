@@ -250,6 +250,7 @@ static void join_all(void)
 
 static void teardown(void)
 {
+	test_instance_whole(nk);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 	nk = NULL;
 }
