@@ -96,7 +96,17 @@ static int show(const char *name, void *arg)
 	for (int i = 0; i < SESSION_MAX_SHM; i++) {
 		const struct session_shm *b = &h.shm[i];
 
-		if (b->offset)
+		if (b->offset == 0)
+			continue;
+		/* The block of the instance in the session, one member's. */
+		if (strcmp(b->name, SESSION_NUCLEUS_BLOCK) == 0 && b->users)
+			printf("  nucleus of member %-8d %10llu bytes\n",
+			       (int)h
+				   .members[__builtin_ctzll(b->users) %
+					    SESSION_MAX_MEMBERS]
+				   .pid,
+			       (unsigned long long)b->size);
+		else
 			printf("  shm    %-31s %10llu bytes, %d holders\n",
 			       b->name, (unsigned long long)b->size,
 			       __builtin_popcountll(b->users));

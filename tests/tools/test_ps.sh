@@ -3,7 +3,7 @@
 # fusion ps lists a session, its members (a killed one as dead) and its
 # shared memory while processes of examples/session share it, and the
 # last one out removes it; a member with a nucleus (tools_ps_app) shows
-# its threads and skin objects.
+# its threads and skin objects, and its instance's block in the session.
 set -eu
 bin="$1/bin"
 name="ps$$"
@@ -47,6 +47,8 @@ for i in $(seq 50); do
 done
 cat "$out" >&2
 grep -q "member $app *alive *tools_ps_app" "$out"
+# Its nucleus instance is the session's (it is the one member with one).
+grep -q "nucleus of member $app " "$out"
 grep -qE "^ *[0-9]+ waiter +alchemy +21 +21 +0 +waiting +gate " "$out"
 grep -qE "^ *[0-9]+ main " "$out"
 grep -qE "^alchemy +sem +gate +0 +- +- +1 +0$" "$out"
