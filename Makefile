@@ -103,7 +103,8 @@ cross:
 # fuzz_api per API, each run twice on sim and their logs compared, then
 # each libFuzzer target for STRESS_SECONDS; counts at the end.
 STRESS_SEEDS ?= 10000
-# Session members killed at random points (tests/session/).
+# Session members killed at random points (tests/session/), and a tenth
+# as many killed running their instance in the session.
 STRESS_KILLS ?= 20000
 STRESS_SECONDS ?= 300
 FUZZ := $(BUILD)/tests/fuzz
@@ -111,6 +112,8 @@ stress: build
 	$(FUZZ)/fuzz_api --from 1 --count $(STRESS_SEEDS) --jobs $(JOBS)
 	FUSION_BACKEND=live FUSION_SESSION_KILLS=$(STRESS_KILLS) \
 		$(BUILD)/bin/session_test_session_death
+	FUSION_BACKEND=live FUSION_SESSION_KILLS=$(STRESS_KILLS) \
+		$(BUILD)/bin/session_test_session_nucleus killed_in_place
 	@for t in scenario options; do \
 		if [ ! -x $(FUZZ)/fuzz_$$t ]; then \
 			echo "fuzz_$$t: not built (no clang with libFuzzer)"; \

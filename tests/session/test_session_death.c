@@ -46,12 +46,6 @@ static int reap(void)
 	return n;
 }
 
-static void peer_kill(struct peer *p)
-{
-	CHECK_EQ(kill(p->pid, SIGKILL), 0);
-	CHECK(WIFSIGNALED(peer_end(p)));
-}
-
 /* 1: join; 2: take "mine" and "both"; 3: lock and die; 4: lock, damage
  * the table of blocks (two over one another), and die. */
 static int victim_step(void *arg, int n)

@@ -10,11 +10,13 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char name[64];
@@ -62,6 +64,11 @@ static uintptr_t view_address(void)
 static struct nk_sem sem;
 static char order[16];
 static int nr_order;
+
+static void nothing(void *arg)
+{
+	(void)arg;
+}
 
 static void pinger(void *arg)
 {
@@ -225,6 +232,94 @@ TEST(exit_in_place)
 	CHECK(!session_test_exists(name));
 }
 
+/*
+ * 1: join and place an instance; 2: make and free nucleus objects in it
+ * (the heap's lock taken each time) and a thread now and then, as fast
+ * as it can until killed.
+ */
+static int churn_step(void *arg, int n)
+{
+	unsigned int seed = (unsigned int)(uintptr_t)arg;
+	struct nk_thread_attr attr = {
+	    .name = "t", .priority = 5, .policy = NK_SCHED_FIFO};
+	static struct nk_instance *nk;
+
+	if (n == 1) {
+		PEER_CHECK(fusion_session_join(name) == 0);
+		return create_shared(&nk) ? __LINE__ : 0;
+	}
+	for (unsigned int i = 0;; i++) {
+		struct nk_sem *s = nk_alloc(nk, 16 + rand_r(&seed) % 2048);
+		struct nk_thread *t;
+
+		PEER_CHECK(s && nk_sem_init(nk, s, "s", 1, 0, 0) == 0);
+		PEER_CHECK(nk_sem_take(s, 0, NK_RELATIVE) == 0);
+		PEER_CHECK(nk_sem_destroy(s) == 0);
+		nk_free(nk, s);
+		if (i % 64)
+			continue;
+		attr.flags = NK_THREAD_JOINABLE;
+		PEER_CHECK(nk_thread_create(nk, &attr, &t) == 0);
+		PEER_CHECK(nk_thread_start(t, nothing, NULL) == 0);
+		PEER_CHECK(nk_thread_join(t) == 0);
+	}
+}
+
+/*
+ * Did the dead holder of the nucleus block @b hold its heap's lock?  The
+ * arena starts with it (src/nucleus/memory.c); the lock's futex word
+ * keeps the dead owner's id (FUTEX_OWNER_DIED added by the kernel).
+ */
+static bool heap_locked(const struct session_shm *b)
+{
+	const pthread_mutex_t *lock =
+	    (const void *)((const char *)header() + b->offset);
+
+	return __atomic_load_n(&lock->__data.__lock, __ATOMIC_ACQUIRE) != 0;
+}
+
+/*
+ * A member running its instance in the session is killed at random
+ * points, the heap's lock held or not: each time, the next member
+ * places its own instance there, whole.  FUSION_SESSION_KILLS / 10 runs
+ * (make stress), 100 by default.
+ */
+TEST(killed_in_place)
+{
+	const char *env = getenv("FUSION_SESSION_KILLS");
+	int runs = env ? atoi(env) / 10 : 100, in_lock = 0;
+	unsigned int seed = 1;
+
+	session_test_name(name, sizeof(name), "churn");
+	CHECK_EQ(fusion_session_join(name), 0);
+	for (int run = 0; run < runs; run++) {
+		struct timespec delay = {0, 100000 + rand_r(&seed) % 2000000};
+		struct nk_instance *nk;
+		struct session_shm *b;
+		struct peer churn;
+		int step = 2;
+
+		peer_start(&churn, churn_step, (void *)(uintptr_t)run);
+		CHECK_EQ(peer_step(&churn, 1), 0);
+		CHECK(write(churn.cmd, &step, sizeof(step)) == sizeof(step));
+		nanosleep(&delay, NULL);
+		CHECK_EQ(kill(churn.pid, SIGKILL), 0);
+		b = nucleus_block();
+		CHECK(b != NULL);
+		in_lock += heap_locked(b);
+		peer_kill(&churn);
+		CHECK_EQ(create_shared(&nk), 0);
+		test_instance_whole(nk);
+		CHECK(in_segment(nk_thread_self(nk), sizeof(struct nk_thread)));
+		CHECK_EQ(nk_instance_destroy(nk), 0);
+		CHECK_EQ(atomic_load(&header()->state), SESSION_READY);
+	}
+	printf("%d kills, %d of them while it held the heap's lock\n", runs,
+	       in_lock);
+	CHECK_EQ(fusion_session_leave(), 0);
+	CHECK(!session_test_exists(name));
+}
+
 TEST(bad_input)
 {
 	struct nk_instance_attr sim = {.backend = "sim", .session = true};
@@ -255,4 +350,4 @@ TEST(bad_input)
 }
 
 TESTS(T(placed_in_the_segment), T(one_member_holds_it), T(holder_killed),
-      T(exit_in_place), T(bad_input));
+      T(exit_in_place), T(killed_in_place), T(bad_input));

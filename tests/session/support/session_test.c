@@ -98,3 +98,9 @@ int peer_end(struct peer *p)
 	CHECK(waitpid(p->pid, &status, 0) == p->pid);
 	return status;
 }
+
+void peer_kill(struct peer *p)
+{
+	CHECK_EQ(kill(p->pid, SIGKILL), 0);
+	CHECK(WIFSIGNALED(peer_end(p)));
+}

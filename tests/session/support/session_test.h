@@ -36,6 +36,8 @@ void peer_start(struct peer *p, int (*step)(void *arg, int n), void *arg);
 int peer_step(struct peer *p, int n);
 /* End @p (step 0) and reap it: its exit status. */
 int peer_end(struct peer *p);
+/* Kill @p with SIGKILL and reap it. */
+void peer_kill(struct peer *p);
 
 /* A peer's check: answer the failing line. */
 #define PEER_CHECK(cond)                                                       \
