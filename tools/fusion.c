@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `fusion COMMAND [OPTIONS]`: the tools real-time users run first. */
 #include "tool.h"
+#include "runtime/runtime.h"
 #include "runtime/status_page.h"
 
 #include <stdio.h>
@@ -42,7 +43,7 @@ struct nk_instance *fusion_tool_instance(int main_prio)
 {
 	struct nk_instance_attr attr = {.main_priority = main_prio};
 	struct nk_instance *nk;
-	int ret = nk_instance_create(&attr, &nk);
+	int ret = runtime_instance_create(&attr, &nk);
 
 	if (ret) {
 		fprintf(stderr, "fusion: cannot start the nucleus: %s\n",

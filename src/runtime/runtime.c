@@ -9,6 +9,7 @@
 #include <fusion/session.h>
 
 #include "../backend/common/options.h"
+#include "runtime.h"
 #include "status_page.h"
 
 #include <errno.h>
@@ -47,6 +48,32 @@ static const char *join_error(int err)
 	return strerror(-err);
 }
 
+int runtime_instance_create(struct nk_instance_attr *attr,
+			    struct nk_instance **out)
+{
+	struct be_options opts = {0};
+	int ret;
+
+	be_option_get(BE_OPT_SESSION, &opts);
+	if (opts.session && fusion_session_name() == NULL) {
+		ret = fusion_session_join(opts.session);
+		if (ret) {
+			fprintf(stderr, "fusion: cannot join session %s: %s\n",
+				opts.session, join_error(ret));
+			return ret;
+		}
+	}
+	attr->session = fusion_session_name() != NULL;
+	ret = nk_instance_create(attr, out);
+	if (ret == -EBUSY && attr->session) {
+		/* Another member's instance is the session's: until threads
+		 * are shared across processes, this one keeps its own. */
+		attr->session = false;
+		ret = nk_instance_create(attr, out);
+	}
+	return ret;
+}
+
 static void runtime_create(void)
 {
 	struct be_options opts = {0};
@@ -60,15 +87,6 @@ static void runtime_create(void)
 	/* A bad option stops the program here, its line printed. */
 	if (be_options_check())
 		exit(FUSION_EXIT_USAGE);
-	be_option_get(BE_OPT_SESSION, &opts);
-	if (opts.session) {
-		runtime_error = fusion_session_join(opts.session);
-		if (runtime_error) {
-			fprintf(stderr, "fusion: cannot join session %s: %s\n",
-				opts.session, join_error(runtime_error));
-			return;
-		}
-	}
 	/* Before the instance, while the caller is no shadow yet: the page
 	 * answers "not started" until it is published below. */
 	ret = status_publish();
@@ -83,14 +101,7 @@ static void runtime_create(void)
 	attr.nr_cpus = opts.nr_cpus;
 	memcpy(runtime_cpus, opts.cpus, sizeof(runtime_cpus));
 	runtime_nr_cpus = opts.nr_cpus;
-	attr.session = opts.session != NULL;
-	runtime_error = nk_instance_create(&attr, &nk);
-	if (runtime_error == -EBUSY && attr.session) {
-		/* Another member's instance is the session's: until threads
-		 * are shared across processes, this one keeps its own. */
-		attr.session = false;
-		runtime_error = nk_instance_create(&attr, &nk);
-	}
+	runtime_error = runtime_instance_create(&attr, &nk);
 	if (runtime_error)
 		return;
 	/* Published for fusion_runtime_peek(), which does not wait here. */

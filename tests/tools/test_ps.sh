@@ -53,5 +53,20 @@ grep -qE "^ *[0-9]+ waiter +alchemy +21 +21 +0 +waiting +gate " "$out"
 grep -qE "^ *[0-9]+ main " "$out"
 grep -qE "^alchemy +sem +gate +0 +- +- +1 +0$" "$out"
 wait $app
+# A tool joins a session with --session, and its instance is the
+# session's as a program's is.
+"$bin/fusion" latency --session=$name -T 2 -q >/dev/null &
+tool=$!
+for i in $(seq 50); do
+	"$bin/fusion" ps >"$out"
+	grep -q "nucleus of member $tool " "$out" && break
+	sleep 0.1
+done
+grep -q "nucleus of member $tool " "$out"
+wait $tool
+if "$bin/fusion" ps | grep -q "^$name "; then
+	echo "session $name left behind by fusion latency" >&2
+	exit 1
+fi
 "$bin/fusion" ps extra 2>/dev/null && exit 1
 echo ok
