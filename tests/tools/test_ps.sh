@@ -9,6 +9,15 @@ bin="$1/bin"
 name="ps$$"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+# fusion ps into $out until it shows $1 (5 s at most): fails if never.
+ps_until() {
+	for i in $(seq 50); do
+		"$bin/fusion" ps >"$out"
+		grep -q "$1" "$out" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # Each waits up to 2 s for the other: ps looks meanwhile.
 FUSION_SESSION=$name "$bin/session_tally" 1000 >"$out" &
 sleep 0.3
@@ -40,11 +49,7 @@ fi
 # pends on "gate", which counts it.
 FUSION_SESSION=$name "$bin/tools_ps_app" 3000 &
 app=$!
-for i in $(seq 50); do
-	"$bin/fusion" ps >"$out"
-	grep -q "waiting *gate" "$out" && break
-	sleep 0.1
-done
+ps_until "waiting *gate"
 cat "$out" >&2
 grep -q "member $app *alive *tools_ps_app" "$out"
 # Its nucleus instance is the session's (it is the one member with one).
@@ -57,12 +62,7 @@ wait $app
 # session's as a program's is.
 "$bin/fusion" latency --session=$name -T 2 -q >/dev/null &
 tool=$!
-for i in $(seq 50); do
-	"$bin/fusion" ps >"$out"
-	grep -q "nucleus of member $tool " "$out" && break
-	sleep 0.1
-done
-grep -q "nucleus of member $tool " "$out"
+ps_until "nucleus of member $tool "
 wait $tool
 if "$bin/fusion" ps | grep -q "^$name "; then
 	echo "session $name left behind by fusion latency" >&2
