@@ -42,6 +42,16 @@ uint64_t status_pid_start(pid_t pid)
 	return strstr(buf, ") Z ") ? 0 : (uint64_t)start;
 }
 
+/*
+ * A page of another layout (another version's) is -EPROTO while the
+ * process it names by its file name lives, -ENOENT (gone) once it does
+ * not: its pid field cannot be trusted.
+ */
+static int foreign(pid_t pid)
+{
+	return status_pid_start(pid) ? -EPROTO : -ENOENT;
+}
+
 static struct status_page *page_map(pid_t pid, int *err)
 {
 	char path[32];
@@ -57,7 +67,7 @@ static struct status_page *page_map(pid_t pid, int *err)
 	}
 	if (fstat(fd, &st) || (size_t)st.st_size != sizeof(*page)) {
 		close(fd);
-		*err = -EPROTO;
+		*err = foreign(pid);
 		return NULL;
 	}
 	page = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -69,7 +79,7 @@ static struct status_page *page_map(pid_t pid, int *err)
 	}
 	if (memcmp(page->magic, STATUS_MAGIC, sizeof(page->magic)) != 0 ||
 	    page->layout != STATUS_LAYOUT || page->size != sizeof(*page)) {
-		*err = -EPROTO;
+		*err = foreign(pid);
 	} else if (page->pid != pid || status_pid_start(pid) != page->start) {
 		*err = -ENOENT; /* left by a process that is gone */
 	} else {
