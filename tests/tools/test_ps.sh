@@ -68,19 +68,5 @@ if "$bin/fusion" ps | grep -q "^$name "; then
 	echo "session $name left behind by fusion latency" >&2
 	exit 1
 fi
-# A status page of another layout (another version's) is shown as
-# unreadable while its process lives, and removed once it is gone.
-true &
-dead=$!
-wait $dead
-head -c 100 /dev/zero >/dev/shm/fusion-status.$dead
-head -c 100 /dev/zero >/dev/shm/fusion-status.$$
-"$bin/fusion" ps >"$out"
-grep -q "fusion-status.$$: Protocol error" "$out"
-rm -f /dev/shm/fusion-status.$$
-if [ -e /dev/shm/fusion-status.$dead ]; then
-	echo "a dead program's foreign status page left behind" >&2
-	exit 1
-fi
 "$bin/fusion" ps extra 2>/dev/null && exit 1
 echo ok

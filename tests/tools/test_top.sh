@@ -15,7 +15,7 @@ check() { # what, then a command that must succeed
 	fi
 }
 out=$(mktemp)
-trap 'rm -f "$out"; rm -f /dev/shm/fusion-status.999999' EXIT
+trap 'rm -f "$out" /dev/shm/fusion-status.999999 /dev/shm/fusion-status.$$' EXIT
 
 "$bin/fusion" latency -T 3 -q >/dev/null 2>&1 &
 pid=$!
@@ -43,9 +43,12 @@ for args in "ps x" "ps 1 2" "top" "top x" "top $pid -d 0" "top $pid -n 0" "top $
 	rc=$?
 	check "fusion $args is a usage error" test $rc -eq 2
 done
-# A foreign page is reported, never trusted; a stale one goes.
+# A foreign page (another version's) is reported, never trusted, while
+# its process lives; once it is gone, the page goes.
+head -c 100 /dev/zero >/dev/shm/fusion-status.$$
 head -c 100 /dev/zero >/dev/shm/fusion-status.999999
-check "ps survives a foreign page" sh -c "'$bin/fusion' ps | grep -q '999999'"
+check "ps survives a foreign page" sh -c "'$bin/fusion' ps | grep -q 'fusion-status.$$: Protocol error'"
+check "a gone program's foreign page goes" test ! -e /dev/shm/fusion-status.999999
 wait "$pid"
 "$bin/fusion" ps "$pid" >/dev/null 2>&1
 check "the page went with the program" test $? -eq 1
