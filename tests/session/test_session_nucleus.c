@@ -233,15 +233,17 @@ TEST(exit_in_place)
 }
 
 /*
- * 1: join and place an instance; 2: make and free nucleus objects in it
- * (the heap's lock taken each time) and a thread now and then, as fast
- * as it can until killed.
+ * 1: join and place an instance; 2: allocate and free blocks in it (the
+ * heap's lock taken each time), a semaphore in one of them, and a
+ * thread now and then, as fast as it can until killed.
  */
 static int churn_step(void *arg, int n)
 {
 	unsigned int seed = (unsigned int)(uintptr_t)arg;
-	struct nk_thread_attr attr = {
-	    .name = "t", .priority = 5, .policy = NK_SCHED_FIFO};
+	struct nk_thread_attr attr = {.name = "t",
+				      .priority = 5,
+				      .policy = NK_SCHED_FIFO,
+				      .flags = NK_THREAD_JOINABLE};
 	static struct nk_instance *nk;
 
 	if (n == 1) {
@@ -249,16 +251,23 @@ static int churn_step(void *arg, int n)
 		return create_shared(&nk) ? __LINE__ : 0;
 	}
 	for (unsigned int i = 0;; i++) {
-		struct nk_sem *s = nk_alloc(nk, 16 + rand_r(&seed) % 2048);
+		void *held[8];
+		struct nk_sem *s;
 		struct nk_thread *t;
 
-		PEER_CHECK(s && nk_sem_init(nk, s, "s", 1, 0, 0) == 0);
+		for (int k = 0; k < 8; k++) {
+			held[k] =
+			    nk_alloc(nk, sizeof(*s) + rand_r(&seed) % 256);
+			PEER_CHECK(held[k] != NULL);
+		}
+		s = held[rand_r(&seed) % 8];
+		PEER_CHECK(nk_sem_init(nk, s, "s", 1, 0, 0) == 0);
 		PEER_CHECK(nk_sem_take(s, 0, NK_RELATIVE) == 0);
 		PEER_CHECK(nk_sem_destroy(s) == 0);
-		nk_free(nk, s);
-		if (i % 64)
+		for (int k = 0; k < 8; k++)
+			nk_free(nk, held[k]);
+		if (i % 1024)
 			continue;
-		attr.flags = NK_THREAD_JOINABLE;
 		PEER_CHECK(nk_thread_create(nk, &attr, &t) == 0);
 		PEER_CHECK(nk_thread_start(t, nothing, NULL) == 0);
 		PEER_CHECK(nk_thread_join(t) == 0);
