@@ -41,7 +41,7 @@ static const char *inspect(struct nk_instance *nk, int what)
 }
 
 static long partition[256];
-static long pool[512];
+static _Alignas(16) long pool[512]; /* the heap aligns its start to 16 */
 
 static void never_fires(_Vx_usr_arg_t arg)
 {
