@@ -113,11 +113,6 @@ static bool level_ok(struct check *c, struct nk_sched *s, int prio,
 	return true;
 }
 
-static int by_date(const struct nk_timer *a, const struct nk_timer *b)
-{
-	return a->date < b->date ? -1 : a->date > b->date;
-}
-
 static bool timers_ok(struct check *c, struct nk_sched *s)
 {
 	const struct nk_rbnode *node = nk_rbtree_first(&s->timers);
@@ -137,7 +132,7 @@ static bool timers_ok(struct check *c, struct nk_sched *s)
 		if (t->magic != NK_TIMER_MAGIC || !t->armed || t->cpu != s->cpu)
 			return fail(c, "cpu %d timers: a timer not armed there",
 				    s->cpu);
-		if (prev && by_date(prev, t) > 0)
+		if (prev && prev->date > t->date)
 			return fail(c, "cpu %d timers: %s before %s, later",
 				    s->cpu,
 				    prev->name[0] ? prev->name : "(unnamed)",

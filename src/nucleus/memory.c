@@ -19,23 +19,18 @@ struct nk_arena {
 	struct nk_core core;
 };
 
-uint64_t nk_layout_fingerprint(void)
+void nk_layout_get(struct nk_layout *out)
 {
-	const uint64_t sizes[] = {
-	    sizeof(struct nk_arena),
-	    sizeof(struct nk_core),
-	    sizeof(struct nk_thread),
-	    sizeof(struct nk_sched),
-	    sizeof(struct nk_instance),
+	*out = (struct nk_layout){
+	    .arena = sizeof(struct nk_arena),
+	    .core = sizeof(struct nk_core),
+	    .thread = sizeof(struct nk_thread),
+	    .sched = sizeof(struct nk_sched),
+	    .instance = sizeof(struct nk_instance),
 #ifdef NK_DEBUG
-	    1,
+	    .debug = 1,
 #endif
 	};
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		h = (h ^ sizes[i]) * 0x100000001b3ull;
-	return h;
 }
 
 static int arena_init(struct nk_arena *arena, size_t size)

@@ -34,11 +34,14 @@ int session_place(size_t view_size, struct session_place *out);
 void session_unplace(const struct session_place *place);
 
 /*
- * nucleus/memory.c: a fingerprint of the nucleus structures the session
- * shares, in the session's own (builds with other layouts, a debug
- * build's checks for one, cannot share a session).
+ * nucleus/memory.c: the layout of the nucleus structures the session
+ * shares, which the session's fingerprint covers (builds with other
+ * layouts, a debug build's checks for one, cannot share a session).
  */
-uint64_t nk_layout_fingerprint(void);
+struct nk_layout {
+	uint64_t arena, core, thread, sched, instance, debug;
+};
+void nk_layout_get(struct nk_layout *out);
 
 #pragma GCC visibility pop
 

@@ -39,8 +39,10 @@ uint64_t session_fingerprint(void)
 	    sizeof(pthread_mutex_t),
 	    offsetof(struct session_header, shm),
 	};
-	uint64_t h = 0xcbf29ce484222325ull, nucleus = nk_layout_fingerprint();
+	uint64_t h = 0xcbf29ce484222325ull;
+	struct nk_layout nucleus;
 
+	nk_layout_get(&nucleus);
 	h = fnv(h, FUSION_VERSION_STRING, sizeof(FUSION_VERSION_STRING));
 	h = fnv(h, &nucleus, sizeof(nucleus));
 	return fnv(h, sizes, sizeof(sizes));
