@@ -55,6 +55,7 @@ struct caller {
 	char name[48];
 	void *qbuf; /* last buffer from rt_queue_alloc/receive */
 	void *block;
+	uintptr_t qbuf_of, block_of; /* handles of their queue and heap */
 	int flowid;
 	char data[FUZZ_DATA];
 };
@@ -64,6 +65,21 @@ static struct caller callers[CALLERS];
 static struct caller *me(struct fuzz_task *t)
 {
 	return &callers[t->irq ? FUZZ_MAX_TASKS + t->slot : t->slot];
+}
+
+/*
+ * Memory of a deleted queue or heap is forgotten: its addresses may
+ * fall in the next object's memory, or not, as the allocator places
+ * it, and a call on them would make the two runs differ.
+ */
+static void forget_memory_of(uintptr_t handle)
+{
+	for (size_t i = 0; i < CALLERS; i++) {
+		if (callers[i].qbuf_of == handle)
+			callers[i].qbuf = NULL;
+		if (callers[i].block_of == handle)
+			callers[i].block = NULL;
+	}
 }
 
 /* Every class's slots: a forged descriptor may copy another's handle. */
@@ -592,8 +608,13 @@ static long task_reply(struct fuzz_task *t)
 	{                                                                      \
 		const char *d;                                                 \
 		TYPE *desc = pick(t, CLS, true, &d);                           \
+		uintptr_t handle = desc ? desc->handle : 0;                    \
+		long ret;                                                      \
 		fuzz_args(t, "%s", d);                                         \
-		return rt_##cls##_delete(desc);                                \
+		ret = rt_##cls##_delete(desc);                                 \
+		if (ret == 0)                                                  \
+			forget_memory_of(handle);                              \
+		return ret;                                                    \
 	}
 
 BIND_OPS(task, TASK, RT_TASK)
@@ -779,6 +800,7 @@ static long queue_alloc(struct fuzz_task *t)
 	if (buf) {
 		memset(buf, 0x5a, size < 64 ? size : 64);
 		me(t)->qbuf = buf;
+		me(t)->qbuf_of = queue->handle;
 	}
 	return 0;
 }
@@ -865,8 +887,10 @@ static long queue_receive(struct fuzz_task *t)
 	ret = WAITED(wt, rt_queue_receive(queue, bufp, wt.tmo),
 		     rt_queue_receive_until(queue, bufp, wt.tmo),
 		     rt_queue_receive_timed(queue, bufp, wt.tsp));
-	if (ret >= 0)
+	if (ret >= 0) {
 		me(t)->qbuf = buf;
+		me(t)->qbuf_of = queue->handle;
+	}
 	return ret;
 }
 
@@ -914,6 +938,7 @@ static long heap_alloc(struct fuzz_task *t)
 	if (ret == 0 && block) {
 		memset(block, 0xa5, size < 64 ? size : 64);
 		me(t)->block = block;
+		me(t)->block_of = heap->handle;
 	}
 	return ret;
 }
