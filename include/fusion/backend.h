@@ -29,10 +29,10 @@ struct nk_instance_attr;
 /* Entry points the nucleus registers with its backend (calls "up"). */
 struct nk_backend_handlers {
 	/*
-	 * The deadline last given to program_timer(@cpu) has passed: run
-	 * the expired timers and reschedule.  Lock held.  Called from the
-	 * backend's interrupt context (never from a nucleus thread's own
-	 * code path).
+	 * The deadline last given to program_timer(@cpu) for this
+	 * process's member has passed: run the expired timers and
+	 * reschedule.  Lock held.  Called from the backend's interrupt
+	 * context (never from a nucleus thread's own code path).
 	 */
 	void (*timer)(struct nk_instance *nk, int cpu);
 	/*
@@ -164,18 +164,25 @@ struct nk_backend_ops {
 	 */
 	int (*init)(struct nk_instance *nk, int nr_cpus,
 		    const struct nk_backend_handlers *handlers, void **priv);
-	/* Release what init took.  Every shadow has been reaped. */
-	void (*fini)(void *priv);
+	/*
+	 * Release what init took.  Every shadow has been reaped.  Returns
+	 * true when a thread it could not end (reaped, never ended) may
+	 * still touch the memory of its shadow, from nk_alloc(): the
+	 * instance's memory must then outlive it, until the process exits.
+	 */
+	bool (*fini)(void *priv);
 
 	/* Monotonic time in ns.  Any context, lock held or not. */
 	nk_time_t (*now)(void *priv);
 
 	/*
-	 * Call handlers->timer(@cpu) once now() >= @when.  A new call
-	 * replaces the previous deadline of @cpu; NK_INFINITE cancels it.
-	 * Lock held.
+	 * Call handlers->timer(@cpu) once now() >= @when, in the process of
+	 * member @member of the session sharing the instance (0, the only
+	 * one, for a private instance): each runs its own timers.  A new
+	 * call replaces the previous deadline of (@cpu, @member);
+	 * NK_INFINITE cancels it.  Lock held.
 	 */
-	void (*program_timer)(void *priv, int cpu, nk_time_t when);
+	void (*program_timer)(void *priv, int cpu, int member, nk_time_t when);
 
 	/*
 	 * The nucleus made @next current on its CPU in place of @prev
@@ -386,5 +393,17 @@ const struct nk_backend_ops *nk_backend_lookup(const char *name);
 
 /* Is the calling OS thread a nucleus thread of any instance? */
 bool nk_backend_thread_bound(void);
+
+/*
+ * The backend's state that every process sharing @nk uses (a session's
+ * members; a private instance has one): @size zeroed bytes from
+ * nk_alloc(), made by the first process to ask (*@made set) and found
+ * by the others.  NULL: no memory.  Called from init.
+ */
+void *nk_backend_state(struct nk_instance *nk, size_t size, bool *made);
+
+/* This process's number among those sharing @nk (its session slot; 0
+ * for a private instance): the member passed to program_timer. */
+int nk_instance_member(struct nk_instance *nk);
 
 #endif

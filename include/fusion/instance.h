@@ -17,6 +17,8 @@
 #include <fusion/trace.h>
 
 #define NK_MAX_CPUS 64 /**< RT CPUs per instance, at most */
+/** Processes sharing an instance (a session's members), at most. */
+#define NK_MAX_MEMBERS 64
 
 /** What nk_instance_create() is given. */
 struct nk_instance_attr {
@@ -37,6 +39,11 @@ struct nk_instance_attr {
 	 * (fusion_session_join()): its core and every object in the
 	 * session's segment, its view at the session's fixed address. */
 	bool session;
+	/** With session: join the instance another member placed there, if
+	 * one did: one scheduler per RT CPU for the threads of every member,
+	 * on the instance's CPUs (nr_cpus must be 0 or their count).
+	 * Skins' personalities are not shared yet. */
+	bool join;
 };
 
 /**
@@ -47,9 +54,11 @@ struct nk_instance_attr {
  * priority), -ENODEV (unknown backend), -EBUSY (the caller is already a
  * nucleus thread), -ENOMEM.  With attr->session: -ENOTSUP (not the live
  * backend), -ENOENT (in no session), -EBUSY (the session holds an
- * instance already, this process's or another member's: threads are not
- * shared across processes yet), -EADDRINUSE (the view's fixed range is
- * taken), -ENOSPC (no room in the segment), -ENOTRECOVERABLE.
+ * instance already, this process's, or another member's without
+ * attr->join), -EAGAIN (the instance to join is still being made),
+ * -EADDRINUSE (the view's fixed range is taken), -ENOSPC (no room in
+ * the segment), -ENOTRECOVERABLE.  A joiner's main thread waits for its
+ * CPU as any thread made ready there.
  * Context: a plain OS thread.
  */
 nk_export int nk_instance_create(const struct nk_instance_attr *attr,
@@ -57,8 +66,11 @@ nk_export int nk_instance_create(const struct nk_instance_attr *attr,
 
 /**
  * End every other thread of @p nk (wherever it waits), release all its
- * resources and unbind the caller.  Context: the thread that created the
- * instance, lock not held.  Errors: -EINVAL (bad instance), -EPERM
+ * resources and unbind the caller.  An instance placed in a session
+ * ends for this process only: its threads, its personalities and its
+ * backend; the other members' threads run on, and the shared part goes
+ * with the last member's.  Context: the thread that created (or joined)
+ * the instance, lock not held.  Errors: -EINVAL (bad instance), -EPERM
  * (other caller).
  */
 nk_export int nk_instance_destroy(struct nk_instance *nk);
@@ -95,6 +107,13 @@ nk_export int nk_instance_describe(struct nk_instance *nk,
  * handlers.  Context: any.
  */
 nk_export bool nk_in_interrupt(struct nk_instance *nk);
+
+/**
+ * Is @p nk placed in a session (nk_instance_attr.session)?  Memory from
+ * nk_alloc() is then shared with the session's other processes, and a
+ * futex in it must use the shared operations.  Context: any.
+ */
+nk_export bool nk_instance_shared(struct nk_instance *nk);
 
 /**
  * Zeroed memory of @p size bytes for an object that lives in @p nk: a

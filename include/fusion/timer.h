@@ -30,7 +30,14 @@ struct nk_timer {
 	nk_timer_fn handler;	/**< called at each expiry */
 	void *cookie;		/**< the user's */
 	int cpu;		/**< RT CPU whose tree holds it */
-	bool armed;		/**< in the tree */
+	/** The member process of a session whose code the handler is (its
+	 * creator's), which alone may call it; -1 for the nucleus's own
+	 * timers, named by their kind, which any member runs.  0 in a
+	 * private instance. */
+	int owner;
+	int tree;	    /**< member whose tree of its CPU holds it, armed */
+	unsigned char kind; /**< which of the nucleus's own (0: none) */
+	bool armed;	    /**< in the tree */
 	unsigned long overruns; /**< periods missed, summed over expiries */
 	unsigned long fired;	/**< expiries so far */
 	char name[NK_NAME_MAX]; /**< what the sim log shows */

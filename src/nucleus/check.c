@@ -113,13 +113,15 @@ static bool level_ok(struct check *c, struct nk_sched *s, int prio,
 	return true;
 }
 
-static bool timers_ok(struct check *c, struct nk_sched *s)
+/* The timers of @s that member @m runs. */
+static bool timers_ok(struct check *c, struct nk_sched *s, int m)
 {
-	const struct nk_rbnode *node = nk_rbtree_first(&s->timers);
+	const struct nk_rbtree *tree = &s->timers[m];
+	const struct nk_rbnode *node = nk_rbtree_first(tree);
 	const struct nk_timer *prev = NULL;
 	size_t n = 0;
 
-	if (s->timers.root && s->timers.root->parent)
+	if (tree->root && tree->root->parent)
 		return fail(c, "cpu %d timers: the root has a parent", s->cpu);
 	for (; node; node = nk_rbtree_next(node)) {
 		const struct nk_timer *t =
@@ -127,9 +129,10 @@ static bool timers_ok(struct check *c, struct nk_sched *s)
 
 		if ((node->left && node->left->parent != node) ||
 		    (node->right && node->right->parent != node) ||
-		    ++n > s->timers.count)
+		    ++n > tree->count)
 			return fail(c, "cpu %d timers: broken tree", s->cpu);
-		if (t->magic != NK_TIMER_MAGIC || !t->armed || t->cpu != s->cpu)
+		if (t->magic != NK_TIMER_MAGIC || !t->armed ||
+		    t->cpu != s->cpu || t->tree != m)
 			return fail(c, "cpu %d timers: a timer not armed there",
 				    s->cpu);
 		if (prev && prev->date > t->date)
@@ -139,9 +142,9 @@ static bool timers_ok(struct check *c, struct nk_sched *s)
 				    t->name[0] ? t->name : "(unnamed)");
 		prev = t;
 	}
-	if (n != s->timers.count)
+	if (n != tree->count)
 		return fail(c, "cpu %d timers: %zu in order, %zu counted",
-			    s->cpu, n, s->timers.count);
+			    s->cpu, n, tree->count);
 	return true;
 }
 
@@ -166,7 +169,10 @@ static bool sched_ok(struct check *c, struct nk_sched *s, unsigned int *queued)
 	if (summary != s->level_summary)
 		return fail(c, "cpu %d: level summary %#x, maps say %#x",
 			    s->cpu, s->level_summary, summary);
-	return timers_ok(c, s);
+	for (int m = 0; m < NK_MAX_MEMBERS; m++)
+		if (!timers_ok(c, s, m))
+			return false;
+	return true;
 }
 
 /* @t waits on its wchan: queued there, in the queue's order. */

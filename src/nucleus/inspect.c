@@ -160,12 +160,13 @@ static void inspect_timers(struct nk_instance *nk, struct json *j)
 {
 	const char *sep = "";
 
-	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+	for (int i = 0; i < nk->nr_cpus * NK_MAX_MEMBERS; i++) {
+		int cpu = i / NK_MAX_MEMBERS;
 		struct nk_sched *sched = &nk->scheds[cpu];
 		const struct nk_rbnode *node;
 
-		for (node = nk_rbtree_first(&sched->timers); node;
-		     node = nk_rbtree_next(node)) {
+		for (node = nk_rbtree_first(&sched->timers[i % NK_MAX_MEMBERS]);
+		     node; node = nk_rbtree_next(node)) {
 			const struct nk_timer *timer =
 			    nk_container_of(node, struct nk_timer, node);
 			const char *thread = timer_owner(nk, timer);

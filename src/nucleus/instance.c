@@ -58,21 +58,105 @@ static void set_sink(struct nk_instance *nk, nk_trace_fn fn, void *ctx)
 		ipipe_set_trace(nk->pipeline, fn, ctx);
 }
 
-static void instance_free(struct nk_instance *nk)
+/* What is this process's goes; a placed instance's shared part goes
+ * with the session's nucleus block, when its last holder lets go. */
+static void instance_free(struct nk_instance *nk, bool keep)
 {
 	set_sink(nk, NULL, NULL);
 	trace_recorder_close(nk->recorder);
-	if (nk->scheds) {
+	if (nk->scheds && nk->arena == NULL) {
 		for (int cpu = 0; cpu < nk->nr_cpus; cpu++)
 			nk_free(nk, nk->scheds[cpu].root);
 		nk_free(nk, nk->scheds);
 	}
-	if (nk->core->registry.magic)
+	if (nk->core->registry.magic && nk->arena == NULL)
 		nk_registry_destroy(&nk->core->registry);
 	if (nk->pipeline)
 		ipipe_destroy(nk->pipeline);
 	nk->magic = 0;
-	nk_unplace(nk);
+	nk_unplace(nk, keep);
+}
+
+/* The shared part of a new instance: its registry and schedulers. */
+static int core_make(struct nk_instance *nk,
+		     const struct nk_instance_attr *attr)
+{
+	struct nk_core *core = nk->core;
+	int ret;
+
+	nk->nr_cpus = core->nr_cpus = attr->nr_cpus ? attr->nr_cpus : 1;
+	nk_list_init(&core->threads);
+	ret = nk_registry_init_in(
+	    &core->registry,
+	    attr->registry_capacity ? attr->registry_capacity : 4096, nk);
+	if (ret)
+		return ret;
+	nk->scheds = core->scheds =
+	    nk_alloc(nk, (size_t)nk->nr_cpus * sizeof(*nk->scheds));
+	return nk->scheds ? 0 : -ENOMEM;
+}
+
+/* Another member's instance, joined: its CPUs and schedulers. */
+static int core_join(struct nk_instance *nk,
+		     const struct nk_instance_attr *attr)
+{
+	struct nk_core *core = nk->core;
+
+	if ((attr->nr_cpus && attr->nr_cpus != core->nr_cpus) ||
+	    attr->main_cpu >= core->nr_cpus)
+		return -EINVAL;
+	nk->nr_cpus = core->nr_cpus;
+	nk->scheds = core->scheds;
+	return 0;
+}
+
+/*
+ * Lock held: our member's timer trees, in a joined instance.  Timers
+ * left there are those of a dead member that had our slot, whose code
+ * is gone: they wait for that member's cleanup (-EBUSY meanwhile).
+ */
+static int timers_join(struct nk_instance *nk)
+{
+	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+		if (nk->scheds[cpu].timers[nk->member].count)
+			return -EBUSY;
+		nk->scheds[cpu].programmed[nk->member] = NK_INFINITE;
+	}
+	return 0;
+}
+
+/*
+ * The calling OS thread becomes the instance's first thread of this
+ * process: current on its CPU at once in a new instance, where nothing
+ * else exists; in a joined one, made ready and waiting for its CPU as
+ * any thread started there.
+ */
+static int main_adopt(struct nk_instance *nk,
+		      const struct nk_instance_attr *attr)
+{
+	struct nk_thread *main;
+	struct nk_sched *sched;
+	int ret;
+
+	nk_lock_acquire(nk);
+	ret = nk->place.joined ? timers_join(nk) : 0;
+	if (ret == 0)
+		ret = nk_thread_adopt(
+		    nk, attr->main_name ? attr->main_name : "main",
+		    attr->main_priority, attr->main_cpu, &main);
+	if (ret == 0) {
+		nk->creator = main;
+		sched = main->sched;
+	}
+	if (ret == 0 && !nk->place.joined) {
+		nk_sched_account(sched, nk_clock_now(nk));
+		sched->curr = main;
+		main->stats.switches = 1;
+	} else if (ret == 0) {
+		nk_thread_wait_cpu(main);
+	}
+	nk_lock_release(nk);
+	return ret;
 }
 
 int nk_instance_create(const struct nk_instance_attr *attr,
@@ -100,52 +184,31 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		return -ENOTSUP;
 	if (nk_backend_thread_bound())
 		return -EBUSY;
-	ret = nk_place(attr->session, &nk);
+	ret = nk_place(attr->session, attr->join, &nk);
 	if (ret)
 		return ret;
 	nk->magic = NK_INSTANCE_MAGIC;
 	nk->be = be;
-	nk->nr_cpus = attr->nr_cpus ? attr->nr_cpus : 1;
 	nk->default_stack_size =
 	    attr->default_stack_size ? attr->default_stack_size : 256 * 1024;
-	nk_list_init(&nk->core->threads);
 	nk_list_init(&nk->reapable);
-	ret = nk_registry_init_in(
-	    &nk->core->registry,
-	    attr->registry_capacity ? attr->registry_capacity : 4096, nk);
+	ret = nk->place.joined ? core_join(nk, attr) : core_make(nk, attr);
 	if (ret)
 		goto fail;
 	ret = trace_recorder_open(be->name, nk->nr_cpus, &nk->recorder);
 	if (ret)
 		goto fail;
-	nk->scheds = nk_alloc(nk, (size_t)nk->nr_cpus * sizeof(*nk->scheds));
-	if (nk->scheds == NULL) {
-		ret = -ENOMEM;
-		goto fail;
-	}
 	ret = be->init(nk, nk->nr_cpus, &nucleus_handlers, &nk->be_priv);
 	if (ret)
 		goto fail;
 	/* Before anything can raise an IRQ: no timer, no source yet. */
 	ret = ipipe_create(nk, &nk_ipipe_host, be, nk->be_priv, nk->nr_cpus,
 			   &nk->pipeline);
-	for (int cpu = 0; cpu < nk->nr_cpus && ret == 0; cpu++)
+	for (int cpu = 0; cpu < nk->nr_cpus && ret == 0 && !nk->place.joined;
+	     cpu++)
 		ret = nk_sched_init(nk, &nk->scheds[cpu], cpu);
-	if (ret == 0) {
-		nk_lock_acquire(nk);
-		ret = nk_thread_adopt(
-		    nk, attr->main_name ? attr->main_name : "main",
-		    attr->main_priority, attr->main_cpu, &nk->creator);
-		if (ret == 0) {
-			/* Nothing else exists: the creator takes its CPU. */
-			struct nk_sched *sched = nk->creator->sched;
-
-			nk_sched_account(sched, nk_clock_now(nk));
-			sched->curr = nk->creator;
-			nk->creator->stats.switches = 1;
-		}
-		nk_lock_release(nk);
-	}
+	if (ret == 0)
+		ret = main_adopt(nk, attr);
 	if (ret) {
 		be->fini(nk->be_priv);
 		goto fail;
@@ -154,18 +217,60 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		be->default_trace(nk->be_priv, &trace, &trace_ctx);
 	trace_recorder_attach(nk->recorder, &trace, &trace_ctx);
 	set_sink(nk, trace, trace_ctx);
+	nk_placed_ready(nk);
 	*out = nk;
 	return 0;
 fail:
-	instance_free(nk);
+	instance_free(nk, false);
 	return ret;
+}
+
+/* Lock held: the process's personalities, pipes and backend go. */
+static void instance_end_here(struct nk_instance *nk)
+{
+	bool keep;
+
+	nk_personality_fini_all(nk);
+	nk_pipe_fini_all(nk);
+	nk_lock_release(nk);
+	keep = nk->be->fini(nk->be_priv);
+	instance_free(nk, keep);
+}
+
+/*
+ * Lock held: @nk ends for this process while other members' threads run
+ * on.  Its other threads have ended (a thread current on another CPU
+ * cannot be freed under that CPU's scheduler: -EBUSY until they have);
+ * the caller leaves its CPU to whoever is next there.
+ */
+static int instance_leave(struct nk_instance *nk, struct nk_thread *self)
+{
+	struct nk_thread *thread;
+	struct nk_list *pos, *next;
+
+	nk_list_for_each(pos, &nk->core->threads) {
+		thread = nk_list_entry(pos, struct nk_thread, instance_link);
+		if (thread->member == nk->member && thread != self &&
+		    !(thread->state & NK_THREAD_ZOMBIE)) {
+			nk_lock_release(nk);
+			return -EBUSY;
+		}
+	}
+	nk_list_for_each_safe(pos, next, &nk->core->threads) {
+		thread = nk_list_entry(pos, struct nk_thread, instance_link);
+		if (thread->member == nk->member && thread != self)
+			nk_thread_free(thread);
+	}
+	nk_thread_reap_all(nk);
+	nk_thread_leave(self);
+	instance_end_here(nk);
+	return 0;
 }
 
 int nk_instance_destroy(struct nk_instance *nk)
 {
 	struct nk_thread *self, *thread;
 	struct nk_list *pos;
-	void *priv;
 
 	nk_check_unlocked(nk);
 	if (!nk_instance_valid(nk))
@@ -176,6 +281,8 @@ int nk_instance_destroy(struct nk_instance *nk)
 		nk_lock_release(nk);
 		return -EPERM;
 	}
+	if (!nk_placed_last(nk))
+		return instance_leave(nk, self);
 	/* Skins see every thread end, the caller's included, while all
 	 * are still whole, each after it let go of what it waited for and
 	 * held, as any end of a thread does: the objects the skins free
@@ -203,12 +310,7 @@ int nk_instance_destroy(struct nk_instance *nk)
 		nk->scheds[cpu].curr = nk->scheds[cpu].root;
 		nk->scheds[cpu].resched = false;
 	}
-	nk_personality_fini_all(nk);
-	nk_pipe_fini_all(nk);
-	nk_lock_release(nk);
-	priv = nk->be_priv;
-	nk->be->fini(priv);
-	instance_free(nk);
+	instance_end_here(nk);
 	return 0;
 }
 

@@ -99,8 +99,11 @@ struct nk_sched {
 	uint32_t level_map[NK_NR_PRIO / 32];
 	uint32_t level_summary;
 	struct nk_list levels[NK_NR_PRIO];
-	struct nk_rbtree timers;
-	nk_time_t programmed;  /* deadline last handed to the backend */
+	/* Armed timers by the member process that runs them (a private
+	 * instance's are all member 0's), and the deadline last handed to
+	 * the backend for each. */
+	struct nk_rbtree timers[NK_MAX_MEMBERS];
+	nk_time_t programmed[NK_MAX_MEMBERS];
 	nk_time_t switched_in; /* when curr became current */
 	nk_time_t idle_time;   /* spent with root (Linux) current */
 	nk_time_t rr_start;    /* when curr's current quantum began */
@@ -112,6 +115,7 @@ struct nk_thread {
 	unsigned int magic;
 	struct nk_instance *nk;
 	struct nk_sched *sched;
+	int member; /* the process it runs in: its creator's (sessions) */
 	/* A move asked while the thread was current: it leaves its CPU at
 	 * its next reschedule (nk_thread_set_cpu). */
 	struct nk_sched *migrate_to;
@@ -175,6 +179,11 @@ struct nk_core {
 	unsigned long thread_serial;
 	unsigned int trace_serial; /* the last nk_trace_id() */
 	struct nk_registry registry;
+	/* Set by the process that made the instance, for those that join
+	 * it in a session (instance.c). */
+	int nr_cpus;
+	struct nk_sched *scheds;
+	void *be_state; /* nk_backend_state() */
 };
 
 struct nk_instance {
@@ -184,6 +193,9 @@ struct nk_instance {
 	int nr_cpus;
 	struct nk_sched *scheds;
 	struct nk_core *core;
+	/* This process's number among the members sharing the instance: its
+	 * session slot, 0 for a private instance (timer.c). */
+	int member;
 	struct nk_list reapable; /* dead non-joinable threads to free */
 	struct nk_thread *creator;
 	nk_trace_fn trace;
@@ -206,13 +218,32 @@ struct nk_instance {
 	struct session_place place;
 };
 
+/* The head of a session's nucleus block (memory.c). */
+struct nk_arena {
+	/* First: the block's word that says it is open (session_place). */
+	_Atomic uint32_t open;
+	/* Process-shared and robust: every member allocates here. */
+	pthread_mutex_t lock;
+	struct nk_heap heap;
+	struct nk_core core;
+};
+
 /*
  * memory.c.  A zeroed instance (its core set), private or in this
- * process's session: 0 or the -errno of session_place(), -ENOMEM.  Give
- * it back, last.
+ * process's session, whose core is another member's with @join if one
+ * placed it there (nk->place.joined): 0, the -errno of session_place(),
+ * -EAGAIN (that instance is not whole yet), -ENOMEM.  Give
+ * it back, last; with @keep, a placed instance's memory stays held and
+ * mapped while the process is in the session (a thread the backend
+ * could not end may still touch it).
  */
-int nk_place(bool session, struct nk_instance **out);
-void nk_unplace(struct nk_instance *nk);
+int nk_place(bool session, bool join, struct nk_instance **out);
+void nk_unplace(struct nk_instance *nk, bool keep);
+/* The instance is whole: members may join it. */
+void nk_placed_ready(struct nk_instance *nk);
+/* Is this process the last to hold @nk (always, for a private one)?
+ * Then nobody joins it any more. */
+bool nk_placed_last(struct nk_instance *nk);
 /*
  * synch.c.  Lock held: the highest priority @thread's ownerships justify
  * (-1: none), and which object justifies it in *@cause (traced).
@@ -343,6 +374,7 @@ void nk_sched_account(struct nk_sched *sched, nk_time_t now);
 void nk_sched_handle_resched(struct nk_instance *nk, int cpu);
 void nk_sched_handle_preempt(struct nk_instance *nk);
 void nk_sched_rr_arm(struct nk_sched *sched);
+void nk_sched_rr_expired(struct nk_timer *timer);
 void nk_sched_set_policy(struct nk_thread *thread, enum nk_policy policy,
 			 nk_time_t quantum);
 
@@ -350,6 +382,17 @@ void nk_sched_set_policy(struct nk_thread *thread, enum nk_policy policy,
 void nk_thread_block(struct nk_thread *thread, unsigned int bits,
 		     nk_time_t date, struct nk_synch *wchan);
 void nk_thread_release(struct nk_thread *thread, unsigned int bits);
+void nk_thread_timeout(struct nk_timer *timer);
+/*
+ * Lock held: the caller, current, leaves its instance for good while
+ * other threads run on: off its CPU as a relaxing thread (the next one
+ * there runs), then unlinked, its skins told, freed, its OS thread
+ * unbound.
+ */
+void nk_thread_leave(struct nk_thread *self);
+/* Lock held: the caller, just adopted, made ready as a started thread
+ * is, waits for its CPU. */
+void nk_thread_wait_cpu(struct nk_thread *self);
 int nk_thread_wait_result(struct nk_thread *thread);
 /* @cause: the object whose ownership boosts @thread (traced), or NULL. */
 void nk_thread_set_effective(struct nk_thread *thread, int prio,
@@ -419,8 +462,22 @@ int nk_synch_reacquire(struct nk_synch *synch);
 nk_time_t nk_grid_next(nk_time_t point, nk_time_t period, nk_time_t now);
 
 /* timer.c */
+/*
+ * The nucleus's own timers, named by kind rather than by handler: in a
+ * session each member's copy of the code is at its own address, and
+ * whichever member arms such a timer runs it.
+ */
+enum nk_timer_kind {
+	NK_TIMER_USER,	 /* its handler, its owner's code */
+	NK_TIMER_THREAD, /* a thread's sleep or wait timeout */
+	NK_TIMER_RR,	 /* a CPU's round-robin quantum */
+};
+void nk_timer_init_own(struct nk_instance *nk, struct nk_timer *timer, int cpu,
+		       enum nk_timer_kind kind, void *cookie);
 void nk_timer_handler(struct nk_instance *nk, int cpu);
-void nk_timer_reprogram(struct nk_sched *sched);
+/* Lock held: tell the backend the earliest date of @member's timers on
+ * @sched, if it changed. */
+void nk_timer_reprogram(struct nk_sched *sched, int member);
 void nk_timer_migrate(struct nk_timer *timer, int cpu);
 
 /* irq.c: what the nucleus registers with its pipeline, and the backend

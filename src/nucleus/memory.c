@@ -9,15 +9,13 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct nk_arena {
-	/* Process-shared and robust: every member will allocate here. */
-	pthread_mutex_t lock;
-	struct nk_heap heap;
-	struct nk_core core;
-};
+_Static_assert(offsetof(struct nk_arena, open) == 0,
+	       "the nucleus block's first word says it is open");
 
 void nk_layout_get(struct nk_layout *out)
 {
@@ -40,7 +38,6 @@ static int arena_init(struct nk_arena *arena, size_t size)
 	    (sizeof(*arena) + NK_HEAP_ALIGN - 1) & ~(size_t)(NK_HEAP_ALIGN - 1);
 	int ret;
 
-	memset(arena, 0, sizeof(*arena));
 	ret = nk_heap_init(&arena->heap, (char *)arena + head, size - head);
 	if (ret)
 		return ret == -EINVAL ? -ENOSPC : ret;
@@ -70,9 +67,10 @@ static int arena_lock(struct nk_arena *arena)
 	return -ret;
 }
 
-int nk_place(bool session, struct nk_instance **out)
+int nk_place(bool session, bool join, struct nk_instance **out)
 {
 	struct session_place place;
+	struct nk_arena *arena;
 	struct nk_instance *nk;
 	int ret;
 
@@ -84,23 +82,37 @@ int nk_place(bool session, struct nk_instance **out)
 		*out = nk;
 		return 0;
 	}
-	ret = session_place(sizeof(*nk), &place);
+	ret = session_place(sizeof(*nk), sizeof(*arena), join, &place);
 	if (ret)
 		return ret;
-	ret = arena_init(place.mem, place.size);
+	arena = place.mem;
+	if (!place.joined)
+		ret = arena_init(arena, place.size);
 	if (ret) {
 		session_unplace(&place);
 		return ret;
 	}
 	nk = place.view;
 	nk->place = place;
-	nk->arena = place.mem;
-	nk->core = &nk->arena->core;
+	nk->arena = arena;
+	nk->core = &arena->core;
+	nk->member = place.member;
 	*out = nk;
 	return 0;
 }
 
-void nk_unplace(struct nk_instance *nk)
+void nk_placed_ready(struct nk_instance *nk)
+{
+	if (nk->arena && !nk->place.joined)
+		session_place_open(&nk->place);
+}
+
+bool nk_placed_last(struct nk_instance *nk)
+{
+	return nk->arena == NULL || session_place_close(&nk->place);
+}
+
+void nk_unplace(struct nk_instance *nk, bool keep)
 {
 	struct session_place place = nk->place;
 
@@ -108,8 +120,28 @@ void nk_unplace(struct nk_instance *nk)
 		free(nk);
 		return;
 	}
-	pthread_mutex_destroy(&nk->arena->lock);
-	session_unplace(&place);
+	/* The heap and its lock go with the block: other members may
+	 * still use them. */
+	if (!keep)
+		session_unplace(&place);
+}
+
+bool nk_instance_shared(struct nk_instance *nk)
+{
+	return nk_instance_valid(nk) && nk->arena != NULL;
+}
+
+int nk_instance_member(struct nk_instance *nk)
+{
+	return nk->member;
+}
+
+void *nk_backend_state(struct nk_instance *nk, size_t size, bool *made)
+{
+	*made = nk->core->be_state == NULL;
+	if (*made)
+		nk->core->be_state = nk_alloc(nk, size);
+	return nk->core->be_state;
 }
 
 void *nk_alloc(struct nk_instance *nk, size_t size)

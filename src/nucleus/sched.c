@@ -10,13 +10,9 @@
  */
 #include "internal.h"
 
-
-static void rr_timer_expired(struct nk_timer *timer);
-
 int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 {
 	struct nk_thread *root;
-	int ret;
 
 	root = nk_alloc(nk, sizeof(*root));
 	if (root == NULL)
@@ -25,8 +21,10 @@ int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 	sched->cpu = cpu;
 	for (int i = 0; i < NK_NR_PRIO; i++)
 		nk_list_init(&sched->levels[i]);
-	nk_rbtree_init(&sched->timers);
-	sched->programmed = NK_INFINITE;
+	for (int m = 0; m < NK_MAX_MEMBERS; m++) {
+		nk_rbtree_init(&sched->timers[m]);
+		sched->programmed[m] = NK_INFINITE;
+	}
 	/* The root thread stands for Linux: below every real priority. */
 	root->magic = NK_THREAD_MAGIC;
 	root->nk = nk;
@@ -41,13 +39,8 @@ int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 	sched->curr = root;
 	/* Linux has had the CPU from here on, not since the clock's zero. */
 	sched->switched_in = nk_clock_now(nk);
-	ret = nk_timer_init(nk, &sched->rr_timer, NULL, cpu, rr_timer_expired,
-			    sched);
-	if (ret) {
-		nk_free(nk, root);
-		sched->root = NULL;
-	}
-	return ret;
+	nk_timer_init_own(nk, &sched->rr_timer, cpu, NK_TIMER_RR, sched);
+	return 0;
 }
 
 static int sched_top_prio(const struct nk_sched *sched)
@@ -160,7 +153,7 @@ void nk_sched_set_policy(struct nk_thread *thread, enum nk_policy policy,
 	}
 }
 
-static void rr_timer_expired(struct nk_timer *timer)
+void nk_sched_rr_expired(struct nk_timer *timer)
 {
 	struct nk_sched *sched = timer->cookie;
 	struct nk_thread *curr = sched->curr;

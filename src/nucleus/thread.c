@@ -13,8 +13,6 @@
 #include <limits.h>
 #include <string.h>
 
-static void thread_timeout(struct nk_timer *timer);
-
 /* --- the block/release core (lock held) --- */
 
 void nk_thread_block(struct nk_thread *thread, unsigned int bits,
@@ -73,7 +71,7 @@ int nk_thread_wait_result(struct nk_thread *thread)
 }
 
 /* Timeout of a sleep or a wait: the thread's resource timer. */
-static void thread_timeout(struct nk_timer *timer)
+void nk_thread_timeout(struct nk_timer *timer)
 {
 	struct nk_thread *thread = timer->cookie;
 	struct nk_instance *nk = thread->nk;
@@ -127,8 +125,6 @@ void nk_thread_set_effective(struct nk_thread *thread, int prio,
 static int thread_setup(struct nk_instance *nk, struct nk_thread *thread,
 			const char *name, int prio, int cpu)
 {
-	int ret;
-
 	thread->magic = NK_THREAD_MAGIC;
 	thread->nk = nk;
 	thread->sched = &nk->scheds[cpu];
@@ -143,12 +139,10 @@ static int thread_setup(struct nk_instance *nk, struct nk_thread *thread,
 	nk_list_init(&thread->ready_link);
 	nk_list_init(&thread->wait_link);
 	nk_list_init(&thread->owned);
-	ret = nk_timer_init(nk, &thread->rtimer, NULL, cpu, thread_timeout,
-			    thread);
-	if (ret == 0)
-		ret = nk_synch_init(nk, &thread->joiners, thread->name,
-				    NK_SYNCH_FIFO, 0);
-	return ret;
+	nk_timer_init_own(nk, &thread->rtimer, cpu, NK_TIMER_THREAD, thread);
+	thread->member = nk->member;
+	return nk_synch_init(nk, &thread->joiners, thread->name, NK_SYNCH_FIFO,
+			     0);
 }
 
 static int check_name(const char *name)
@@ -229,6 +223,17 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
 	return 0;
 }
 
+void nk_thread_wait_cpu(struct nk_thread *self)
+{
+	struct nk_instance *nk = self->nk;
+
+	/* Ready it like a started thread, then wait for the CPU. */
+	self->state = NK_THREAD_DORMANT;
+	nk_thread_release(self, NK_THREAD_DORMANT);
+	nk_sched_run(nk);
+	nk->be->switch_to(nk->be_priv, self->shadow, NULL, NK_SWITCH_PARK);
+}
+
 int nk_thread_shadow(struct nk_instance *nk, const struct nk_thread_attr *attr,
 		     struct nk_thread **out)
 {
@@ -252,12 +257,7 @@ int nk_thread_shadow(struct nk_instance *nk, const struct nk_thread_attr *attr,
 				      &thread);
 	}
 	if (ret == 0) {
-		/* Ready it like a started thread, then wait for the CPU. */
-		thread->state = NK_THREAD_DORMANT;
-		nk_thread_release(thread, NK_THREAD_DORMANT);
-		nk_sched_run(nk);
-		nk->be->switch_to(nk->be_priv, thread->shadow, NULL,
-				  NK_SWITCH_PARK);
+		nk_thread_wait_cpu(thread);
 		*out = thread;
 	}
 	nk_lock_release(nk);
@@ -402,6 +402,9 @@ int nk_thread_delete(struct nk_thread *thread)
 	self = nk_current(nk);
 	if (thread->state & NK_THREAD_ZOMBIE) {
 		ret = -ESRCH;
+	} else if (thread->member != nk->member) {
+		/* Its end and reaping belong to its own process. */
+		ret = -EPERM;
 	} else if (thread == self) {
 		thread_do_exit(self);
 	} else if (thread->sched->curr == thread ||
@@ -443,7 +446,7 @@ int nk_thread_join(struct nk_thread *thread)
 	nk = thread->nk;
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
-	if (self == NULL)
+	if (self == NULL || thread->member != nk->member)
 		ret = -EPERM;
 	else if (self == thread)
 		ret = -EDEADLK;
@@ -771,6 +774,14 @@ static void thread_relax(struct nk_thread *self, int reason, long nr)
 		nk->be->warn(nk->be_priv, self->shadow,
 			     reason << 16 | (int)(nr & 0xffff));
 	nk_sched_run(nk);
+}
+
+void nk_thread_leave(struct nk_thread *self)
+{
+	thread_relax(self, NK_RELAX_EXPLICIT, -1);
+	nk_thread_unlink(self);
+	nk_personality_exit(self);
+	nk_thread_free(self);
 }
 
 void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr)

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Timers: one red-black tree of armed timers per RT CPU, ordered by
- * date (equal dates in arming order).  The backend is told only the
- * earliest date; when it passes, nk_timer_handler() runs every expired
+ * Timers: red-black trees of armed timers per RT CPU, ordered by date
+ * (equal dates in arming order).  The backend is told only the earliest
+ * date of a tree; when it passes, nk_timer_handler() runs every expired
  * timer in date order.
+ *
+ * A CPU has one tree per member process of a session (a private
+ * instance uses member 0's): a handler is code at an address valid in
+ * its own process only, so a timer waits in the tree of the member that
+ * may call it, whose backend fires it.  That is its owner for a timer
+ * with a handler, and whoever armed it for the nucleus's own timers
+ * (thread timeouts, round robin), which every member runs by kind.
  */
 #include "internal.h"
 
@@ -40,6 +47,7 @@ int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
 	timer->cpu = cpu;
 	timer->handler = handler;
 	timer->cookie = cookie;
+	timer->owner = nk->member;
 	timer->date = NK_INFINITE;
 	snprintf(timer->name, sizeof(timer->name), "%s", name ? name : "");
 	timer->trace_id = nk_trace_id(nk);
@@ -47,38 +55,80 @@ int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
 	return 0;
 }
 
-/* Tell the backend the earliest date of @sched, if it changed. */
-void nk_timer_reprogram(struct nk_sched *sched)
+void nk_timer_init_own(struct nk_instance *nk, struct nk_timer *timer, int cpu,
+		       enum nk_timer_kind kind, void *cookie)
 {
-	struct nk_rbnode *first = nk_rbtree_first(&sched->timers);
+	memset(timer, 0, sizeof(*timer));
+	timer->nk = nk;
+	timer->cpu = cpu;
+	timer->cookie = cookie;
+	timer->owner = -1;
+	timer->kind = (unsigned char)kind;
+	timer->date = NK_INFINITE;
+	timer->trace_id = nk_trace_id(nk);
+	timer->magic = NK_TIMER_MAGIC;
+}
+
+static void timer_fire(struct nk_timer *timer)
+{
+	switch (timer->kind) {
+	case NK_TIMER_THREAD:
+		nk_thread_timeout(timer);
+		break;
+	case NK_TIMER_RR:
+		nk_sched_rr_expired(timer);
+		break;
+	default:
+		timer->handler(timer);
+	}
+}
+
+void nk_timer_reprogram(struct nk_sched *sched, int member)
+{
+	struct nk_rbnode *first = nk_rbtree_first(&sched->timers[member]);
 	nk_time_t when =
 	    first ? nk_container_of(first, struct nk_timer, node)->date
 		  : NK_INFINITE;
 	struct nk_instance *nk = sched->nk;
 
-	if (when == sched->programmed)
+	if (when == sched->programmed[member])
 		return;
-	sched->programmed = when;
-	nk->be->program_timer(nk->be_priv, sched->cpu, when);
+	sched->programmed[member] = when;
+	nk->be->program_timer(nk->be_priv, sched->cpu, member, when);
+}
+
+static struct nk_rbtree *timer_tree(const struct nk_timer *timer)
+{
+	return &timer->nk->scheds[timer->cpu].timers[timer->tree];
 }
 
 static void timer_dequeue(struct nk_timer *timer)
 {
-	nk_rbtree_erase(&timer->nk->scheds[timer->cpu].timers, &timer->node);
+	nk_rbtree_erase(timer_tree(timer), &timer->node);
 	timer->armed = false;
 }
 
+/* Into the tree of the member that may run it: see the top. */
 static void timer_enqueue(struct nk_timer *timer)
 {
-	nk_rbtree_insert(&timer->nk->scheds[timer->cpu].timers, &timer->node,
-			 timer_compare);
+	timer->tree = timer->owner >= 0 ? timer->owner : timer->nk->member;
+	nk_rbtree_insert(timer_tree(timer), &timer->node, timer_compare);
 	timer->armed = true;
+}
+
+/* Reprogram the tree that held @timer before a change, and the one that
+ * holds it after. */
+static void timer_reprogram_both(struct nk_timer *timer, int cpu, int tree)
+{
+	nk_timer_reprogram(&timer->nk->scheds[cpu], tree);
+	if (timer->armed && (timer->cpu != cpu || timer->tree != tree))
+		nk_timer_reprogram(&timer->nk->scheds[timer->cpu], timer->tree);
 }
 
 /* Move @timer to @cpu's queue at the same date.  Lock held. */
 void nk_timer_migrate(struct nk_timer *timer, int cpu)
 {
-	int old = timer->cpu;
+	int old = timer->cpu, tree = timer->tree;
 
 	if (!timer->armed) {
 		timer->cpu = cpu;
@@ -87,14 +137,15 @@ void nk_timer_migrate(struct nk_timer *timer, int cpu)
 	timer_dequeue(timer);
 	timer->cpu = cpu;
 	timer_enqueue(timer);
-	nk_timer_reprogram(&timer->nk->scheds[old]);
-	nk_timer_reprogram(&timer->nk->scheds[cpu]);
+	timer_reprogram_both(timer, old, tree);
 }
 
 int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 			  nk_time_t interval, enum nk_tmode mode)
 {
 	nk_time_t date;
+	bool was_armed;
+	int tree;
 
 	nk_check_locked(timer_instance(timer));
 	if (!timer_valid(timer) || interval < 0 ||
@@ -102,13 +153,18 @@ int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 	    (value == NK_INFINITE && interval > 0))
 		return -EINVAL;
 	date = nk_abs_timeout(timer->nk, value, mode);
-	if (timer->armed)
+	was_armed = timer->armed;
+	tree = timer->tree;
+	if (was_armed)
 		timer_dequeue(timer);
 	timer->interval = interval;
 	timer->date = date;
 	if (date != NK_INFINITE)
 		timer_enqueue(timer);
-	nk_timer_reprogram(&timer->nk->scheds[timer->cpu]);
+	if (was_armed)
+		timer_reprogram_both(timer, timer->cpu, tree);
+	else if (timer->armed)
+		nk_timer_reprogram(&timer->nk->scheds[timer->cpu], timer->tree);
 	return 0;
 }
 
@@ -120,7 +176,7 @@ void nk_timer_stop_locked(struct nk_timer *timer)
 	timer_dequeue(timer);
 	timer->date = NK_INFINITE;
 	/* Reprogram now: on sim a stale deadline would move virtual time. */
-	nk_timer_reprogram(&timer->nk->scheds[timer->cpu]);
+	nk_timer_reprogram(&timer->nk->scheds[timer->cpu], timer->tree);
 }
 
 int nk_timer_start(struct nk_timer *timer, nk_time_t value, nk_time_t interval,
@@ -165,15 +221,18 @@ nk_time_t nk_timer_date(struct nk_timer *timer)
 	return timer_valid(timer) && timer->armed ? timer->date : NK_INFINITE;
 }
 
-/* Backend handler: the programmed date of @cpu has passed. */
+/* Backend handler: the programmed date of @cpu, for this process's
+ * member, has passed. */
 void nk_timer_handler(struct nk_instance *nk, int cpu)
 {
 	struct nk_sched *sched = &nk->scheds[cpu];
+	struct nk_rbtree *tree = &sched->timers[nk->member];
 	nk_time_t now = nk_clock_now(nk);
 	struct nk_rbnode *first;
 
-	sched->programmed = NK_INFINITE; /* the backend consumed it */
-	while ((first = nk_rbtree_first(&sched->timers)) != NULL) {
+	sched->programmed[nk->member] =
+	    NK_INFINITE; /* the backend consumed it */
+	while ((first = nk_rbtree_first(tree)) != NULL) {
 		struct nk_timer *timer =
 		    nk_container_of(first, struct nk_timer, node);
 
@@ -198,8 +257,8 @@ void nk_timer_handler(struct nk_instance *nk, int cpu)
 			nk_trace(nk, cpu, NK_TRACE_TIMER, sched->curr,
 				 timer->name, timer->trace_id,
 				 (long)timer->fired);
-		timer->handler(timer);
+		timer_fire(timer);
 	}
-	nk_timer_reprogram(sched);
+	nk_timer_reprogram(sched, nk->member);
 	nk_sched_run(nk);
 }

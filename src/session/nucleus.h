@@ -9,6 +9,7 @@
 #ifndef FUSION_SESSION_NUCLEUS_H
 #define FUSION_SESSION_NUCLEUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,20 +18,35 @@
 struct session_place {
 	void *view; /* zeroed, private, @view_size bytes */
 	size_t view_size;
-	void *mem; /* the nucleus block: not zeroed */
+	void *mem; /* the nucleus block: not zeroed but its head */
 	size_t size;
+	bool joined; /* the block held another member's instance already */
+	int member;  /* our slot: the instance's number for this process */
 };
 
 /*
  * Place an instance whose view takes @view_size bytes in this process's
- * session.  Until threads are shared across processes, one member's
- * instance holds the nucleus block.  Errors: -ENOENT (in no session),
- * -EBUSY (the block is another member's instance, or this process has
- * one there), -EADDRINUSE (the view's address range is taken), -ENOSPC
- * (the segment has no room left), -ENOTRECOVERABLE, -errno of mmap.
+ * session: make the nucleus block, its first @head bytes zeroed, or,
+ * with @join, join the instance another member made there, once it is
+ * open.  The block's first word is the instance's: nonzero while it is
+ * open to joiners, changed under the session's lock only.  Errors:
+ * -ENOENT (in no session), -EBUSY (this process has an instance there,
+ * or another member's and not @join), -EAGAIN (that one is not open:
+ * being made or ended), -EADDRINUSE (the view's address range is
+ * taken), -ENOSPC (the segment has no room left), -ENOTRECOVERABLE,
+ * -errno of mmap.
  */
-int session_place(size_t view_size, struct session_place *out);
-/* Give the place back: the block is freed, the view unmapped. */
+int session_place(size_t view_size, size_t head, bool join,
+		  struct session_place *out);
+/* The instance made at @place is whole: members may join it. */
+void session_place_open(const struct session_place *place);
+/*
+ * Is this process the last holder of the instance at @place?  If so
+ * it is closed to joiners from here on, so that it stays the last.
+ */
+bool session_place_close(const struct session_place *place);
+/* Give the place back: the view unmapped, the block let go (freed with
+ * its last holder). */
 void session_unplace(const struct session_place *place);
 
 /*

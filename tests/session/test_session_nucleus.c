@@ -276,13 +276,14 @@ static int churn_step(void *arg, int n)
 
 /*
  * Did the dead holder of the nucleus block @b hold its heap's lock?  The
- * arena starts with it (src/nucleus/memory.c); the lock's futex word
- * keeps the dead owner's id (FUTEX_OWNER_DIED added by the kernel).
+ * block starts with the arena (src/nucleus/memory.c); the lock's futex
+ * word keeps the dead owner's id (FUTEX_OWNER_DIED added by the kernel).
  */
 static bool heap_locked(const struct session_shm *b)
 {
-	const pthread_mutex_t *lock =
+	const struct nk_arena *arena =
 	    (const void *)((const char *)header() + b->offset);
+	const pthread_mutex_t *lock = &arena->lock;
 
 	return __atomic_load_n(&lock->__data.__lock, __ATOMIC_ACQUIRE) != 0;
 }

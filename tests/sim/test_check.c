@@ -180,9 +180,9 @@ TEST(timers_and_registry)
 	sleeper->rtimer.date = late.date + 1;
 	expect("cpu 0 timers: (unnamed) before late, later");
 	sleeper->rtimer.date = date;
-	nk->scheds[0].timers.count++;
+	nk->scheds[0].timers[0].count++;
 	expect("cpu 0 timers: 2 in order, 3 counted");
-	nk->scheds[0].timers.count--;
+	nk->scheds[0].timers[0].count--;
 	nk->core->registry.nr_used++;
 	expect("registry: counts or chains do not add up");
 	nk->core->registry.nr_used--;

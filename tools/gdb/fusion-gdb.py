@@ -27,6 +27,7 @@ FRAMEWORK_SIGNALS = (
     "SIGSYS",  # Syscall User Dispatch: a stray call relaxes (live/sud.c)
     "SIG%d" % (SIGRTMIN + 7),  # preemption kick (LIVE_SIG_PREEMPT)
     "SIG%d" % (SIGRTMIN + 9),  # the sim baton's cede (SIM_SIG_CEDE)
+    "SIG%d" % (SIGRTMIN + 10),  # a session's doorbell (BE_SIG_DOORBELL)
     "SIGXCPU",  # the watchdog's RLIMIT_RTTIME (live/watchdog.c)
 )
 # NK_SIGDEBUG (SIGRTMIN + 8) is left to gdb's default (stop, print,
@@ -510,7 +511,10 @@ threads."""
         for cpu in range(int(nk["nr_cpus"])):
             sched = nk["scheds"][cpu]
             rows = []
-            for timer in timers(sched["timers"]):
+            trees = sched["timers"]
+            members = trees.type.range()[1] + 1
+            for timer in (t for m in range(members)
+                          for t in timers(trees[m])):
                 date = int(timer["date"])
                 interval = int(timer["interval"])
                 row = [str(date)]

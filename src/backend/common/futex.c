@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,24 +14,68 @@
  * the wait after a handler installed with SA_RESTART (every handler of
  * the backends is), and fails it with EINTR after any other.
  */
-static int futex_wait(_Atomic uint32_t *word, uint32_t expected,
-		      const struct timespec *timeout)
+static int futex_wait_op(_Atomic uint32_t *word, uint32_t expected,
+			 const struct timespec *timeout, int op)
 {
-	if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, timeout,
-		    NULL, 0) == 0)
+	if (syscall(SYS_futex, word, op, expected, timeout, NULL, 0) == 0)
 		return 0;
 	return errno;
 }
 
-static void futex_wake(_Atomic uint32_t *word, int count)
+static int futex_wait(_Atomic uint32_t *word, uint32_t expected,
+		      const struct timespec *timeout)
 {
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
+	return futex_wait_op(word, expected, timeout, FUTEX_WAIT_PRIVATE);
 }
 
-void be_gate_init(struct be_gate *gate)
+static void futex_wake_op(_Atomic uint32_t *word, int count, int op)
 {
-	atomic_init(&gate->word, 0);
+	syscall(SYS_futex, word, op, count, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *word, int count)
+{
+	futex_wake_op(word, count, FUTEX_WAKE_PRIVATE);
+}
+
+/* getpid is a system call: a ring of a shared gate asks at each. */
+static pid_t self_pid;
+static pthread_once_t self_pid_once = PTHREAD_ONCE_INIT;
+
+static void self_pid_forget(void)
+{
+	self_pid = 0;
+}
+
+static void self_pid_install(void)
+{
+	pthread_atfork(NULL, NULL, self_pid_forget);
+}
+
+pid_t be_self_pid(void)
+{
+	if (self_pid == 0) {
+		pthread_once(&self_pid_once, self_pid_install);
+		self_pid = getpid();
+	}
+	return self_pid;
+}
+
+void be_gate_init(struct be_gate *gate, bool shared)
+{
+	atomic_init(&gate->word, shared ? BE_GATE_SHARED : 0);
 	atomic_init(&gate->poll_fd, -1);
+	atomic_init(&gate->poll_pid, 0);
+	atomic_init(&gate->poll_tid, 0);
+}
+
+/* A gate's futex operations, as its word (any value of it) says. */
+static int gate_wait(_Atomic uint32_t *word, uint32_t seen,
+		     const struct timespec *timeout)
+{
+	return futex_wait_op(word, seen, timeout,
+			     seen & BE_GATE_SHARED ? FUTEX_WAIT
+						   : FUTEX_WAIT_PRIVATE);
 }
 
 void be_efd_signal(int fd)
@@ -42,14 +87,35 @@ void be_efd_signal(int fd)
 		return;
 }
 
+/* Ring the doorbell of @gate's polling waiter. */
+static void gate_ring(struct be_gate *gate, uint32_t old)
+{
+	pid_t pid;
+
+	if (old & BE_GATE_SHARED) {
+		pid =
+		    atomic_load_explicit(&gate->poll_pid, memory_order_relaxed);
+		if (pid != be_self_pid()) {
+			syscall(SYS_tgkill, pid,
+				atomic_load_explicit(&gate->poll_tid,
+						     memory_order_relaxed),
+				BE_SIG_DOORBELL);
+			return;
+		}
+	}
+	be_efd_signal(
+	    atomic_load_explicit(&gate->poll_fd, memory_order_relaxed));
+}
+
 /* Wake the waiter of @gate as @old (the word before our change) says. */
 static void gate_wake(struct be_gate *gate, uint32_t old)
 {
 	if (old & BE_GATE_SLEEPING)
-		futex_wake(&gate->word, 1);
+		futex_wake_op(&gate->word, 1,
+			      old & BE_GATE_SHARED ? FUTEX_WAKE
+						   : FUTEX_WAKE_PRIVATE);
 	else if (old & BE_GATE_POLLING)
-		be_efd_signal(
-		    atomic_load_explicit(&gate->poll_fd, memory_order_relaxed));
+		gate_ring(gate, old);
 }
 
 bool be_gate_open(struct be_gate *gate)
@@ -90,7 +156,7 @@ void be_gate_wait(struct be_gate *gate)
 	uint32_t seen;
 
 	while (!gate_take(gate, BE_GATE_SLEEPING, &seen))
-		futex_wait(&gate->word, seen, NULL);
+		gate_wait(&gate->word, seen, NULL);
 }
 
 bool be_gate_wait_intr(struct be_gate *gate)
@@ -98,7 +164,7 @@ bool be_gate_wait_intr(struct be_gate *gate)
 	uint32_t seen;
 
 	while (!gate_take(gate, BE_GATE_SLEEPING, &seen))
-		if (futex_wait(&gate->word, seen, NULL) == EINTR)
+		if (gate_wait(&gate->word, seen, NULL) == EINTR)
 			return false;
 	return true;
 }
@@ -111,19 +177,26 @@ int be_gate_wait_for(struct be_gate *gate, long ns)
 	int ret;
 
 	while (!gate_take(gate, BE_GATE_SLEEPING, &seen)) {
-		ret = futex_wait(&gate->word, seen, &timeout);
+		ret = gate_wait(&gate->word, seen, &timeout);
 		if (ret == EINTR || ret == ETIMEDOUT)
 			return ret;
 	}
 	return 0;
 }
 
-bool be_gate_poll_begin(struct be_gate *gate, int efd)
+bool be_gate_poll_begin(struct be_gate *gate, int efd, pid_t tid)
 {
 	uint32_t seen;
 
 	/* Published by the release of the announcing exchange. */
 	atomic_store_explicit(&gate->poll_fd, efd, memory_order_relaxed);
+	if (atomic_load_explicit(&gate->word, memory_order_relaxed) &
+	    BE_GATE_SHARED) {
+		atomic_store_explicit(&gate->poll_pid, be_self_pid(),
+				      memory_order_relaxed);
+		atomic_store_explicit(&gate->poll_tid, tid,
+				      memory_order_relaxed);
+	}
 	return gate_take(gate, BE_GATE_POLLING, &seen);
 }
 

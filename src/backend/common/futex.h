@@ -9,26 +9,46 @@
 #ifndef FUSION_BACKEND_FUTEX_H
 #define FUSION_BACKEND_FUTEX_H
 
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * A gate.  Bit 0 set = open: opening passes a token which the one waiting
  * thread consumes on its way through.  Bit 1 says the waiter sleeps on
  * the futex, bit 2 that it sleeps in a poll watching @poll_fd, so that
- * opening an unwatched gate costs no system call.
+ * opening an unwatched gate costs no system call.  Bit 3, set for good at
+ * init, says the gate lies in memory shared with other processes (a
+ * session): its futex operations are then the shared ones, which cost a
+ * private gate nothing since they are read from the word each operation
+ * loads anyway.
  */
 struct be_gate {
 	_Atomic uint32_t word;
 	_Atomic int poll_fd; /* eventfd of a polling waiter */
+	/* A shared gate's polling waiter, for another process to ring. */
+	_Atomic pid_t poll_pid, poll_tid;
 };
+
+/*
+ * The doorbell another process of a session rings: it breaks a poll
+ * (an idle waiter's, an interrupt thread's), which that process's
+ * eventfd cannot be written from elsewhere.  The polling threads block
+ * it but in their polls, so that one rung just before a poll breaks it.
+ */
+#define BE_SIG_DOORBELL (SIGRTMIN + 10)
+
+/* The caller's process id, cached (a fork child gets its own). */
+pid_t be_self_pid(void);
 
 #define BE_GATE_OPEN 1u
 #define BE_GATE_SLEEPING 2u
 #define BE_GATE_POLLING 4u
+#define BE_GATE_SHARED 8u
 
-void be_gate_init(struct be_gate *gate);
+void be_gate_init(struct be_gate *gate, bool shared);
 /* Returns true when the waiter polls (see below): its doorbell rang. */
 bool be_gate_open(struct be_gate *gate);
 void be_gate_wait(struct be_gate *gate);
@@ -43,11 +63,12 @@ bool be_gate_wait_intr(struct be_gate *gate);
 int be_gate_wait_for(struct be_gate *gate, long ns);
 /*
  * Polling on a gate: begin takes the token (true) or announces that the
- * caller is about to sleep in a poll that watches the eventfd @efd,
- * which opening or ringing the gate then writes to (false); end, once
- * awake, withdraws that announcement.  The caller drains @efd.
+ * caller, thread @tid, is about to sleep in a poll that watches the
+ * eventfd @efd, which opening or ringing the gate then writes to
+ * (false), or, from another process, sends the thread BE_SIG_DOORBELL;
+ * end, once awake, withdraws that announcement.  The caller drains @efd.
  */
-bool be_gate_poll_begin(struct be_gate *gate, int efd);
+bool be_gate_poll_begin(struct be_gate *gate, int efd, pid_t tid);
 void be_gate_poll_end(struct be_gate *gate);
 /* Wake a polling waiter without opening: false (and no effect) when the
  * waiter does not poll. */

@@ -52,8 +52,8 @@ static bool pilock_take(struct be_pilock *lock, uint32_t tid)
  */
 static int pilock_wait(struct be_pilock *lock, const struct timespec *until)
 {
-	if (syscall(SYS_futex, &lock->word, FUTEX_LOCK_PI_PRIVATE, 0, until,
-		    NULL, 0) == 0) {
+	if (syscall(SYS_futex, &lock->word, FUTEX_LOCK_PI | lock->private_flag,
+		    0, until, NULL, 0) == 0) {
 		/* The kernel handed it over: pairs with the release below,
 		 * so the language's model (and ThreadSanitizer) sees it. */
 		(void)atomic_load_explicit(&lock->word, memory_order_acquire);
@@ -62,9 +62,10 @@ static int pilock_wait(struct be_pilock *lock, const struct timespec *until)
 	return errno;
 }
 
-void be_pilock_init(struct be_pilock *lock)
+void be_pilock_init(struct be_pilock *lock, bool shared)
 {
 	atomic_init(&lock->word, 0);
+	lock->private_flag = shared ? 0 : FUTEX_PRIVATE_FLAG;
 }
 
 void be_pilock_acquire(struct be_pilock *lock)
@@ -111,6 +112,6 @@ void be_pilock_release(struct be_pilock *lock)
 	/* Waiters (or an owner-died mark): the kernel hands the lock on.
 	 * A release on the word first, for the waiter's acquire. */
 	atomic_fetch_or_explicit(&lock->word, 0, memory_order_release);
-	syscall(SYS_futex, &lock->word, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL,
-		0);
+	syscall(SYS_futex, &lock->word, FUTEX_UNLOCK_PI | lock->private_flag, 0,
+		NULL, NULL, 0);
 }

@@ -11,7 +11,8 @@
  * bit), so the thread that takes the lock releases it: the live backend
  * never hands it from one thread to another.  Free and uncontended, a
  * take and a release are one compare-and-swap each, as for the plain
- * lock.
+ * lock.  Thread ids are the machine's, so the same word works across
+ * processes when it lies in shared memory and is told so at init.
  */
 #ifndef FUSION_BACKEND_PILOCK_H
 #define FUSION_BACKEND_PILOCK_H
@@ -22,9 +23,12 @@
 
 struct be_pilock {
 	_Atomic uint32_t word; /* 0: free; else owner tid | kernel bits */
+	/* The futex operations' private flag, or 0 for a lock in memory
+	 * shared with other processes (a session's). */
+	int private_flag;
 };
 
-void be_pilock_init(struct be_pilock *lock);
+void be_pilock_init(struct be_pilock *lock, bool shared);
 void be_pilock_acquire(struct be_pilock *lock);
 void be_pilock_release(struct be_pilock *lock);
 /* As be_lock_acquire_unless (futex.h). */

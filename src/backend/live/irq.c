@@ -28,6 +28,12 @@
  * release and again, once woken, for the later deadline of another
  * thread.  A deadline moved earlier by another CPU, while the waiter
  * polls, arms the timerfd, which is in the waiter's set.
+ *
+ * In a session each member has its own timerfd, interrupt thread and
+ * idle set per RT CPU, for its own timers and sources (the CPU's one
+ * idle waiter, of whichever member, takes only its own process's).  A
+ * member that moves another's deadline earlier rings that member's
+ * interrupt thread there (BE_SIG_DOORBELL), which arms its timerfd.
  */
 #include "live.h"
 
@@ -35,6 +41,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -49,6 +56,12 @@
 #define WATCH_EVENTS (EPOLLIN | EPOLLET | EPOLLEXCLUSIVE)
 
 __thread struct live_cpu *live_irq_cpu;
+
+void live_poll_mask(sigset_t *mask)
+{
+	pthread_sigmask(SIG_SETMASK, NULL, mask);
+	sigdelset(mask, BE_SIG_DOORBELL);
+}
 
 static void efd_drain(int fd)
 {
@@ -65,7 +78,7 @@ void live_irq_wake(struct live_cpu *cpu)
 
 void live_timer_sync(struct live_cpu *c)
 {
-	nk_time_t when = atomic_load(&c->deadline);
+	nk_time_t when = atomic_load(c->deadline);
 	struct itimerspec its = {0};
 
 	if (when == c->armed)
@@ -86,9 +99,20 @@ void live_timer_sync(struct live_cpu *c)
 		c->armed = when;
 }
 
+void live_timer_remote(struct live *live, int cpu, int member, nk_time_t when)
+{
+	struct live_cpu_shared *c = &live->sh->cpus[cpu];
+	nk_time_t old = atomic_exchange(&c->deadline[member], when);
+	pid_t tid = atomic_load(&c->irq_tid[member]);
+
+	if (when < old && tid > 0)
+		syscall(SYS_tgkill, live->sh->pid[member], tid,
+			BE_SIG_DOORBELL);
+}
+
 nk_time_t live_timer_idle(struct live *live, struct live_cpu *c)
 {
-	nk_time_t when = atomic_load(&c->deadline);
+	nk_time_t when = atomic_load(c->deadline);
 
 	if (!live->poll_timeout) {
 		live_timer_sync(c);
@@ -105,9 +129,9 @@ static void timer_due(struct live *live, struct live_cpu *c)
 {
 	nk_time_t now = live_clock();
 
-	if (atomic_load(&c->deadline) > now)
+	if (atomic_load(c->deadline) > now)
 		return;
-	atomic_store(&c->deadline, NK_INFINITE);
+	atomic_store(c->deadline, NK_INFINITE);
 	/* One-shot, it fired, unless an idle waiter's timeout came first.
 	 * The caller arms it once, for the deadline the handler leaves,
 	 * however many times the handler programs one. */
@@ -142,20 +166,46 @@ static void take_events(struct live *live, struct live_cpu *c, int epfd,
 	}
 }
 
+/*
+ * In a session, the thread others ring (live_timer_remote): it blocks
+ * the doorbell but in its polls, through @mask.  Then it looks once at
+ * a deadline moved before it was there to be rung.
+ */
+static void irq_ring_here(struct live *live, struct live_cpu *cpu,
+			  sigset_t *mask)
+{
+	sigset_t bell;
+
+	sigemptyset(&bell);
+	sigaddset(&bell, BE_SIG_DOORBELL);
+	pthread_sigmask(SIG_BLOCK, &bell, NULL);
+	live_poll_mask(mask);
+	atomic_store(&cpu->sh->irq_tid[live->member], gettid());
+	live_nucleus_lock(live);
+	live_timer_sync(cpu);
+	live_nucleus_unlock(live);
+}
+
 static void *irq_main(void *arg)
 {
 	struct live_cpu *cpu = arg;
 	struct live *live = cpu->live;
+	sigset_t mask, *pmask = NULL;
 	char name[16];
 
 	live_irq_cpu = cpu;
 	snprintf(name, sizeof(name), "fusion-irq/%d", cpu->index);
 	pthread_setname_np(pthread_self(), name);
 	live_irq_watchdog_start(live, cpu);
+	if (live->shared) {
+		irq_ring_here(live, cpu, &mask);
+		pmask = &mask;
+	}
 	while (!atomic_load(&live->stopping)) {
 		struct epoll_event events[LIVE_EVENTS];
 		nk_time_t waited = live_clock();
-		int n = epoll_wait(cpu->irq_epfd, events, LIVE_EVENTS, -1);
+		int n =
+		    epoll_pwait(cpu->irq_epfd, events, LIVE_EVENTS, -1, pmask);
 
 		live_irq_watchdog_check(cpu, waited);
 		live_nucleus_lock(live);
@@ -181,21 +231,21 @@ void live_irq_post(void *priv, int index)
 }
 
 /* Wait in @c's idle set until @until at the latest (NK_INFINITE: no
- * timeout). */
+ * timeout), with the signals of @mask blocked (NULL: the caller's). */
 static int idle_wait(struct live_cpu *c, struct epoll_event *events,
-		     nk_time_t until)
+		     nk_time_t until, const sigset_t *mask)
 {
 	struct timespec left = {0, 0};
 	nk_time_t ns;
 
 	if (until == NK_INFINITE)
-		return epoll_wait(c->idle_epfd, events, LIVE_EVENTS, -1);
+		return epoll_pwait(c->idle_epfd, events, LIVE_EVENTS, -1, mask);
 	ns = until - live_clock();
 	if (ns > 0) {
 		left.tv_sec = ns / 1000000000;
 		left.tv_nsec = ns % 1000000000;
 	}
-	return epoll_pwait2(c->idle_epfd, events, LIVE_EVENTS, &left, NULL);
+	return epoll_pwait2(c->idle_epfd, events, LIVE_EVENTS, &left, mask);
 }
 
 bool live_poll_timeout_probe(void)
@@ -215,17 +265,23 @@ bool live_poll_timeout_probe(void)
 int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 		   struct epoll_event events[LIVE_EVENTS], bool *interrupted)
 {
+	sigset_t mask, *pmask = NULL;
 	int n;
 
-	if (be_gate_poll_begin(&s->gate, c->idle_efd))
+	/* A session's shadow blocks the doorbell but here (see live.c). */
+	if (c->live->shared) {
+		live_poll_mask(&mask);
+		pmask = &mask;
+	}
+	if (be_gate_poll_begin(&s->gate, c->idle_efd, s->tid))
 		return -1;
 	/* Replaced as the waiter before it announced the poll: the one who
 	 * did it saw no poll to hand over through. */
-	if (atomic_load(&c->idle_waiter) != s) {
+	if (atomic_load(&c->sh->idle_waiter) != s) {
 		be_gate_poll_end(&s->gate);
 		return 0;
 	}
-	n = idle_wait(c, events, until);
+	n = idle_wait(c, events, until, pmask);
 	*interrupted = n < 0 && errno == EINTR;
 	be_gate_poll_end(&s->gate);
 	return n < 0 ? 0 : n;
@@ -347,6 +403,7 @@ void live_irq_stop(struct live *live)
 			continue;
 		live_irq_wake(cpu);
 		pthread_join(cpu->irq_thread, NULL);
+		atomic_store(&cpu->sh->irq_tid[live->member], 0);
 		events_close(cpu);
 		cpu->irq_started = false;
 	}

@@ -109,9 +109,9 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
  * interrupt threads' priority until it has (shadow_unboost): at its own,
  * a real-time process ranking between the two would starve it.
  */
-static void shadow_boost(struct live_shadow *s)
+static void shadow_boost(struct live *live, struct live_shadow *s)
 {
-	struct sched_param boost = {.sched_priority = live_fifo_irq(s->live)};
+	struct sched_param boost = {.sched_priority = live_fifo_irq(live)};
 
 	if (atomic_load(&s->fifo) > 0 && s->tid > 0 &&
 	    !atomic_exchange(&s->boosted, true))
@@ -139,9 +139,9 @@ static void shadow_set_fifo(struct live *live, struct live_shadow *s, int fifo)
 	int old = atomic_exchange(&s->fifo, fifo);
 
 	if (old > 0)
-		atomic_fetch_sub(&live->fifo_shadows[old], 1);
+		atomic_fetch_sub(&live->sh->fifo_shadows[old], 1);
 	if (fifo > 0)
-		atomic_fetch_add(&live->fifo_shadows[fifo], 1);
+		atomic_fetch_add(&live->sh->fifo_shadows[fifo], 1);
 }
 
 /*
@@ -152,7 +152,7 @@ static void shadow_set_fifo(struct live *live, struct live_shadow *s, int fifo)
 static bool shadow_outranked(struct live *live, const struct live_shadow *s)
 {
 	for (int p = atomic_load(&s->fifo) + 1; p <= live->fifo_hi; p++)
-		if (atomic_load(&live->fifo_shadows[p]))
+		if (atomic_load(&live->sh->fifo_shadows[p]))
 			return true;
 	return false;
 }
@@ -167,9 +167,9 @@ void live_nucleus_lock(struct live *live)
 	live_sud_allow();
 	atomic_signal_fence(memory_order_seq_cst);
 	if (s == NULL || s->live != live)
-		be_pilock_acquire(&live->lock);
+		be_pilock_acquire(&live->sh->lock);
 	else if (atomic_load(&s->killed) ||
-		 !be_pilock_acquire_unless(&live->lock, &s->killed))
+		 !be_pilock_acquire_unless(&live->sh->lock, &s->killed))
 		shadow_exit(s); /* its killer may hold the lock, waiting */
 	if (s && s->live == live)
 		s->entries++;
@@ -189,10 +189,10 @@ void live_nucleus_unlock(struct live *live)
 	}
 	/* Back to application code: the CPU's timer at its deadline. */
 	if (s && s->live == live &&
-	    atomic_load_explicit(&live->cpus[s->cpu].current,
+	    atomic_load_explicit(&live->cpus[s->cpu].sh->current,
 				 memory_order_relaxed) == s)
 		live_timer_sync(&live->cpus[s->cpu]);
-	be_pilock_release(&live->lock);
+	be_pilock_release(&live->sh->lock);
 	atomic_signal_fence(memory_order_seq_cst);
 	live_depth = 0;
 	if (live_preempt_pending) {
@@ -283,12 +283,12 @@ static void shadow_interrupted(struct live_shadow *s)
 {
 	struct live *live = s->live;
 
-	if (!be_pilock_acquire_unless(&live->lock, &s->killed))
+	if (!be_pilock_acquire_unless(&live->sh->lock, &s->killed))
 		return;
 	live_irq_ctx = true;
 	live->handlers->interrupted(live->nk, s->thread);
 	live_irq_ctx = false;
-	be_pilock_release(&live->lock);
+	be_pilock_release(&live->sh->lock);
 }
 
 static void park(struct live_shadow *s)
@@ -305,7 +305,7 @@ static void leave_idle(struct live_cpu *c, struct live_shadow *s)
 {
 	struct live_shadow *expected = s;
 
-	atomic_compare_exchange_strong(&c->idle_waiter, &expected, NULL);
+	atomic_compare_exchange_strong(&c->sh->idle_waiter, &expected, NULL);
 }
 
 /*
@@ -332,13 +332,13 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		 * call besides the poll.
 		 */
 		if (shadow_outranked(live, s))
-			shadow_boost(s);
+			shadow_boost(live, s);
 		n = live_idle_poll(c, s, until, events, &interrupted);
 
 		if (n < 0)
 			break;
-		next = atomic_exchange(&c->handoff, NULL);
-		be_pilock_acquire(&live->lock);
+		next = atomic_exchange(&c->sh->handoff, NULL);
+		be_pilock_acquire(&live->sh->lock);
 		live_irq_ctx = true;
 		live_idle_take(live, c, events, n);
 		/*
@@ -349,10 +349,10 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		if (interrupted && live_signals == ours)
 			live->handlers->interrupted(live->nk, s->thread);
 		live_irq_ctx = false;
-		waiter = atomic_load(&c->idle_waiter) == s;
+		waiter = atomic_load(&c->sh->idle_waiter) == s;
 		if (waiter)
 			until = live_timer_idle(live, c);
-		be_pilock_release(&live->lock);
+		be_pilock_release(&live->sh->lock);
 		/* Last: the thread handed over, more urgent, would preempt us
 		 * with the lock held. */
 		if (next)
@@ -380,14 +380,14 @@ static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 			 struct live_shadow *n)
 {
 	if (w && w != n) {
-		atomic_store(&c->handoff, n);
+		atomic_store(&c->sh->handoff, n);
 		if (be_gate_ring(&w->gate)) {
 			/* It opens @n's gate: it must get its CPU.  Were
 			 * it quicker, it lowers itself before it parks. */
-			shadow_boost(w);
+			shadow_boost(c->live, w);
 			return;
 		}
-		if (atomic_exchange(&c->handoff, NULL) != n)
+		if (atomic_exchange(&c->sh->handoff, NULL) != n)
 			return;
 	}
 	be_gate_open(&n->gate);
@@ -404,14 +404,18 @@ static void shadow_move(struct live *live, struct live_shadow *s, int cpu)
 	struct live_shadow *expected = s;
 	cpu_set_t set;
 
-	if (atomic_compare_exchange_strong(&live->cpus[s->cpu].idle_waiter,
+	if (atomic_compare_exchange_strong(&live->cpus[s->cpu].sh->idle_waiter,
 					   &expected, NULL))
 		be_gate_ring(&s->gate);
 	s->cpu = cpu;
 	CPU_ZERO(&set);
 	CPU_SET(live->cpus[cpu].linux_cpu, &set);
-	/* Refused (the CPU left our cpuset): only timing suffers. */
-	pthread_setaffinity_np(s->pthread, sizeof(set), &set);
+	/* Refused (the CPU left our cpuset): only timing suffers.  Another
+	 * process's thread is named by its id alone. */
+	if (s->pid == live->pid)
+		pthread_setaffinity_np(s->pthread, sizeof(set), &set);
+	else
+		sched_setaffinity(s->tid, sizeof(set), &set);
 }
 
 /*
@@ -428,19 +432,72 @@ static void unblock_backend_signals(struct live *live)
 	if (live->sud)
 		sigaddset(&set, SIGSYS);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	/* Let through in its polls only (live_idle_poll). */
+	if (live->shared) {
+		sigemptyset(&set);
+		sigaddset(&set, BE_SIG_DOORBELL);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+	}
 }
 
-static void live_fini(void *priv)
+/* The doorbell only breaks a poll; it runs nothing. */
+static void doorbell_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)sig;
+	(void)info;
+	(void)context;
+	live_signals++;
+}
+
+static bool live_fini(void *priv)
 {
 	struct live *live = priv;
+	bool abandoned = atomic_load(&live->abandoned);
 
 	live_sources_stop(live);
 	live_irq_stop(live);
 	live_watchdog_stop(live);
 	if (live->dma_latency_fd >= 0)
 		close(live->dma_latency_fd);
-	if (!atomic_load(&live->abandoned))
-		free(live);
+	if (abandoned)
+		return true;
+	live->sh->pid[live->member] = 0;
+	/* A session's goes with its segment's nucleus block, which the
+	 * other members may still use. */
+	if (!live->shared)
+		nk_free(live->nk, live->sh);
+	free(live);
+	return false;
+}
+
+/*
+ * The backend's shared state: made by the instance's first process,
+ * which records its RT CPUs' Linux CPUs (@cpus); found by the others
+ * (a session's members), which run on those and must count as many.
+ */
+static int shared_attach(struct live *live, int nr_cpus, const int *cpus)
+{
+	struct live_shared *sh;
+	bool made;
+
+	sh = nk_backend_state(
+	    live->nk, sizeof(*sh) + (size_t)nr_cpus * sizeof(sh->cpus[0]),
+	    &made);
+	if (sh == NULL)
+		return -ENOMEM;
+	if (made) {
+		be_pilock_init(&sh->lock, live->shared);
+		sh->nr_cpus = nr_cpus;
+		for (int i = 0; i < nr_cpus; i++)
+			sh->cpus[i].linux_cpu = cpus[i];
+	} else if (sh->nr_cpus != nr_cpus) {
+		return -EINVAL;
+	}
+	for (int i = 0; i < nr_cpus; i++)
+		atomic_store(&sh->cpus[i].deadline[live->member], NK_INFINITE);
+	sh->pid[live->member] = live->pid;
+	live->sh = sh;
+	return 0;
 }
 
 /* The options the live backend reads. */
@@ -473,9 +530,16 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	if (live == NULL)
 		return -ENOMEM;
 	live->nk = nk;
+	live->shared = nk_instance_shared(nk);
+	live->member = nk_instance_member(nk);
+	live->pid = be_self_pid();
+	ret = shared_attach(live, nr_cpus, cpus);
+	if (ret) {
+		free(live);
+		return ret;
+	}
 	live->handlers = handlers;
 	live->nr_cpus = nr_cpus;
-	be_pilock_init(&live->lock);
 	live->rt = live_rt_allowed(opts.no_rt);
 	live->fifo_lo = opts.fifo_lo;
 	live->fifo_hi = opts.fifo_hi;
@@ -494,13 +558,17 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	if (ret == 0)
 		ret = live_install_handler(live, LIVE_SIG_PREEMPT,
 					   preempt_signal, NULL);
+	if (ret == 0 && live->shared)
+		ret = live_install_handler(live, BE_SIG_DOORBELL,
+					   doorbell_signal, NULL);
 	for (int i = 0; i < nr_cpus && ret == 0; i++) {
 		struct live_cpu *cpu = &live->cpus[i];
 
 		cpu->live = live;
+		cpu->sh = &live->sh->cpus[i];
 		cpu->index = i;
-		cpu->linux_cpu = cpus[i];
-		atomic_init(&cpu->deadline, NK_INFINITE);
+		cpu->linux_cpu = cpu->sh->linux_cpu;
+		cpu->deadline = &cpu->sh->deadline[live->member];
 		ret = live_irq_start(live, cpu);
 	}
 	if (ret) {
@@ -521,7 +589,9 @@ static nk_time_t live_now(void *priv)
  * Lock held: does the caller leave the nucleus through a point that
  * brings @c's timer up to date?  @c's interrupt thread does as it ends
  * its pass; @c's current shadow as it returns to application code or
- * switches away; @c's idle waiter as it polls again.
+ * switches away; @c's idle waiter as it polls again.  In a session only
+ * the first: the thread @c runs next, or hands the idle role to, may be
+ * another process's, which brings up to date its own timer only.
  */
 static bool on_way_out(struct live *live, struct live_cpu *c)
 {
@@ -529,19 +599,25 @@ static bool on_way_out(struct live *live, struct live_cpu *c)
 
 	if (live_irq_cpu == c)
 		return true;
+	if (live->shared)
+		return false;
 	if (s == NULL || s->live != live || &live->cpus[s->cpu] != c)
 		return false;
 	if (live_irq_ctx)
-		return atomic_load(&c->idle_waiter) == s;
-	return atomic_load(&c->current) == s;
+		return atomic_load(&c->sh->idle_waiter) == s;
+	return atomic_load(&c->sh->current) == s;
 }
 
-static void live_program_timer(void *priv, int cpu, nk_time_t when)
+static void live_program_timer(void *priv, int cpu, int member, nk_time_t when)
 {
 	struct live *live = priv;
 	struct live_cpu *c = &live->cpus[cpu];
 
-	atomic_store(&c->deadline, when);
+	if (member != live->member) {
+		live_timer_remote(live, cpu, member, when);
+		return;
+	}
+	atomic_store(c->deadline, when);
 	/*
 	 * Earlier than the timer is armed, or it fired (an idle waiter
 	 * polls with a timeout meanwhile): arm it now, unless the caller
@@ -564,12 +640,12 @@ static void live_switch_to(void *priv, void *prev, void *next,
 
 	if (!(flags & NK_SWITCH_PARK)) {
 		if (n) {
-			atomic_store(&live->cpus[n->cpu].current, n);
+			atomic_store(&live->cpus[n->cpu].sh->current, n);
 			waiter = atomic_exchange(
-			    &live->cpus[n->cpu].idle_waiter, NULL);
+			    &live->cpus[n->cpu].sh->idle_waiter, NULL);
 		} else if (p) {
 			idle = &live->cpus[p->cpu];
-			atomic_store(&idle->current, NULL);
+			atomic_store(&idle->sh->current, NULL);
 		}
 	}
 	if (p == NULL) {
@@ -605,14 +681,14 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	}
 	if (flags & NK_SWITCH_EXIT) {
 		/* Everything shared is touched before the lock goes. */
-		be_pilock_release(&live->lock);
+		be_pilock_release(&live->sh->lock);
 		if (n)
 			be_gate_open(&n->gate);
 		shadow_exit(p);
 	}
 	if (idle)
-		atomic_store(&idle->idle_waiter, p);
-	be_pilock_release(&live->lock);
+		atomic_store(&idle->sh->idle_waiter, p);
+	be_pilock_release(&live->sh->lock);
 	if (n)
 		be_gate_open(&n->gate);
 	/* Only now: lowered sooner, @p could lose its CPU to the load it
@@ -624,7 +700,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	else
 		park(p);
 	/* Killed since its gate opened: its killer holds the lock. */
-	if (!be_pilock_acquire_unless(&live->lock, &p->killed))
+	if (!be_pilock_acquire_unless(&live->sh->lock, &p->killed))
 		shadow_exit(p);
 }
 
@@ -633,12 +709,15 @@ static void live_switch_to(void *priv, void *prev, void *next,
  * handler clears the flag before it looks at the nucleus, so a kick it
  * has not seen either finds the flag clear and signals, or is seen.
  */
-static void shadow_kick(struct live_shadow *s)
+static void shadow_kick(struct live *live, struct live_shadow *s)
 {
 	if (atomic_exchange(&s->kick_pending, true))
 		return;
-	shadow_boost(s);
-	pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
+	shadow_boost(live, s);
+	if (s->pid == live->pid)
+		pthread_kill(s->pthread, LIVE_SIG_PREEMPT);
+	else
+		syscall(SYS_tgkill, s->pid, s->tid, LIVE_SIG_PREEMPT);
 }
 
 /*
@@ -658,30 +737,31 @@ static void live_kick(void *priv, int cpu)
 {
 	struct live *live = priv;
 	struct live_cpu *c = &live->cpus[cpu];
-	struct live_shadow *s = atomic_load(&c->current);
+	struct live_shadow *s = atomic_load(&c->sh->current);
 
 	if (s == NULL) {
 		atomic_store(&c->idle_kick, true);
 		live_irq_wake(c);
 	} else {
-		shadow_kick(s);
+		shadow_kick(live, s);
 	}
 }
 
 static struct live_shadow *shadow_new(struct live *live,
 				      struct nk_thread *thread)
 {
-	struct live_shadow *s = calloc(1, sizeof(*s));
+	struct live_shadow *s = nk_alloc(live->nk, sizeof(*s));
 
 	if (s == NULL)
 		return NULL;
 	s->live = live;
+	s->pid = live->pid;
 	s->thread = thread;
 	s->cpu = nk_thread_cpu(thread);
 	snprintf(s->name, sizeof(s->name), "%s", nk_thread_name(thread));
-	be_gate_init(&s->gate);
-	be_gate_init(&s->gone);
-	be_gate_init(&s->started);
+	be_gate_init(&s->gate, live->shared);
+	be_gate_init(&s->gone, live->shared);
+	be_gate_init(&s->started, live->shared);
 	return s;
 }
 
@@ -721,7 +801,7 @@ static void *shadow_main(void *arg)
 	if (sigsetjmp(exit_point, 0))
 		return NULL;
 	live_exit_point = &exit_point;
-	be_pilock_acquire(&live->lock);
+	be_pilock_acquire(&live->sh->lock);
 	live->handlers->thread_entry(s->thread);
 	return NULL;
 }
@@ -748,7 +828,7 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 	if (ret) {
 		*shadow = NULL;
 		shadow_set_fifo(live, s, 0);
-		free(s);
+		nk_free(live->nk, s);
 		return ret == -EAGAIN ? -EAGAIN : -ENOMEM;
 	}
 	snprintf(name, sizeof(name), "%s", nk_thread_name(thread));
@@ -785,7 +865,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 		ret = be_exit_hook_arm(live->handlers, live->nk);
 	if (ret) {
 		shadow_set_fifo(live, s, 0);
-		free(s);
+		nk_free(live->nk, s);
 		return ret;
 	}
 	unblock_backend_signals(live);
@@ -808,8 +888,8 @@ static void live_thread_kill(void *priv, void *shadow)
 		leave_idle(&live->cpus[s->cpu], s);
 	/* Current on its CPU, it runs application code: the signal ends it
 	 * there (preempt_signal). */
-	if (atomic_load(&live->cpus[s->cpu].current) == s)
-		shadow_kick(s);
+	if (atomic_load(&live->cpus[s->cpu].sh->current) == s)
+		shadow_kick(live, s);
 }
 
 static void live_thread_migrate(void *priv, void *shadow, int cpu)
@@ -878,13 +958,19 @@ static void shadow_abandon(struct live *live, struct live_shadow *s)
 
 static void live_thread_reap(void *priv, void *shadow)
 {
+	struct live *live = priv;
 	struct live_shadow *s = shadow;
 
 	/* Gone from the nucleus, it outranks no waiter any more. */
-	shadow_set_fifo(priv, s, 0);
+	shadow_set_fifo(live, s, 0);
+	/* Another process's (a dead member's, at the end): it ends there. */
+	if (s->pid != live->pid) {
+		nk_free(live->nk, s);
+		return;
+	}
 	if (live_self != s) {
 		if (!shadow_wait_end(s)) {
-			shadow_abandon(priv, s);
+			shadow_abandon(live, s);
 			return;
 		}
 	} else {
@@ -899,7 +985,7 @@ static void live_thread_reap(void *priv, void *shadow)
 		atomic_signal_fence(memory_order_seq_cst);
 		live_watchdog_forget(s);
 	}
-	free(s);
+	nk_free(live->nk, s);
 }
 
 static struct nk_thread *live_self_thread(void *priv)
@@ -916,11 +1002,11 @@ static void live_thread_host(void *priv, void *shadow, pid_t *tid,
 {
 	struct live_shadow *s = shadow;
 
-	(void)priv;
 	if (tid)
 		*tid = s->tid;
 	if (pthread)
-		*pthread = s->pthread;
+		*pthread =
+		    s->pid == ((struct live *)priv)->pid ? s->pthread : 0;
 }
 
 static unsigned long live_thread_entries(void *priv, void *shadow)

@@ -32,9 +32,16 @@
 
 struct live;
 
+/*
+ * A shadow's record.  In a session it lies in the segment, where other
+ * members read and write it (its gates, kick flag, CPU and priority);
+ * @live, @pthread and the rest of its process's own are followed by
+ * that process only (@pid says which).
+ */
 struct live_shadow {
 	struct live *live;
 	struct nk_thread *thread;
+	pid_t pid;
 	/* The RT CPU: written under the lock, read by the watchdog's
 	 * signal handler too. */
 	_Atomic int cpu;
@@ -93,6 +100,53 @@ struct live_irq_watchdog {
 	nk_time_t slept; /* in epoll_wait, in this period */
 };
 
+/*
+ * What the members of a session share of one RT CPU: who runs it, in
+ * whichever process, and each member's timer deadline there.  The first
+ * part, written at every switch, two cache lines apart from the next
+ * CPU's whatever the start's alignment.
+ */
+#define LIVE_CPU_STRIDE 128
+struct live_cpu_shared {
+	union {
+		struct {
+			/* NULL: idle (Linux) */
+			struct live_shadow *_Atomic current;
+			/*
+			 * While the CPU is idle, the shadow that parked last
+			 * sleeps in the idle set and takes the CPU's
+			 * interrupts itself.  Only it ever sleeps there: a
+			 * thread made current in its place is handed to it
+			 * (handoff), and it opens that thread's gate on its
+			 * way out.
+			 */
+			struct live_shadow *_Atomic idle_waiter;
+			struct live_shadow *_Atomic handoff;
+			int linux_cpu; /* the same for every member */
+		};
+		char line[LIVE_CPU_STRIDE];
+	};
+	/* Each member's timer date here (programmed by any member: the
+	 * nucleus's own timers may be armed by one for another), and the
+	 * interrupt thread it rings when it moves the date earlier. */
+	_Atomic nk_time_t deadline[NK_MAX_MEMBERS];
+	_Atomic pid_t irq_tid[NK_MAX_MEMBERS];
+};
+
+/*
+ * What the members of a session share of the backend, in its segment
+ * (nk_backend_state); a private instance has its own.  Its futexes are
+ * shared ones there.
+ */
+struct live_shared {
+	struct be_pilock lock; /* the nucleus lock */
+	int nr_cpus;
+	pid_t pid[NK_MAX_MEMBERS]; /* each member's process, 0: none */
+	/* How many shadows have each SCHED_FIFO priority as their own. */
+	_Atomic unsigned int fifo_shadows[LIVE_FIFO_LEVELS];
+	struct live_cpu_shared cpus[]; /* by RT CPU */
+};
+
 struct live_cpu {
 	struct live *live;
 	int index;
@@ -101,25 +155,17 @@ struct live_cpu {
 	pthread_t irq_thread;
 	bool irq_started;
 	struct live_irq_watchdog irq_wd;
-	int timer_fd;			     /* armed at the deadline... */
-	nk_time_t armed;		     /* ...this one (lock held), or: */
-#define LIVE_TIMER_FIRED ((nk_time_t)-1)     /* no date: it fired */
-	_Atomic nk_time_t deadline;	     /* programmed timer date */
-	int irq_epfd;			     /* the interrupt thread's set */
-	int irq_efd;			     /* ...and its kick */
-	int idle_epfd;			     /* the idle waiter's set */
-	int idle_efd;			     /* ...and its gate's doorbell */
-	_Atomic bool idle_kick;		     /* resched requested while idle */
-	_Atomic bool irq_posted;	     /* the pipeline asked for a sync */
-	struct live_shadow *_Atomic current; /* NULL: idle (Linux) */
-	/*
-	 * While the CPU is idle, the shadow that parked last sleeps in the
-	 * idle set and takes the CPU's interrupts itself.  Only it ever
-	 * sleeps there: a thread made current in its place is handed to it
-	 * (handoff), and it opens that thread's gate on its way out.
-	 */
-	struct live_shadow *_Atomic idle_waiter;
-	struct live_shadow *_Atomic handoff;
+	int timer_fd;			 /* armed at the deadline... */
+	nk_time_t armed;		 /* ...this one (lock held), or: */
+#define LIVE_TIMER_FIRED ((nk_time_t)-1) /* no date: it fired */
+	_Atomic nk_time_t *deadline;	 /* our member's, in sh */
+	int irq_epfd;			 /* the interrupt thread's set */
+	int irq_efd;			 /* ...and its kick */
+	int idle_epfd;			 /* the idle waiter's set */
+	int idle_efd;			 /* ...and its gate's doorbell */
+	_Atomic bool idle_kick;		 /* resched requested while idle */
+	_Atomic bool irq_posted;	 /* the pipeline asked for a sync */
+	struct live_cpu_shared *sh;	 /* in live->sh */
 };
 
 struct live_source;
@@ -131,8 +177,10 @@ struct live {
 	bool rt; /* SCHED_FIFO in use */
 	int fifo_lo,
 	    fifo_hi; /* shadows' SCHED_FIFO range (FUSION_FIFO_RANGE) */
-	/* How many shadows have each SCHED_FIFO priority as their own. */
-	_Atomic unsigned int fifo_shadows[LIVE_FIFO_LEVELS];
+	bool shared; /* the instance is in a session */
+	int member;  /* our number there (0: private) */
+	pid_t pid;   /* our process */
+	struct live_shared *sh;
 	bool locked;	    /* mlockall succeeded */
 	int dma_latency_fd; /* holds /dev/cpu_dma_latency at 0, or -1 */
 	bool watchdog;
@@ -157,7 +205,6 @@ struct live {
 	/* A shadow did not end when reaped: its thread may still read this
 	 * struct (and its own record), so neither is ever freed. */
 	_Atomic bool abandoned;
-	struct be_pilock lock; /* the nucleus lock */
 	struct live_cpu cpus[NK_MAX_CPUS];
 	/* Root context (source.c). */
 	pthread_t root_thread;
@@ -190,6 +237,12 @@ void live_irq_wake(struct live_cpu *cpu);
 void live_irq_post(void *priv, int cpu);
 /* Lock held: arm @c's timer at its deadline if it is armed elsewhere. */
 void live_timer_sync(struct live_cpu *c);
+/* Lock held: member @member's deadline on @cpu becomes @when; its
+ * interrupt thread there is rung when that is earlier. */
+void live_timer_remote(struct live *live, int cpu, int member, nk_time_t when);
+/* The signals a poll of a session's thread lets through: its mask but
+ * the doorbell (which it blocks outside polls). */
+void live_poll_mask(sigset_t *mask);
 /*
  * Lock held, @c about to idle under a waiter: the date the waiter's poll
  * must end by (NK_INFINITE: the timerfd fires in time, or without

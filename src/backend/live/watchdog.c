@@ -142,7 +142,7 @@ static int watchdog_thread_start(struct live *live)
 {
 	int ret;
 
-	be_gate_init(&live->wd_gate);
+	be_gate_init(&live->wd_gate, false);
 	ret = live_thread_start(&live->wd_thread, watchdog_main, live, -1,
 				live_fifo_irq(live), 0);
 	if (ret)

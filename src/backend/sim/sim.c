@@ -462,7 +462,7 @@ static void *shadow_main(void *arg)
 	return NULL;
 }
 
-static void sim_fini(void *priv)
+static bool sim_fini(void *priv)
 {
 	struct sim *sim = priv;
 
@@ -473,6 +473,7 @@ static void sim_fini(void *priv)
 	sim_scenario_free(sim);
 	pthread_mutex_destroy(&sim->intr_lock);
 	free(sim);
+	return false;
 }
 
 static int sim_init(struct nk_instance *nk, int nr_cpus,
@@ -545,8 +546,10 @@ static nk_time_t sim_now(void *priv)
 	return ((struct sim *)priv)->now;
 }
 
-static void sim_program_timer(void *priv, int cpu, nk_time_t when)
+/* Sim instances are never shared: every timer is member 0's. */
+static void sim_program_timer(void *priv, int cpu, int member, nk_time_t when)
 {
+	(void)member;
 	((struct sim *)priv)->deadline[cpu] = when;
 }
 
@@ -607,9 +610,9 @@ static struct sim_shadow *shadow_new(struct sim *sim, struct nk_thread *thread)
 	s->cpu = nk_thread_cpu(thread);
 	nk_list_init(&s->run_link);
 	nk_list_init(&s->intr_link);
-	be_gate_init(&s->gate);
-	be_gate_init(&s->gone);
-	be_gate_init(&s->started);
+	be_gate_init(&s->gate, false);
+	be_gate_init(&s->gone, false);
+	be_gate_init(&s->started, false);
 	return s;
 }
 

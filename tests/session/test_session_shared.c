@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One instance shared by the processes of a session (nk_instance_attr
+ * .join): one scheduler per RT CPU for the threads of every member.
+ * Waiters of three processes wake by priority; a thread of one process
+ * preempts another's at once, from its own process's timer; a holder in
+ * one process inherits the priority of a waiter in another; a joiner's
+ * own timeouts fire; a member leaves while the others run on.
+ *
+ * Every process's threads run on RT CPU 0.  A main thread relaxes
+ * before it waits for Linux (a pipe, a peer), so that the others' get
+ * the CPU meanwhile, as a real-time program's main thread does.
+ */
+#include "session_test.h"
+#include "nucleus/internal.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+static char name[64];
+
+/* What the processes share besides the instance: in a named block. */
+struct board {
+	struct nk_sem *sem;
+	struct nk_mutex *mutex;
+	_Atomic bool flag;
+	_Atomic int n;
+	char order[32];
+};
+
+static struct board *board;
+static struct nk_instance *nk;
+
+static int join_instance(int main_priority)
+{
+	struct nk_instance_attr attr = {.nr_cpus = 1,
+					.main_priority = main_priority,
+					.session = true,
+					.join = true};
+	int ret = nk_instance_create(&attr, &nk);
+
+	if (ret == 0)
+		ret = nk_thread_relax(nk);
+	return ret;
+}
+
+static int board_map(void)
+{
+	void *mem;
+	int ret = fusion_session_shm("board", sizeof(*board), &mem);
+
+	board = mem;
+	return ret;
+}
+
+static void note(char c)
+{
+	board->order[atomic_fetch_add(&board->n, 1)] = c;
+}
+
+/* A thread of the calling process: @c at @prio, running @fn(@c). */
+static struct nk_thread *spawn(char c, int prio, void (*fn)(void *))
+{
+	char tname[8] = {c, 0};
+	struct nk_thread_attr attr = {.name = tname,
+				      .priority = prio,
+				      .policy = NK_SCHED_FIFO,
+				      .flags = NK_THREAD_JOINABLE};
+	struct nk_thread *t;
+
+	if (nk_thread_create(nk, &attr, &t) ||
+	    nk_thread_start(t, fn, (void *)(uintptr_t)c))
+		return NULL;
+	return t;
+}
+
+static void take_and_note(void *arg)
+{
+	if (nk_sem_take(board->sem, NK_INFINITE, NK_RELATIVE) == NK_WAKE_OK)
+		note((char)(uintptr_t)arg);
+}
+
+/* After 20 ms of its own process's timer: note, and stop the spinner. */
+static void sleep_and_note(void *arg)
+{
+	if (nk_thread_sleep(nk, 20000000, NK_RELATIVE) == 0)
+		note((char)(uintptr_t)arg);
+	atomic_store(&board->flag, true);
+}
+
+/* Spin until another thread sets the flag, 2 s at most: only a
+ * preemption lets it run on this CPU. */
+static void spin_and_note(void *arg)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	while (!atomic_load(&board->flag) && now.tv_sec - start.tv_sec < 2);
+	note(atomic_load(&board->flag) ? (char)(uintptr_t)arg : '!');
+}
+
+static void lock_and_note(void *arg)
+{
+	if (nk_mutex_lock(board->mutex, NK_INFINITE, NK_RELATIVE) ==
+	    NK_WAKE_OK) {
+		note((char)(uintptr_t)arg);
+		(void)nk_mutex_unlock(board->mutex);
+	}
+}
+
+/* A timed wait nobody ends: its process's timer ends it. */
+static void time_out_and_note(void *arg)
+{
+	if (nk_sem_take(board->sem, 30000000, NK_RELATIVE) == NK_WAKE_TIMEOUT)
+		note((char)(uintptr_t)arg);
+}
+
+/*
+ * A peer: 1 joins the instance; 6 leaves it and joins it again, after
+ * asking for 2 CPUs, refused where it has 1; 2 starts a waiter at 30 ('B') and
+ * one at 10 ('b'); 3 a sleeper at 30; 4 a mutex waiter at 30; 5 a timed waiter;
+ * 9 joins its threads and leaves the instance.  Three threads at most, each
+ * joined at 9.
+ */
+static void (*const plays[])(void *) = {
+    [3] = sleep_and_note, [4] = lock_and_note, [5] = time_out_and_note};
+
+static int peer_step_fn(void *arg, int n)
+{
+	static struct nk_thread *mine[3];
+	static int nr;
+	char up = (char)(uintptr_t)arg, low = (char)(up - 'A' + 'a');
+
+	struct nk_instance_attr two = {
+	    .nr_cpus = 2, .session = true, .join = true};
+
+	switch (n) {
+	case 6:
+		PEER_CHECK(nk_instance_destroy(nk) == 0);
+		PEER_CHECK(nk_instance_create(&two, &nk) == -EINVAL);
+		return join_instance(0) ? __LINE__ : 0;
+	case 1:
+		PEER_CHECK(fusion_session_join(name) == 0);
+		PEER_CHECK(board_map() == 0);
+		return join_instance(0) ? __LINE__ : 0;
+	case 2:
+		mine[nr++] = spawn(up, 30, take_and_note);
+		mine[nr++] = spawn(low, 10, take_and_note);
+		break;
+	case 3:
+	case 4:
+	case 5:
+		mine[nr++] = spawn(up, 30, plays[n]);
+		break;
+	case 9:
+		for (int i = 0; i < nr; i++)
+			PEER_CHECK(nk_thread_join(mine[i]) == 0);
+		nr = 0;
+		PEER_CHECK(nk_instance_destroy(nk) == 0);
+		return fusion_session_leave() ? __LINE__ : 0;
+	default:
+		return __LINE__;
+	}
+	PEER_CHECK(mine[nr - 1] != NULL);
+	return nk_thread_relax(nk) ? __LINE__ : 0;
+}
+
+/* Our side: the session, the instance and the board, with a peer
+ * @p started (before we join anything) and joined to it. */
+static void set_up(const char *what, struct peer *p, int np)
+{
+	session_test_name(name, sizeof(name), what);
+	for (int i = 0; i < np; i++)
+		peer_start(&p[i], peer_step_fn, (void *)(uintptr_t)('B' + i));
+	CHECK_EQ(fusion_session_join(name), 0);
+	CHECK_EQ(board_map(), 0);
+	CHECK_EQ(join_instance(0), 0);
+	memset(board, 0, sizeof(*board));
+	board->sem = nk_alloc(nk, sizeof(*board->sem));
+	board->mutex = nk_alloc(nk, sizeof(*board->mutex));
+	CHECK_EQ(nk_sem_init(nk, board->sem, "sem", 0, 0, NK_SYNCH_PRIO), 0);
+	CHECK_EQ(nk_mutex_init(nk, board->mutex, "mutex", NK_SYNCH_PI, 0), 0);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	for (int i = 0; i < np; i++)
+		CHECK_EQ(peer_step(&p[i], 1), 0);
+}
+
+static void tear_down(struct peer *p, int np)
+{
+	for (int i = 0; i < np; i++) {
+		CHECK_EQ(peer_step(&p[i], 9), 0);
+		CHECK_EQ(peer_end(&p[i]), 0);
+	}
+	test_instance_whole(nk);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+	CHECK_EQ(fusion_session_leave(), 0);
+	CHECK(!session_test_exists(name));
+}
+
+/* Waiters of three processes on one semaphore: by priority. */
+TEST(wake_order_across_processes)
+{
+	struct peer p[2];
+	struct nk_thread *a;
+
+	set_up("order", p, 2);
+	CHECK_EQ(peer_step(&p[0], 2), 0); /* 'B' at 30, 'b' at 10 */
+	CHECK_EQ(peer_step(&p[1], 2), 0); /* 'C' at 30, 'c' at 10 */
+	a = spawn('a', 20, take_and_note);
+	CHECK(a != NULL);
+	/* The first of two at one priority: the first to wait. */
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(nk_sem_give(board->sem), 0);
+	CHECK_STR(board->order, "BCabc");
+	CHECK_EQ(nk_thread_join(a), 0);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	tear_down(p, 2);
+}
+
+/*
+ * A thread of ours spins on the CPU; the peer's more urgent one wakes
+ * from its 20 ms sleep (the peer's timer) and runs at once, before the
+ * spinner sees the flag it sets.
+ */
+TEST(preemption_across_processes)
+{
+	struct peer p;
+	struct nk_thread *a;
+
+	set_up("preempt", &p, 1);
+	CHECK_EQ(peer_step(&p, 3), 0);
+	a = spawn('a', 10, spin_and_note);
+	CHECK(a != NULL);
+	CHECK_EQ(nk_thread_join(a), 0);
+	CHECK_STR(board->order, "Ba");
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	tear_down(&p, 1);
+}
+
+/* 'l' before it lets go of the mutex, 'L' after. */
+static void hold_and_note(void *arg)
+{
+	char c = (char)(uintptr_t)arg;
+
+	if (nk_mutex_lock(board->mutex, NK_INFINITE, NK_RELATIVE) != NK_WAKE_OK)
+		return;
+	/* Until the peer's thread waits for the mutex. */
+	while (!atomic_load(&board->flag))
+		if (nk_thread_sleep(nk, 1000000, NK_RELATIVE))
+			return;
+	note(c);
+	(void)nk_mutex_unlock(board->mutex);
+	note((char)(c - 'a' + 'A'));
+}
+
+/*
+ * Our 'l' (10) holds a mutex the peer's 'B' (30) waits for: 'l' runs at
+ * 30 (its SCHED_FIFO priority too) until it lets go, when 'B' takes the
+ * mutex from it at once.
+ */
+TEST(inheritance_across_processes)
+{
+	struct peer p;
+	struct nk_thread *l;
+	pid_t tid;
+	int fifo;
+
+	set_up("inherit", &p, 1);
+	l = spawn('l', 10, hold_and_note);
+	CHECK(l != NULL);
+	CHECK_EQ(nk_thread_host(l, &tid, NULL), 0);
+	fifo = test_fifo_of(tid);
+	CHECK_EQ(nk_thread_effective_priority(l), 10);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	CHECK_EQ(peer_step(&p, 4), 0);
+	CHECK_EQ(nk_thread_effective_priority(l), 30);
+	if (fifo)
+		CHECK(test_fifo_of(tid) > fifo);
+	atomic_store(&board->flag, true);
+	CHECK_EQ(nk_thread_join(l), 0);
+	CHECK_STR(board->order, "lBL");
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	tear_down(&p, 1);
+}
+
+/* A joiner's own timeout fires, in its process: a wait of 30 ms. */
+TEST(timeout_in_a_joiner)
+{
+	struct peer p;
+
+	set_up("timeout", &p, 1);
+	CHECK_EQ(peer_step(&p, 5), 0);
+	CHECK_EQ(nk_thread_sleep(nk, 100000000, NK_RELATIVE), 0);
+	CHECK_STR(board->order, "B");
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	tear_down(&p, 1);
+}
+
+/*
+ * What is not shared yet is refused: another process's thread cannot
+ * be deleted or joined from here; a member with threads of its own
+ * still running cannot leave; a joiner asks for the instance's CPUs.
+ */
+TEST(bad_input)
+{
+	struct nk_thread *theirs, *a;
+	struct peer p[2];
+
+	set_up("bad", p, 2);
+	CHECK_EQ(peer_step(&p[1], 6), 0);
+	CHECK_EQ(peer_step(&p[0], 5), 0);
+	nk_lock(nk);
+	theirs = nk_list_first_entry(&nk->core->threads, struct nk_thread,
+				     instance_link);
+	while (theirs->member == nk->member ||
+	       !(theirs->flags & NK_THREAD_JOINABLE))
+		theirs = nk_list_entry(theirs->instance_link.next,
+				       struct nk_thread, instance_link);
+	nk_unlock(nk);
+	CHECK_EQ(nk_thread_delete(theirs), -EPERM);
+	CHECK_EQ(nk_thread_join(theirs), -EPERM);
+	a = spawn('a', 5, take_and_note);
+	CHECK(a != NULL);
+	CHECK_EQ(nk_instance_destroy(nk), -EBUSY);
+	CHECK_EQ(nk_thread_sleep(nk, 100000000, NK_RELATIVE), 0);
+	/* 'B' timed out meanwhile. */
+	CHECK_EQ(nk_sem_give(board->sem), 0);
+	CHECK_EQ(nk_thread_join(a), 0);
+	CHECK_STR(board->order, "Ba");
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	tear_down(p, 2);
+}
+
+TESTS(T(wake_order_across_processes), T(preemption_across_processes),
+      T(inheritance_across_processes), T(timeout_in_a_joiner), T(bad_input));
