@@ -6,7 +6,8 @@
  * the holder that thread's priority and passes to it.  A private gate,
  * for contrast, never wakes the other process: the shared flag, set when
  * the instance is placed in a session (nk_instance_shared), is what
- * carries the wake.
+ * carries the wake.  A holder that dies with the lock leaves it to the
+ * next locker, who is told.
  */
 #include "harness.h"
 #include "backend/common/futex.h"
@@ -195,5 +196,54 @@ TEST(lock_lends_priority_across_processes)
 	munmap(m, sizeof(*m));
 }
 
+/*
+ * A holder that dies with the lock, @waited: once we wait for it (the
+ * kernel hands it to us, marked), or before we ask (the kernel refuses
+ * the dead owner: we take the word over).  Either way it is ours, said
+ * so, and whole again once let go.
+ */
+static void dead_holder(bool waited)
+{
+	struct shared *m = shared_map();
+	pid_t pid;
+
+	be_pilock_init(&m->lock, true);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		be_pilock_acquire(&m->lock);
+		atomic_store(&m->step, 1);
+		while (waited && !(atomic_load(&m->lock.word) & FUTEX_WAITERS))
+			pause_a_little();
+		_exit(0);
+	}
+	while (atomic_load(&m->step) == 0)
+		pause_a_little();
+	if (!waited)
+		CHECK_EQ(child_status(pid), 0);
+	CHECK_EQ(be_pilock_acquire(&m->lock), BE_PILOCK_OWNER_DIED);
+	CHECK_EQ(atomic_load(&m->lock.word) &
+		     (FUTEX_TID_MASK | FUTEX_OWNER_DIED),
+		 (uint32_t)gettid());
+	be_pilock_release(&m->lock);
+	CHECK_EQ(atomic_load(&m->lock.word), 0);
+	CHECK_EQ(be_pilock_acquire(&m->lock), BE_PILOCK_TAKEN);
+	be_pilock_release(&m->lock);
+	if (waited)
+		CHECK_EQ(child_status(pid), 0);
+	munmap(m, sizeof(*m));
+}
+
+TEST(lock_of_a_dead_holder)
+{
+	dead_holder(false);
+}
+
+TEST(lock_handed_on_by_a_dead_holder)
+{
+	dead_holder(true);
+}
+
 TESTS(T(gate_wakes_another_process), T(private_gate_stays_in_its_process),
-      T(lock_lends_priority_across_processes));
+      T(lock_lends_priority_across_processes), T(lock_of_a_dead_holder),
+      T(lock_handed_on_by_a_dead_holder));

@@ -33,10 +33,10 @@ struct be_gate {
 };
 
 /*
- * The doorbell another process of a session rings: it breaks a poll
- * (an idle waiter's, an interrupt thread's), which that process's
- * eventfd cannot be written from elsewhere.  The polling threads block
- * it but in their polls, so that one rung just before a poll breaks it.
+ * The doorbell another process of a session rings: it ends a poll (an
+ * idle waiter's, an interrupt thread's), as the poller's eventfd, which
+ * no other process can write to, would.  Its handler writes that
+ * eventfd, so that one rung just before the poll ends it too.
  */
 #define BE_SIG_DOORBELL (SIGRTMIN + 10)
 

@@ -46,20 +46,47 @@ static bool pilock_take(struct be_pilock *lock, uint32_t tid)
 }
 
 /*
- * Wait in the kernel, which boosts the owner meanwhile: 0 once the lock
- * is ours, else the errno (ETIMEDOUT after the absolute CLOCK_REALTIME
- * date @until, EINTR for a handler that did not restart).
+ * The word names a holder the kernel no longer finds (ESRCH): it died
+ * holding the lock.  Take it over, unless it changed meanwhile.
  */
-static int pilock_wait(struct be_pilock *lock, const struct timespec *until)
+static bool pilock_take_dead(struct be_pilock *lock, uint32_t tid)
 {
+	uint32_t dead = atomic_load_explicit(&lock->word, memory_order_relaxed);
+
+	return dead != 0 && atomic_compare_exchange_strong_explicit(
+				&lock->word, &dead, tid, memory_order_acquire,
+				memory_order_relaxed);
+}
+
+/*
+ * Wait in the kernel, which boosts the owner meanwhile: 0 once the lock
+ * is ours (EOWNERDEAD: from a holder that died), else the errno
+ * (ETIMEDOUT after the absolute CLOCK_REALTIME date @until, EINTR for a
+ * handler that did not restart, EAGAIN to look again).
+ */
+static int pilock_wait(struct be_pilock *lock, uint32_t tid,
+		       const struct timespec *until)
+{
+	uint32_t word;
+
 	if (syscall(SYS_futex, &lock->word, FUTEX_LOCK_PI | lock->private_flag,
 		    0, until, NULL, 0) == 0) {
 		/* The kernel handed it over: pairs with the release below,
 		 * so the language's model (and ThreadSanitizer) sees it. */
-		(void)atomic_load_explicit(&lock->word, memory_order_acquire);
-		return 0;
+		word = atomic_load_explicit(&lock->word, memory_order_acquire);
+		if (!(word & FUTEX_OWNER_DIED))
+			return 0;
+		atomic_fetch_and(&lock->word, ~(uint32_t)FUTEX_OWNER_DIED);
+		return EOWNERDEAD;
 	}
-	return errno;
+	if (errno != ESRCH)
+		return errno;
+	return pilock_take_dead(lock, tid) ? EOWNERDEAD : EAGAIN;
+}
+
+static enum be_pilock_taken pilock_taken(int ret)
+{
+	return ret == EOWNERDEAD ? BE_PILOCK_OWNER_DIED : BE_PILOCK_TAKEN;
 }
 
 void be_pilock_init(struct be_pilock *lock, bool shared)
@@ -68,36 +95,42 @@ void be_pilock_init(struct be_pilock *lock, bool shared)
 	lock->private_flag = shared ? 0 : FUTEX_PRIVATE_FLAG;
 }
 
-void be_pilock_acquire(struct be_pilock *lock)
+enum be_pilock_taken be_pilock_acquire(struct be_pilock *lock)
 {
 	uint32_t tid = self_tid();
+	int ret;
 
 	if (pilock_take(lock, tid))
-		return;
-	while (pilock_wait(lock, NULL) != 0)
-		;
+		return BE_PILOCK_TAKEN;
+	do
+		ret = pilock_wait(lock, tid, NULL);
+	while (ret != 0 && ret != EOWNERDEAD);
+	return pilock_taken(ret);
 }
 
-bool be_pilock_acquire_unless(struct be_pilock *lock, _Atomic bool *abandon)
+enum be_pilock_taken be_pilock_acquire_unless(struct be_pilock *lock,
+					      _Atomic bool *abandon)
 {
 	uint32_t tid = self_tid();
 
 	if (pilock_take(lock, tid))
-		return true;
+		return BE_PILOCK_TAKEN;
 	/* Whoever sets @abandon does not wake us: look again each ms. */
 	for (;;) {
 		struct timespec until;
+		int ret;
 
 		if (atomic_load(abandon))
-			return false;
+			return BE_PILOCK_ABANDONED;
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 1000000;
 		if (until.tv_nsec >= 1000000000) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000;
 		}
-		if (pilock_wait(lock, &until) == 0)
-			return true;
+		ret = pilock_wait(lock, tid, &until);
+		if (ret == 0 || ret == EOWNERDEAD)
+			return pilock_taken(ret);
 	}
 }
 

@@ -28,10 +28,24 @@ struct be_pilock {
 	int private_flag;
 };
 
+/*
+ * What an acquire returns: the lock is ours, or ours from a holder that
+ * died holding it (another process of a session, killed): whatever it
+ * protects may be half changed.  The kernel hands such a lock to a
+ * thread waiting for it (FUTEX_OWNER_DIED), and refuses a new locker
+ * (ESRCH), who takes the word over.
+ */
+enum be_pilock_taken {
+	BE_PILOCK_ABANDONED, /* be_pilock_acquire_unless: not taken */
+	BE_PILOCK_TAKEN,
+	BE_PILOCK_OWNER_DIED,
+};
+
 void be_pilock_init(struct be_pilock *lock, bool shared);
-void be_pilock_acquire(struct be_pilock *lock);
+enum be_pilock_taken be_pilock_acquire(struct be_pilock *lock);
 void be_pilock_release(struct be_pilock *lock);
 /* As be_lock_acquire_unless (futex.h). */
-bool be_pilock_acquire_unless(struct be_pilock *lock, _Atomic bool *abandon);
+enum be_pilock_taken be_pilock_acquire_unless(struct be_pilock *lock,
+					      _Atomic bool *abandon);
 
 #endif

@@ -57,12 +57,6 @@
 
 __thread struct live_cpu *live_irq_cpu;
 
-void live_poll_mask(sigset_t *mask)
-{
-	pthread_sigmask(SIG_SETMASK, NULL, mask);
-	sigdelset(mask, BE_SIG_DOORBELL);
-}
-
 static void efd_drain(int fd)
 {
 	uint64_t count;
@@ -167,19 +161,17 @@ static void take_events(struct live *live, struct live_cpu *c, int epfd,
 }
 
 /*
- * In a session, the thread others ring (live_timer_remote): it blocks
- * the doorbell but in its polls, through @mask.  Then it looks once at
- * a deadline moved before it was there to be rung.
+ * In a session, the thread others ring (live_timer_remote): named in
+ * the segment, then it looks once at a deadline moved before it was
+ * there to be rung.
  */
-static void irq_ring_here(struct live *live, struct live_cpu *cpu,
-			  sigset_t *mask)
+static void irq_ring_here(struct live *live, struct live_cpu *cpu)
 {
 	sigset_t bell;
 
 	sigemptyset(&bell);
 	sigaddset(&bell, BE_SIG_DOORBELL);
-	pthread_sigmask(SIG_BLOCK, &bell, NULL);
-	live_poll_mask(mask);
+	pthread_sigmask(SIG_UNBLOCK, &bell, NULL);
 	atomic_store(&cpu->sh->irq_tid[live->member], gettid());
 	live_nucleus_lock(live);
 	live_timer_sync(cpu);
@@ -190,22 +182,18 @@ static void *irq_main(void *arg)
 {
 	struct live_cpu *cpu = arg;
 	struct live *live = cpu->live;
-	sigset_t mask, *pmask = NULL;
 	char name[16];
 
 	live_irq_cpu = cpu;
 	snprintf(name, sizeof(name), "fusion-irq/%d", cpu->index);
 	pthread_setname_np(pthread_self(), name);
 	live_irq_watchdog_start(live, cpu);
-	if (live->shared) {
-		irq_ring_here(live, cpu, &mask);
-		pmask = &mask;
-	}
+	if (live->shared)
+		irq_ring_here(live, cpu);
 	while (!atomic_load(&live->stopping)) {
 		struct epoll_event events[LIVE_EVENTS];
 		nk_time_t waited = live_clock();
-		int n =
-		    epoll_pwait(cpu->irq_epfd, events, LIVE_EVENTS, -1, pmask);
+		int n = epoll_wait(cpu->irq_epfd, events, LIVE_EVENTS, -1);
 
 		live_irq_watchdog_check(cpu, waited);
 		live_nucleus_lock(live);
@@ -231,21 +219,21 @@ void live_irq_post(void *priv, int index)
 }
 
 /* Wait in @c's idle set until @until at the latest (NK_INFINITE: no
- * timeout), with the signals of @mask blocked (NULL: the caller's). */
+ * timeout). */
 static int idle_wait(struct live_cpu *c, struct epoll_event *events,
-		     nk_time_t until, const sigset_t *mask)
+		     nk_time_t until)
 {
 	struct timespec left = {0, 0};
 	nk_time_t ns;
 
 	if (until == NK_INFINITE)
-		return epoll_pwait(c->idle_epfd, events, LIVE_EVENTS, -1, mask);
+		return epoll_wait(c->idle_epfd, events, LIVE_EVENTS, -1);
 	ns = until - live_clock();
 	if (ns > 0) {
 		left.tv_sec = ns / 1000000000;
 		left.tv_nsec = ns % 1000000000;
 	}
-	return epoll_pwait2(c->idle_epfd, events, LIVE_EVENTS, &left, mask);
+	return epoll_pwait2(c->idle_epfd, events, LIVE_EVENTS, &left, NULL);
 }
 
 bool live_poll_timeout_probe(void)
@@ -265,14 +253,8 @@ bool live_poll_timeout_probe(void)
 int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 		   struct epoll_event events[LIVE_EVENTS], bool *interrupted)
 {
-	sigset_t mask, *pmask = NULL;
 	int n;
 
-	/* A session's shadow blocks the doorbell but here (see live.c). */
-	if (c->live->shared) {
-		live_poll_mask(&mask);
-		pmask = &mask;
-	}
 	if (be_gate_poll_begin(&s->gate, c->idle_efd, s->tid))
 		return -1;
 	/* Replaced as the waiter before it announced the poll: the one who
@@ -281,7 +263,7 @@ int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 		be_gate_poll_end(&s->gate);
 		return 0;
 	}
-	n = idle_wait(c, events, until, pmask);
+	n = idle_wait(c, events, until);
 	*interrupted = n < 0 && errno == EINTR;
 	be_gate_poll_end(&s->gate);
 	return n < 0 ? 0 : n;

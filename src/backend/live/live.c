@@ -157,6 +157,37 @@ static bool shadow_outranked(struct live *live, const struct live_shadow *s)
 	return false;
 }
 
+/*
+ * The nucleus lock, from a holder that died holding it (a member of the
+ * session, killed): said once.  The cleanup that makes a shared instance
+ * whole again is not built yet (docs/architecture.md, "A member dying").
+ * A bare write: this may run in a signal handler.
+ */
+static bool taken(struct live *live, enum be_pilock_taken how)
+{
+	static const char msg[] =
+	    "fusion: a member of the session died holding the nucleus "
+	    "lock: the instance it shares may be inconsistent\n";
+
+	ssize_t told = 0;
+
+	if (how == BE_PILOCK_OWNER_DIED &&
+	    !atomic_exchange(&live->owner_died, true))
+		told = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)told; /* nothing more to tell it with if it failed */
+	return how != BE_PILOCK_ABANDONED;
+}
+
+static void take(struct live *live)
+{
+	taken(live, be_pilock_acquire(&live->sh->lock));
+}
+
+static bool take_unless(struct live *live, _Atomic bool *abandon)
+{
+	return taken(live, be_pilock_acquire_unless(&live->sh->lock, abandon));
+}
+
 void live_nucleus_lock(struct live *live)
 {
 	struct live_shadow *s = live_self;
@@ -167,9 +198,8 @@ void live_nucleus_lock(struct live *live)
 	live_sud_allow();
 	atomic_signal_fence(memory_order_seq_cst);
 	if (s == NULL || s->live != live)
-		be_pilock_acquire(&live->sh->lock);
-	else if (atomic_load(&s->killed) ||
-		 !be_pilock_acquire_unless(&live->sh->lock, &s->killed))
+		take(live);
+	else if (atomic_load(&s->killed) || !take_unless(live, &s->killed))
 		shadow_exit(s); /* its killer may hold the lock, waiting */
 	if (s && s->live == live)
 		s->entries++;
@@ -283,7 +313,7 @@ static void shadow_interrupted(struct live_shadow *s)
 {
 	struct live *live = s->live;
 
-	if (!be_pilock_acquire_unless(&live->sh->lock, &s->killed))
+	if (!take_unless(live, &s->killed))
 		return;
 	live_irq_ctx = true;
 	live->handlers->interrupted(live->nk, s->thread);
@@ -338,7 +368,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		if (n < 0)
 			break;
 		next = atomic_exchange(&c->sh->handoff, NULL);
-		be_pilock_acquire(&live->sh->lock);
+		take(live);
 		live_irq_ctx = true;
 		live_idle_take(live, c, events, n);
 		/*
@@ -431,22 +461,33 @@ static void unblock_backend_signals(struct live *live)
 	sigaddset(&set, LIVE_SIG_PREEMPT);
 	if (live->sud)
 		sigaddset(&set, SIGSYS);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	/* Let through in its polls only (live_idle_poll). */
-	if (live->shared) {
-		sigemptyset(&set);
+	if (live->shared)
 		sigaddset(&set, BE_SIG_DOORBELL);
-		pthread_sigmask(SIG_BLOCK, &set, NULL);
-	}
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
-/* The doorbell only breaks a poll; it runs nothing. */
+/*
+ * Another member of the session rang: a poll of ours must end, which an
+ * eventfd of ours does, even when the poll had not begun yet: the
+ * interrupt thread's kick, or the eventfd the idle waiter announced on
+ * its gate.  Rung late, it ends the next poll for nothing.
+ */
 static void doorbell_signal(int sig, siginfo_t *info, void *context)
 {
+	struct live_shadow *s = live_self;
+	int saved_errno = errno;
+	char selector = live_sud_save_allow();
+
 	(void)sig;
 	(void)info;
 	(void)context;
 	live_signals++;
+	if (live_irq_cpu)
+		be_efd_signal(live_irq_cpu->irq_efd);
+	else if (s)
+		be_efd_signal(atomic_load(&s->gate.poll_fd));
+	live_sud_restore(selector);
+	errno = saved_errno;
 }
 
 static bool live_fini(void *priv)
@@ -700,7 +741,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	else
 		park(p);
 	/* Killed since its gate opened: its killer holds the lock. */
-	if (!be_pilock_acquire_unless(&live->sh->lock, &p->killed))
+	if (!take_unless(live, &p->killed))
 		shadow_exit(p);
 }
 
@@ -801,7 +842,7 @@ static void *shadow_main(void *arg)
 	if (sigsetjmp(exit_point, 0))
 		return NULL;
 	live_exit_point = &exit_point;
-	be_pilock_acquire(&live->sh->lock);
+	take(live);
 	live->handlers->thread_entry(s->thread);
 	return NULL;
 }

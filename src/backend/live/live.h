@@ -202,6 +202,7 @@ struct live {
 	/* What the handler saw, for the watchdog thread to trace. */
 	struct live_wd_event wd_event[NK_MAX_CPUS];
 	_Atomic bool stopping;
+	_Atomic bool owner_died; /* told: the nucleus lock's holder died */
 	/* A shadow did not end when reaped: its thread may still read this
 	 * struct (and its own record), so neither is ever freed. */
 	_Atomic bool abandoned;
@@ -240,9 +241,6 @@ void live_timer_sync(struct live_cpu *c);
 /* Lock held: member @member's deadline on @cpu becomes @when; its
  * interrupt thread there is rung when that is earlier. */
 void live_timer_remote(struct live *live, int cpu, int member, nk_time_t when);
-/* The signals a poll of a session's thread lets through: its mask but
- * the doorbell (which it blocks outside polls). */
-void live_poll_mask(sigset_t *mask);
 /*
  * Lock held, @c about to idle under a waiter: the date the waiter's poll
  * must end by (NK_INFINITE: the timerfd fires in time, or without

@@ -7,10 +7,15 @@
 #include <time.h>
 
 /*
- * The calls in which an idle waiter polls: epoll_pwait (with the signal
- * mask of a session's thread, or none), or epoll_pwait2 when a timer
- * deadline bounds the poll.
+ * The calls in which an idle waiter polls: epoll_wait() (glibc issues
+ * epoll_pwait on architectures without the older call: aarch64,
+ * riscv64), or epoll_pwait2 when a timer deadline bounds the poll.
  */
+#ifdef SYS_epoll_wait
+#define EPOLL_WAIT_NR SYS_epoll_wait
+#else
+#define EPOLL_WAIT_NR SYS_epoll_pwait
+#endif
 
 bool in_poll_wait(pid_t tid, long long safety_ns)
 {
@@ -30,7 +35,7 @@ bool in_poll_wait(pid_t tid, long long safety_ns)
 		fclose(f);
 		/* "running" while it runs: the number of no call. */
 		nr = strtol(line, NULL, 10);
-		if ((nr == SYS_epoll_pwait || nr == SYS_epoll_pwait2) &&
+		if ((nr == EPOLL_WAIT_NR || nr == SYS_epoll_pwait2) &&
 		    line[0] != 'r')
 			return true;
 		nanosleep(&pause, NULL);
