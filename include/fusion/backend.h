@@ -85,6 +85,16 @@ struct nk_backend_handlers {
 	 */
 	void (*thread_gone)(struct nk_instance *nk);
 	/*
+	 * Process @member of the session sharing @nk died: its threads
+	 * leave every queue (mutexes they owned pass on with
+	 * NK_WAKE_OWNER_DEAD) and are freed, each through thread_reap;
+	 * the nucleus's own timers it had armed move to this process, the
+	 * others it owned go; the CPUs it ran pick their next thread.
+	 * Lock held, from a thread of the backend that is no nucleus
+	 * thread, after the backend forgot the dead member's CPUs.
+	 */
+	void (*member_gone)(struct nk_instance *nk, int member);
+	/*
 	 * Describe every thread and what it waits for, one line per call
 	 * of @emit.  Lock held.  Used for deadlock reports.
 	 */

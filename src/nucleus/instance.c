@@ -35,6 +35,7 @@ static const struct nk_backend_handlers nucleus_handlers = {
     .interrupted = nk_thread_handle_interrupted,
     .thread_entry = nk_thread_entry,
     .thread_gone = nk_thread_handle_gone,
+    .member_gone = nk_member_handle_gone,
     .watchdog = nk_trace_handle_watchdog,
     .describe = describe_handler,
     .irq = nk_irq_handle,

@@ -402,6 +402,8 @@ void nk_thread_check_cancel(struct nk_thread *thread);
 void nk_thread_handle_relax(struct nk_instance *nk, int reason, long nr);
 void nk_thread_handle_harden(struct nk_instance *nk);
 void nk_thread_handle_gone(struct nk_instance *nk);
+/* member.c: the backend's member_gone handler. */
+void nk_member_handle_gone(struct nk_instance *nk, int member);
 void nk_thread_handle_interrupted(struct nk_instance *nk,
 				  struct nk_thread *thread);
 int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
@@ -479,6 +481,9 @@ void nk_timer_handler(struct nk_instance *nk, int cpu);
  * @sched, if it changed. */
 void nk_timer_reprogram(struct nk_sched *sched, int member);
 void nk_timer_migrate(struct nk_timer *timer, int cpu);
+/* Lock held: the timers of dead member @member on @sched: the nucleus's
+ * own become this process's to run, the others are disarmed. */
+void nk_timer_member_gone(struct nk_sched *sched, int member);
 
 /* irq.c: what the nucleus registers with its pipeline, and the backend
  * handlers that lead there. */

@@ -144,16 +144,24 @@ void *nk_thread_personality(struct nk_thread *thread,
  * Run @thread's exit hooks or, with @finalize, its finalize hooks and
  * free its extensions: newest personality first.
  */
+/*
+ * A thread of another process sharing the instance (a dead member's, at
+ * its cleanup) runs no hook: its skins are that process's code, in that
+ * process's slots.  Its extensions go all the same.
+ */
 static void thread_hooks(struct nk_thread *thread, bool finalize)
 {
 	struct nk_instance *nk = thread->nk;
+	bool ours = thread->member == nk->member;
 
 	for (int i = thread->nr_attached - 1; i >= 0; i--) {
 		int slot = thread->pers_order[i];
 		const struct nk_personality *pers =
-		    nk->personalities[slot].pers;
-		void (*hook)(struct nk_thread *, void *) =
-		    finalize ? pers->finalize : pers->exit;
+		    ours ? nk->personalities[slot].pers : NULL;
+		void (*hook)(struct nk_thread *, void *) = pers == NULL ? NULL
+							   : finalize
+							       ? pers->finalize
+							       : pers->exit;
 
 		if (hook)
 			hook(thread, thread->pers_ext[slot]);

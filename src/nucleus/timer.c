@@ -125,6 +125,24 @@ static void timer_reprogram_both(struct nk_timer *timer, int cpu, int tree)
 		nk_timer_reprogram(&timer->nk->scheds[timer->cpu], timer->tree);
 }
 
+void nk_timer_member_gone(struct nk_sched *sched, int member)
+{
+	struct nk_rbnode *first;
+
+	while ((first = nk_rbtree_first(&sched->timers[member])) != NULL) {
+		struct nk_timer *timer =
+		    nk_container_of(first, struct nk_timer, node);
+
+		timer_dequeue(timer);
+		if (timer->owner < 0)
+			timer_enqueue(timer);
+		else
+			timer->date = NK_INFINITE;
+	}
+	sched->programmed[member] = NK_INFINITE;
+	nk_timer_reprogram(sched, sched->nk->member);
+}
+
 /* Move @timer to @cpu's queue at the same date.  Lock held. */
 void nk_timer_migrate(struct nk_timer *timer, int cpu)
 {

@@ -133,6 +133,14 @@ bool session_place_close(const struct session_place *place)
 	return last;
 }
 
+bool session_slot_alive(int slot, pid_t pid)
+{
+	struct session *s = session_current();
+
+	return s && s->hdr->members[slot].pid == pid &&
+	       session_member_alive(s->ctl_fd, slot);
+}
+
 void session_unplace(const struct session_place *place)
 {
 	struct session *s = session_current();

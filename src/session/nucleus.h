@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #pragma GCC visibility push(hidden)
 
@@ -48,6 +49,12 @@ bool session_place_close(const struct session_place *place);
 /* Give the place back: the view unmapped, the block let go (freed with
  * its last holder). */
 void session_unplace(const struct session_place *place);
+/*
+ * Is process @pid still the live member in slot @slot of this process's
+ * session?  False once it died, even when another process took the
+ * slot since.
+ */
+bool session_slot_alive(int slot, pid_t pid);
 
 /*
  * nucleus/memory.c: the layout of the nucleus structures the session

@@ -15,9 +15,11 @@
 #include "nucleus/internal.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 static char name[64];
@@ -26,6 +28,8 @@ static char name[64];
 struct board {
 	struct nk_sem *sem, *done;
 	struct nk_mutex *mutex;
+	pid_t victim; /* the member the killer kills */
+	_Atomic int lock_result;
 	_Atomic bool flag;
 	_Atomic int n;
 	char order[32];
@@ -113,6 +117,39 @@ static void lock_and_note(void *arg)
 	}
 }
 
+/* Hold the mutex, then wait for ever. */
+static void hold_for_ever(void *arg)
+{
+	(void)arg;
+	if (nk_mutex_lock(board->mutex, NK_INFINITE, NK_RELATIVE) ==
+		NK_WAKE_OK &&
+	    nk_sem_take(board->done, NK_INFINITE, NK_RELATIVE))
+		note('!');
+}
+
+/* Spin on the CPU until the flag is set, 10 s at most. */
+static void spin(void *arg)
+{
+	struct timespec start, now;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	while (!atomic_load(&board->flag) && now.tv_sec - start.tv_sec < 10);
+}
+
+/* Wait for the mutex; note how the wait ended. */
+static void lock_and_keep(void *arg)
+{
+	int ret = nk_mutex_lock(board->mutex, NK_INFINITE, NK_RELATIVE);
+
+	atomic_store(&board->lock_result, ret);
+	note((char)(uintptr_t)arg);
+	if (ret == NK_WAKE_OWNER_DEAD)
+		(void)nk_mutex_unlock(board->mutex);
+}
+
 /* A timed wait nobody ends: its process's timer ends it.  Then it
  * says so on @done. */
 static void time_out_and_note(void *arg)
@@ -124,17 +161,21 @@ static void time_out_and_note(void *arg)
 
 /*
  * A peer: 1 joins the instance; 6 leaves it and joins it again, after
- * asking for 2 CPUs, refused where it has 1; 2 starts a waiter at 30 ('B') and
- * one at 10 ('b'); 3 a sleeper at 30; 4 a mutex waiter at 30; 5 a timed waiter;
- * 9 joins its threads and leaves the instance.  Three threads at most, each
- * joined at 9.
+ * asking for 2 CPUs, refused where it has 1; 2 starts a waiter at 30
+ * ('B') and one at 10 ('b'); 3 a sleeper at 30; 4 a mutex waiter at
+ * 30; 5 a timed waiter; 7 a mutex holder that then waits for ever; 8 a
+ * spinner at 40; 9 joins its threads and leaves the instance.  The
+ * killer: 10 joins the session only; 11 kills the victim 200 ms later.
  */
-static void (*const plays[])(void *) = {
-    [3] = sleep_and_note, [4] = lock_and_note, [5] = time_out_and_note};
+static void (*const plays[])(void *) = {[3] = sleep_and_note,
+					[4] = lock_and_note,
+					[5] = time_out_and_note,
+					[7] = hold_for_ever,
+					[8] = spin};
 
 static int peer_step_fn(void *arg, int n)
 {
-	static struct nk_thread *mine[3];
+	static struct nk_thread *mine[8];
 	static int nr;
 	char up = (char)(uintptr_t)arg, low = (char)(up - 'A' + 'a');
 
@@ -157,8 +198,22 @@ static int peer_step_fn(void *arg, int n)
 	case 3:
 	case 4:
 	case 5:
+	case 7:
 		mine[nr++] = spawn(up, 30, plays[n]);
 		break;
+	case 8:
+		/* Above every other thread: the CPU is its until it dies. */
+		mine[nr++] = spawn(up, 40, plays[n]);
+		break;
+	case 10:
+		/* The killer, in the session but not in the instance, on
+		 * a CPU the spinner leaves it: kills the victim later. */
+		PEER_CHECK(fusion_session_join(name) == 0);
+		return board_map() ? __LINE__ : 0;
+	case 11:
+		nanosleep(&(struct timespec){0, 200000000}, NULL);
+		PEER_CHECK(kill(board->victim, SIGKILL) == 0);
+		return fusion_session_leave() ? __LINE__ : 0;
 	case 9:
 		for (int i = 0; i < nr; i++)
 			PEER_CHECK(nk_thread_join(mine[i]) == 0);
@@ -172,13 +227,19 @@ static int peer_step_fn(void *arg, int n)
 	return nk_thread_relax(nk) ? __LINE__ : 0;
 }
 
-/* Our side: the session, the instance and the board, with a peer
- * @p started (before we join anything) and joined to it. */
-static void set_up(const char *what, struct peer *p, int np)
+/*
+ * Our side: the session, the instance and the board, with peers @p
+ * started (before we join anything) and joined to it, and a @killer
+ * (NULL: none) in the session only.
+ */
+static void set_up(const char *what, struct peer *p, int np,
+		   struct peer *killer)
 {
 	session_test_name(name, sizeof(name), what);
 	for (int i = 0; i < np; i++)
 		peer_start(&p[i], peer_step_fn, (void *)(uintptr_t)('B' + i));
+	if (killer)
+		peer_start(killer, peer_step_fn, (void *)(uintptr_t)'K');
 	CHECK_EQ(fusion_session_join(name), 0);
 	CHECK_EQ(board_map(), 0);
 	CHECK_EQ(join_instance(0), 0);
@@ -192,6 +253,8 @@ static void set_up(const char *what, struct peer *p, int np)
 	CHECK_EQ(nk_thread_relax(nk), 0);
 	for (int i = 0; i < np; i++)
 		CHECK_EQ(peer_step(&p[i], 1), 0);
+	if (killer)
+		CHECK_EQ(peer_step(killer, 10), 0);
 }
 
 static void tear_down(struct peer *p, int np)
@@ -212,7 +275,7 @@ TEST(wake_order_across_processes)
 	struct peer p[2];
 	struct nk_thread *a;
 
-	set_up("order", p, 2);
+	set_up("order", p, 2, NULL);
 	CHECK_EQ(peer_step(&p[0], 2), 0); /* 'B' at 30, 'b' at 10 */
 	CHECK_EQ(peer_step(&p[1], 2), 0); /* 'C' at 30, 'c' at 10 */
 	a = spawn('a', 20, take_and_note);
@@ -236,7 +299,7 @@ TEST(preemption_across_processes)
 	struct peer p;
 	struct nk_thread *a;
 
-	set_up("preempt", &p, 1);
+	set_up("preempt", &p, 1, NULL);
 	CHECK_EQ(peer_step(&p, 3), 0);
 	a = spawn('a', 10, spin_and_note);
 	CHECK(a != NULL);
@@ -274,7 +337,7 @@ TEST(inheritance_across_processes)
 	pid_t tid;
 	int fifo;
 
-	set_up("inherit", &p, 1);
+	set_up("inherit", &p, 1, NULL);
 	l = spawn('l', 10, hold_and_note);
 	CHECK(l != NULL);
 	CHECK_EQ(nk_thread_host(l, &tid, NULL), 0);
@@ -302,7 +365,7 @@ TEST(timeout_in_a_joiner)
 {
 	struct peer p;
 
-	set_up("timeout", &p, 1);
+	set_up("timeout", &p, 1, NULL);
 	CHECK_EQ(peer_step(&p, 5), 0);
 	CHECK_EQ(nk_sem_take(board->done, 2000000000, NK_RELATIVE), NK_WAKE_OK);
 	CHECK_STR(board->order, "B");
@@ -320,7 +383,7 @@ TEST(bad_input)
 	struct nk_thread *theirs, *a;
 	struct peer p[2];
 
-	set_up("bad", p, 2);
+	set_up("bad", p, 2, NULL);
 	CHECK_EQ(peer_step(&p[1], 6), 0);
 	CHECK_EQ(peer_step(&p[0], 5), 0);
 	nk_lock(nk);
@@ -345,5 +408,48 @@ TEST(bad_input)
 	tear_down(p, 2);
 }
 
+/*
+ * A member killed while its threads hold the CPU, a mutex and a place in
+ * a wait queue: within the watch's period another member cleans up after
+ * it.  The CPU passes on, the mutex to our waiter with OWNER_DEAD, the
+ * queue forgets its waiter, and the instance is whole.
+ */
+TEST(member_killed)
+{
+	struct peer p, killer;
+	struct nk_thread *a, *c;
+	int ret;
+
+	set_up("killed", &p, 1, &killer);
+	CHECK_EQ(peer_step(&p, 7), 0); /* 'B' holds the mutex, waits */
+	CHECK_EQ(peer_step(&p, 2), 0); /* 'B', 'b' wait on the semaphore */
+	a = spawn('a', 20, lock_and_keep);
+	CHECK(a != NULL);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	board->victim = p.pid;
+	/* Its spinner takes the CPU; the killer kills it 200 ms later. */
+	CHECK_EQ(write(killer.cmd, &(int){11}, sizeof(int)), sizeof(int));
+	CHECK_EQ(peer_step(&p, 8), -1);
+	CHECK(WIFSIGNALED(peer_end(&p)));
+	CHECK_EQ(read(killer.reply, &ret, sizeof(ret)), sizeof(ret));
+	CHECK_EQ(ret, 0);
+	CHECK_EQ(peer_end(&killer), 0);
+	/* Ours run again: 'a' got the mutex, 'c' the semaphore. */
+	CHECK_EQ(nk_thread_join(a), 0);
+	CHECK_EQ(atomic_load(&board->lock_result), NK_WAKE_OWNER_DEAD);
+	c = spawn('c', 10, take_and_note);
+	CHECK(c != NULL);
+	CHECK_EQ(nk_sem_give(board->sem), 0);
+	CHECK_EQ(nk_thread_join(c), 0);
+	CHECK_STR(board->order, "ac");
+	CHECK_EQ(nk->core->nr_threads, 1);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	test_instance_whole(nk);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+	CHECK_EQ(fusion_session_leave(), 0);
+	CHECK(!session_test_exists(name));
+}
+
 TESTS(T(wake_order_across_processes), T(preemption_across_processes),
-      T(inheritance_across_processes), T(timeout_in_a_joiner), T(bad_input));
+      T(inheritance_across_processes), T(timeout_in_a_joiner), T(bad_input),
+      T(member_killed));

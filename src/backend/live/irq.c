@@ -100,7 +100,7 @@ void live_timer_remote(struct live *live, int cpu, int member, nk_time_t when)
 	pid_t tid = atomic_load(&c->irq_tid[member]);
 
 	if (when < old && tid > 0)
-		syscall(SYS_tgkill, live->sh->pid[member], tid,
+		syscall(SYS_tgkill, atomic_load(&live->sh->pid[member]), tid,
 			BE_SIG_DOORBELL);
 }
 

@@ -495,6 +495,7 @@ static bool live_fini(void *priv)
 	struct live *live = priv;
 	bool abandoned = atomic_load(&live->abandoned);
 
+	live_members_stop(live);
 	live_sources_stop(live);
 	live_irq_stop(live);
 	live_watchdog_stop(live);
@@ -502,7 +503,7 @@ static bool live_fini(void *priv)
 		close(live->dma_latency_fd);
 	if (abandoned)
 		return true;
-	live->sh->pid[live->member] = 0;
+	atomic_store(&live->sh->pid[live->member], 0);
 	/* A session's goes with its segment's nucleus block, which the
 	 * other members may still use. */
 	if (!live->shared)
@@ -536,7 +537,7 @@ static int shared_attach(struct live *live, int nr_cpus, const int *cpus)
 	}
 	for (int i = 0; i < nr_cpus; i++)
 		atomic_store(&sh->cpus[i].deadline[live->member], NK_INFINITE);
-	sh->pid[live->member] = live->pid;
+	atomic_store(&sh->pid[live->member], live->pid);
 	live->sh = sh;
 	return 0;
 }
@@ -602,6 +603,8 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	if (ret == 0 && live->shared)
 		ret = live_install_handler(live, BE_SIG_DOORBELL,
 					   doorbell_signal, NULL);
+	if (ret == 0 && live->shared)
+		ret = live_members_start(live);
 	for (int i = 0; i < nr_cpus && ret == 0; i++) {
 		struct live_cpu *cpu = &live->cpus[i];
 

@@ -141,7 +141,7 @@ struct live_cpu_shared {
 struct live_shared {
 	struct be_pilock lock; /* the nucleus lock */
 	int nr_cpus;
-	pid_t pid[NK_MAX_MEMBERS]; /* each member's process, 0: none */
+	_Atomic pid_t pid[NK_MAX_MEMBERS]; /* each member's process, 0: none */
 	/* How many shadows have each SCHED_FIFO priority as their own. */
 	_Atomic unsigned int fifo_shadows[LIVE_FIFO_LEVELS];
 	struct live_cpu_shared cpus[]; /* by RT CPU */
@@ -202,6 +202,10 @@ struct live {
 	/* What the handler saw, for the watchdog thread to trace. */
 	struct live_wd_event wd_event[NK_MAX_CPUS];
 	_Atomic bool stopping;
+	/* The watch of the session's other members (members.c). */
+	pthread_t members_thread;
+	bool members_started;
+	struct be_gate members_gate; /* opened to stop it */
 	_Atomic bool owner_died; /* told: the nucleus lock's holder died */
 	/* A shadow did not end when reaped: its thread may still read this
 	 * struct (and its own record), so neither is ever freed. */
@@ -309,6 +313,10 @@ int live_sud_sigaction(int sig, void (*handler)(int, siginfo_t *, void *),
 		       int also);
 /* In a SIGSYS handler: issue system call @nr again on return. */
 void live_sud_retry(void *context, int nr);
+
+/* members.c: in a session, the watch of the other members. */
+int live_members_start(struct live *live);
+void live_members_stop(struct live *live);
 
 /* watchdog.c */
 int live_watchdog_start(struct live *live, long ms);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A member process of a session that died, seen by another that shares
+ * its instance (docs/architecture.md, "A member dying"): what it left
+ * there goes, so that the others go on.  Its threads leave every queue
+ * as a deleted thread does (mutexes pass on with NK_WAKE_OWNER_DEAD,
+ * joiners wake) but run no skin's hook, and a CPU one of them ran as
+ * current picks its next thread.
+ */
+#include "internal.h"
+
+/* Lock held: @thread, the dead member's, leaves and is freed. */
+static void thread_gone(struct nk_thread *thread)
+{
+	struct nk_sched *sched = thread->sched;
+
+	if (sched->curr == thread) {
+		sched->curr = sched->root;
+		nk_sched_mark(sched);
+	}
+	if (!(thread->state & NK_THREAD_ZOMBIE)) {
+		nk_thread_unlink(thread);
+		thread->state |= NK_THREAD_ZOMBIE;
+		nk_synch_flush(&thread->joiners, NK_WAKE_OK);
+	}
+	nk_thread_free(thread);
+}
+
+void nk_member_handle_gone(struct nk_instance *nk, int member)
+{
+	struct nk_list *pos, *next;
+
+	for (int cpu = 0; cpu < nk->nr_cpus; cpu++)
+		nk_timer_member_gone(&nk->scheds[cpu], member);
+	nk_list_for_each_safe(pos, next, &nk->core->threads) {
+		struct nk_thread *thread =
+		    nk_list_entry(pos, struct nk_thread, instance_link);
+
+		if (thread->member == member)
+			thread_gone(thread);
+	}
+	nk_sched_run(nk);
+}
