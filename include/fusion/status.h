@@ -70,7 +70,8 @@ struct nk_status_object {
 
 /**
  * Snapshot @p nk into @p st, its first @p max_threads threads (in
- * creation order) into @p threads and its first @p max_irqs IRQs into
+ * creation order; of an instance several processes of a session share,
+ * the caller's process's) into @p threads and its first @p max_irqs IRQs into
  * @p irqs (either array may be NULL with a zero count).  Holds the
  * nucleus lock for the copy only: no system call, no allocation.
  * Errors: -EINVAL (bad instance, NULL @p st, NULL array with a count).

@@ -124,11 +124,15 @@ int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
 		if (sched->curr == sched->root)
 			st->idle_time[cpu] += now - sched->switched_in;
 	}
+	/* This process's: each member of a shared instance shows its own. */
 	nk_list_for_each(pos, &nk->core->threads) {
+		struct nk_thread *t =
+		    nk_list_entry(pos, struct nk_thread, instance_link);
+
+		if (t->member != nk->member)
+			continue;
 		if (n < max_threads)
-			nk_thread_status(
-			    nk_list_entry(pos, struct nk_thread, instance_link),
-			    now, &threads[n]);
+			nk_thread_status(t, now, &threads[n]);
 		n++;
 	}
 	st->nr_threads = n;

@@ -272,14 +272,21 @@ static void tear_down(struct peer *p, int np)
 /* Waiters of three processes on one semaphore: by priority. */
 TEST(wake_order_across_processes)
 {
+	struct nk_status_thread threads[4];
 	struct peer p[2];
 	struct nk_thread *a;
+	struct nk_status st;
 
 	set_up("order", p, 2, NULL);
 	CHECK_EQ(peer_step(&p[0], 2), 0); /* 'B' at 30, 'b' at 10 */
 	CHECK_EQ(peer_step(&p[1], 2), 0); /* 'C' at 30, 'c' at 10 */
 	a = spawn('a', 20, take_and_note);
 	CHECK(a != NULL);
+	/* Our status shows our threads, each peer's its own. */
+	CHECK_EQ(nk_instance_status(nk, &st, threads, 4, NULL, 0), 0);
+	CHECK_EQ(st.nr_threads, 2);
+	CHECK_STR(threads[0].name, "main");
+	CHECK_STR(threads[1].name, "a");
 	/* The first of two at one priority: the first to wait. */
 	for (int i = 0; i < 5; i++)
 		CHECK_EQ(nk_sem_give(board->sem), 0);
