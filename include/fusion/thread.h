@@ -111,8 +111,9 @@ nk_export int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry,
  * mutexes pass to their next waiter (who sees NK_WAKE_OWNER_DEAD),
  * joiners wake.  A non-joinable thread is freed; a joinable one stays a
  * zombie until joined.
- * Errors: -EINVAL (bad thread), -ESRCH (already terminated), -EPERM (a
- * thread of another process sharing the instance: not yet).
+ * A thread of another process sharing the instance ends there; its
+ * skins' hooks, that process's code, do not run.
+ * Errors: -EINVAL (bad thread), -ESRCH (already terminated).
  * Context: any.
  */
 nk_export int nk_thread_delete(struct nk_thread *thread);
@@ -123,8 +124,7 @@ nk_export int nk_thread_exit(struct nk_instance *nk);
 /**
  * Wait for a joinable @p thread to terminate, then free it.
  * Errors: -EINVAL (bad thread, not joinable), -EDEADLK (joining self),
- * -EBUSY (another thread joins it), -EPERM (wrong context, or a thread
- * of another process sharing the instance: not yet),
+ * -EBUSY (another thread joins it), -EPERM (wrong context),
  * NK_WAKE_UNBLOCKED.  Context: thread.
  */
 nk_export nk_must_check int nk_thread_join(struct nk_thread *thread);

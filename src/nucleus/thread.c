@@ -402,9 +402,6 @@ int nk_thread_delete(struct nk_thread *thread)
 	self = nk_current(nk);
 	if (thread->state & NK_THREAD_ZOMBIE) {
 		ret = -ESRCH;
-	} else if (thread->member != nk->member) {
-		/* Its end and reaping belong to its own process. */
-		ret = -EPERM;
 	} else if (thread == self) {
 		thread_do_exit(self);
 	} else if (thread->sched->curr == thread ||
@@ -446,7 +443,7 @@ int nk_thread_join(struct nk_thread *thread)
 	nk = thread->nk;
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
-	if (self == NULL || thread->member != nk->member)
+	if (self == NULL)
 		ret = -EPERM;
 	else if (self == thread)
 		ret = -EDEADLK;

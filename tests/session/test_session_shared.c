@@ -28,7 +28,8 @@ static char name[64];
 struct board {
 	struct nk_sem *sem, *done;
 	struct nk_mutex *mutex;
-	pid_t victim; /* the member the killer kills */
+	pid_t victim;			   /* the member the killer kills */
+	struct nk_thread *holder, *joinee; /* a peer's, for us to end */
 	_Atomic int lock_result;
 	_Atomic bool flag;
 	_Atomic int n;
@@ -164,8 +165,9 @@ static void time_out_and_note(void *arg)
  * asking for 2 CPUs, refused where it has 1; 2 starts a waiter at 30
  * ('B') and one at 10 ('b'); 3 a sleeper at 30; 4 a mutex waiter at
  * 30; 5 a timed waiter; 7 a mutex holder that then waits for ever; 8 a
- * spinner at 40; 9 joins its threads and leaves the instance.  The
- * killer: 10 joins the session only; 11 kills the victim 200 ms later.
+ * spinner at 40; 12 a sleeper the test joins; 9 joins its threads and
+ * leaves the instance.  The killer: 10 joins the session only; 11 kills
+ * the victim 200 ms later.
  */
 static void (*const plays[])(void *) = {[3] = sleep_and_note,
 					[4] = lock_and_note,
@@ -198,9 +200,16 @@ static int peer_step_fn(void *arg, int n)
 	case 3:
 	case 4:
 	case 5:
-	case 7:
 		mine[nr++] = spawn(up, 30, plays[n]);
 		break;
+	case 7:
+		mine[nr++] = board->holder = spawn(up, 30, plays[n]);
+		break;
+	case 12:
+		/* Joined by the test, not by us. */
+		board->joinee = spawn(up, 30, plays[3]);
+		PEER_CHECK(board->joinee != NULL);
+		return nk_thread_relax(nk) ? __LINE__ : 0;
 	case 8:
 		/* Above every other thread: the CPU is its until it dies. */
 		mine[nr++] = spawn(up, 40, plays[n]);
@@ -381,36 +390,48 @@ TEST(timeout_in_a_joiner)
 }
 
 /*
- * What is not shared yet is refused: another process's thread cannot
- * be deleted or joined from here; a member with threads of its own
- * still running cannot leave; a joiner asks for the instance's CPUs.
+ * A thread of another process is deleted or joined from here: it ends
+ * there.  Its mutex passes on; the joined one is freed by us.
+ */
+TEST(delete_and_join_across_processes)
+{
+	struct peer p;
+	struct nk_thread *a;
+
+	set_up("delete", &p, 1, NULL);
+	CHECK_EQ(peer_step(&p, 7), 0); /* 'B' holds the mutex */
+	a = spawn('a', 20, lock_and_keep);
+	CHECK(a != NULL);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	CHECK_EQ(peer_step(&p, 12), 0); /* 'B' sleeps 20 ms */
+	CHECK_EQ(nk_thread_delete(board->holder), 0);
+	CHECK_EQ(nk_thread_delete(board->holder), -ESRCH);
+	CHECK_EQ(nk_thread_join(a), 0);
+	CHECK_EQ(atomic_load(&board->lock_result), NK_WAKE_OWNER_DEAD);
+	CHECK_EQ(nk_thread_join(board->joinee), 0);
+	CHECK_EQ(atomic_load(&board->n), 2);
+	CHECK(strchr(board->order, 'a') && strchr(board->order, 'B'));
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	tear_down(&p, 1);
+}
+
+/*
+ * Refused: a member with threads of its own still running cannot leave;
+ * a joiner asks for the instance's CPUs.
  */
 TEST(bad_input)
 {
-	struct nk_thread *theirs, *a;
+	struct nk_thread *a;
 	struct peer p[2];
 
 	set_up("bad", p, 2, NULL);
 	CHECK_EQ(peer_step(&p[1], 6), 0);
-	CHECK_EQ(peer_step(&p[0], 5), 0);
-	nk_lock(nk);
-	theirs = nk_list_first_entry(&nk->core->threads, struct nk_thread,
-				     instance_link);
-	while (theirs->member == nk->member ||
-	       !(theirs->flags & NK_THREAD_JOINABLE))
-		theirs = nk_list_entry(theirs->instance_link.next,
-				       struct nk_thread, instance_link);
-	nk_unlock(nk);
-	CHECK_EQ(nk_thread_delete(theirs), -EPERM);
-	CHECK_EQ(nk_thread_join(theirs), -EPERM);
 	a = spawn('a', 5, take_and_note);
 	CHECK(a != NULL);
 	CHECK_EQ(nk_instance_destroy(nk), -EBUSY);
-	CHECK_EQ(nk_thread_sleep(nk, 100000000, NK_RELATIVE), 0);
-	/* 'B' timed out meanwhile. */
 	CHECK_EQ(nk_sem_give(board->sem), 0);
 	CHECK_EQ(nk_thread_join(a), 0);
-	CHECK_STR(board->order, "Ba");
+	CHECK_STR(board->order, "a");
 	CHECK_EQ(nk_thread_relax(nk), 0);
 	tear_down(p, 2);
 }
@@ -458,5 +479,5 @@ TEST(member_killed)
 }
 
 TESTS(T(wake_order_across_processes), T(preemption_across_processes),
-      T(inheritance_across_processes), T(timeout_in_a_joiner), T(bad_input),
-      T(member_killed));
+      T(inheritance_across_processes), T(timeout_in_a_joiner),
+      T(delete_and_join_across_processes), T(bad_input), T(member_killed));

@@ -94,7 +94,9 @@ static void shadow_unbind_self(struct live_shadow *s)
 	atomic_signal_fence(memory_order_seq_cst);
 	live_depth = 0;
 	live_watchdog_forget(s);
-	if (s->adopted)
+	/* Its last touch of the backend's state (live_fini waits for it). */
+	atomic_fetch_sub(&s->live->bound, 1);
+	if (s->detached)
 		be_gate_open(&s->gone); /* the reaper may free @s from here */
 }
 
@@ -495,6 +497,14 @@ static bool live_fini(void *priv)
 	struct live *live = priv;
 	bool abandoned = atomic_load(&live->abandoned);
 
+	/* In a session, a thread another member deleted and reaped may
+	 * still be on its way out, through this struct. */
+	for (long waited = 0; !abandoned && atomic_load(&live->bound) > 0 &&
+			      waited < LIVE_REAP_WAIT_NS;
+	     waited += 1000000)
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+	abandoned = abandoned || atomic_load(&live->bound) > 0;
+
 	live_members_stop(live);
 	live_sources_stop(live);
 	live_irq_stop(live);
@@ -771,6 +781,7 @@ static void shadow_kick(struct live *live, struct live_shadow *s)
  */
 static void bind_self(struct live_shadow *s)
 {
+	atomic_fetch_add(&s->live->bound, 1);
 	live_self = s;
 	atomic_signal_fence(memory_order_seq_cst);
 	if (atomic_exchange(&s->kick_pending, false))
@@ -800,6 +811,8 @@ static struct live_shadow *shadow_new(struct live *live,
 		return NULL;
 	s->live = live;
 	s->pid = live->pid;
+	s->member = live->member;
+	s->detached = live->shared;
 	s->thread = thread;
 	s->cpu = nk_thread_cpu(thread);
 	snprintf(s->name, sizeof(s->name), "%s", nk_thread_name(thread));
@@ -879,6 +892,9 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 	pthread_setname_np(s->pthread, name);
 	/* Its id is known from creation on (thread_host). */
 	be_gate_wait(&s->started);
+	/* Alive until its gate opens: nobody joins it (struct live_shadow). */
+	if (s->detached)
+		pthread_detach(s->pthread);
 	return 0;
 }
 
@@ -893,6 +909,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 	if (s == NULL)
 		return -ENOMEM;
 	s->adopted = true;
+	s->detached = true;
 	s->pthread = pthread_self();
 	s->tid = gettid();
 	pthread_getschedparam(s->pthread, &s->saved_policy, &s->saved_param);
@@ -963,14 +980,14 @@ static void live_thread_priority(void *priv, void *shadow, int prio)
 
 /*
  * Wait for @s's thread to end, LIVE_REAP_WAIT_NS at most: true when it
- * has.  An adopted thread cannot be joined: it opens @gone as it ends
+ * has.  A detached thread cannot be joined: it opens @gone as it ends
  * (see shadow_exit).
  */
 static bool shadow_wait_end(struct live_shadow *s)
 {
 	struct timespec until;
 
-	if (s->adopted) {
+	if (s->detached) {
 		int ret;
 
 		do
@@ -995,7 +1012,7 @@ static void shadow_abandon(struct live *live, struct live_shadow *s)
 		"fusion: thread %s (tid %d) did not end when deleted: left "
 		"running outside the nucleus until the process exits\n",
 		nk_thread_name(s->thread), (int)s->tid);
-	if (!s->adopted)
+	if (!s->detached)
 		pthread_detach(s->pthread);
 	atomic_store(&live->abandoned, true);
 }
@@ -1007,8 +1024,21 @@ static void live_thread_reap(void *priv, void *shadow)
 
 	/* Gone from the nucleus, it outranks no waiter any more. */
 	shadow_set_fifo(live, s, 0);
-	/* Another process's (a dead member's, at the end): it ends there. */
+	/*
+	 * Another process's: deleted from here, it ends there, and says
+	 * so on its gate; a dead member's ended with its process.  One
+	 * that does not end keeps its record.
+	 */
 	if (s->pid != live->pid) {
+		if (atomic_load(&live->sh->pid[s->member]) == s->pid &&
+		    !shadow_wait_end(s)) {
+			fprintf(stderr,
+				"fusion: thread %s (tid %d) of process %d did "
+				"not end when deleted\n",
+				nk_thread_name(s->thread), (int)s->tid,
+				(int)s->pid);
+			return;
+		}
 		nk_free(live->nk, s);
 		return;
 	}
@@ -1028,6 +1058,7 @@ static void live_thread_reap(void *priv, void *shadow)
 		live_self = NULL;
 		atomic_signal_fence(memory_order_seq_cst);
 		live_watchdog_forget(s);
+		atomic_fetch_sub(&live->bound, 1);
 	}
 	nk_free(live->nk, s);
 }

@@ -42,12 +42,16 @@ struct live_shadow {
 	struct live *live;
 	struct nk_thread *thread;
 	pid_t pid;
+	int member; /* its process's number in the session (0: private) */
 	/* The RT CPU: written under the lock, read by the watchdog's
 	 * signal handler too. */
 	_Atomic int cpu;
 	pthread_t pthread;
 	pid_t tid;
 	bool adopted;
+	/* Its end is seen through @gone, not by a join: adopted, or in a
+	 * session, where its reaper may be another process. */
+	bool detached;
 	_Atomic bool killed;
 	/*
 	 * A preemption signal is on its way: set by the sender, which sends
@@ -66,7 +70,7 @@ struct live_shadow {
 	_Atomic bool boosted;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
 	struct be_gate gate;
-	/* Opened by an adopted thread's last touch of this record, as it
+	/* Opened by a detached thread's last touch of this record, as it
 	 * ends: the reaper waits for it (it cannot pthread_join). */
 	struct be_gate gone;
 	/* An adopted thread gets its scheduling back when unbound. */
@@ -206,10 +210,13 @@ struct live {
 	pthread_t members_thread;
 	bool members_started;
 	struct be_gate members_gate; /* opened to stop it */
-	_Atomic bool owner_died; /* told: the nucleus lock's holder died */
+	_Atomic bool owner_died;     /* told: the nucleus lock's holder died */
 	/* A shadow did not end when reaped: its thread may still read this
 	 * struct (and its own record), so neither is ever freed. */
 	_Atomic bool abandoned;
+	/* OS threads of ours bound as shadows, until their last touch of
+	 * this struct as they end or unbind. */
+	_Atomic int bound;
 	struct live_cpu cpus[NK_MAX_CPUS];
 	/* Root context (source.c). */
 	pthread_t root_thread;
