@@ -15,6 +15,8 @@ static void thread_gone(struct nk_thread *thread)
 	struct nk_sched *sched = thread->sched;
 
 	if (sched->curr == thread) {
+		/* Handlers it ran on its stack died with it. */
+		sched->irq_depth = 0;
 		sched->curr = sched->root;
 		nk_sched_mark(sched);
 	}
