@@ -43,7 +43,7 @@ struct nk_instance *fusion_tool_instance(int main_prio)
 {
 	struct nk_instance_attr attr = {.main_priority = main_prio};
 	struct nk_instance *nk;
-	int ret = runtime_instance_create(&attr, &nk);
+	int ret = runtime_instance_create(&attr, false, &nk);
 
 	if (ret) {
 		fprintf(stderr, "fusion: cannot start the nucleus: %s\n",

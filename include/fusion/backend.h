@@ -297,6 +297,11 @@ struct nk_backend_ops {
 	 * system calls.  Lock NOT held.
 	 */
 	unsigned long (*host_faults)(void *priv, pid_t tid);
+	/*
+	 * Optional: the Linux CPU RT CPU @cpu (valid) runs on, as the
+	 * instance's first process chose it.  Any context.
+	 */
+	int (*host_cpu)(void *priv, int cpu);
 
 	/*
 	 * The nucleus thread bound to the calling OS thread in the instance
@@ -411,9 +416,5 @@ bool nk_backend_thread_bound(void);
  * by the others.  NULL: no memory.  Called from init.
  */
 void *nk_backend_state(struct nk_instance *nk, size_t size, bool *made);
-
-/* This process's number among those sharing @nk (its session slot; 0
- * for a private instance): the member passed to program_timer. */
-int nk_instance_member(struct nk_instance *nk);
 
 #endif

@@ -41,8 +41,8 @@ struct nk_instance_attr {
 	bool session;
 	/** With session: join the instance another member placed there, if
 	 * one did: one scheduler per RT CPU for the threads of every member,
-	 * on the instance's CPUs (nr_cpus must be 0 or their count).
-	 * Skins' personalities are not shared yet. */
+	 * on the instance's CPUs (nr_cpus must be 0 or their count), and
+	 * its personalities and named objects. */
 	bool join;
 };
 
@@ -79,6 +79,13 @@ nk_export int nk_instance_destroy(struct nk_instance *nk);
 nk_export const char *nk_instance_backend(struct nk_instance *nk);
 /** Number of RT CPUs, or -EINVAL. */
 nk_export int nk_instance_nr_cpus(struct nk_instance *nk);
+/**
+ * The Linux CPU that RT CPU @p cpu of @p nk runs on, as the process
+ * that made the instance chose it (a session's other members follow).
+ * Errors: -EINVAL (bad instance or CPU), -ENOSYS (a backend of virtual
+ * CPUs: sim).  Context: any.
+ */
+nk_export int nk_instance_host_cpu(struct nk_instance *nk, int cpu);
 /** The instance's registry (for skins), or NULL for a bad instance. */
 nk_export struct nk_registry *nk_instance_registry(struct nk_instance *nk);
 
@@ -114,6 +121,25 @@ nk_export bool nk_in_interrupt(struct nk_instance *nk);
  * futex in it must use the shared operations.  Context: any.
  */
 nk_export bool nk_instance_shared(struct nk_instance *nk);
+
+/**
+ * Whether every process of @p nk's session reaches the @p len bytes at
+ * @p mem at that address: memory of the session's segment (named
+ * shared memory, fusion_session_shm(), or from nk_alloc()).  Always
+ * true for a private instance, which one process uses; false for a bad
+ * instance.  For skins whose objects work in memory the program gives
+ * them (a VxWorks partition's pool).  Context: any.
+ */
+nk_export bool nk_instance_memory_shared(struct nk_instance *nk,
+					 const void *mem, size_t len);
+
+/**
+ * This process's number among those sharing @p nk: its session slot,
+ * 0 for a private instance (a backend's program_timer gets it; a skin
+ * tags what only this process can use with it).  Errors: -EINVAL.
+ * Context: any.
+ */
+nk_export int nk_instance_member(struct nk_instance *nk);
 
 /**
  * Zeroed memory of @p size bytes for an object that lives in @p nk: a

@@ -80,6 +80,18 @@ struct nk_personality {
 	/** The instance is destroyed, after every thread was finalized. */
 	void (*fini)(struct nk_instance *nk, void *state);
 	/**
+	 * This process leaves an instance that other processes of its
+	 * session keep (its threads have ended): let go of what only this
+	 * process can use.  NULL: nothing.
+	 */
+	void (*leave)(struct nk_instance *nk, void *state);
+	/**
+	 * Process @p member of the session died (its threads are gone):
+	 * forget what only it could use, without calling its code.  NULL:
+	 * nothing.
+	 */
+	void (*member_gone)(struct nk_instance *nk, void *state, int member);
+	/**
 	 * The debugger's view (fusion sim): call @p emit once per object
 	 * of the personality, in an order that replays the same.  Lock
 	 * held, simulation stopped.  NULL: nothing to show.
@@ -93,9 +105,13 @@ struct nk_personality {
 /**
  * Register @p pers with @p nk, or find it registered, and return its
  * per-instance state in *@p state (may be NULL).  Idempotent: a skin may
- * call it on every entry.
- * Errors: -EINVAL (bad instance, NULL or unnamed @p pers, another
- * personality registered under the same name), -ENOSPC (the instance
+ * call it on every entry.  Personalities are known by name: in an
+ * instance several processes share (a session), the first process to
+ * register a name makes its state (@p pers->init runs once), and every
+ * other binds its own @p pers, its copy of the skin, to that state.
+ * Errors: -EINVAL (bad instance, NULL or unnamed @p pers, a name of
+ * NK_NAME_MAX characters or more, another personality of this process
+ * registered under the same name), -ENOSPC (the instance
  * holds NK_MAX_PERSONALITIES already), -ENOMEM, those of @p pers->init.
  * Context: any; calls @p pers->init with the lock held.
  */
@@ -109,6 +125,14 @@ nk_export int nk_personality_register(struct nk_instance *nk,
  */
 nk_export void *nk_personality_state(struct nk_instance *nk,
 				     const struct nk_personality *pers);
+
+/**
+ * This process's personality whose state is @p state in @p nk, NULL if
+ * none: the way back from a state shared by several processes, each
+ * binding its own copy of the skin.  Context: any.
+ */
+nk_export const struct nk_personality *nk_personality_of(struct nk_instance *nk,
+							 const void *state);
 
 /**
  * Attach @p thread to @p pers (registered in its instance) if it is not

@@ -71,15 +71,21 @@ nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout, enum nk_tmode mode);
 
 /**
  * As nk_synch_sleep, with a wait context: @p ctx (typically on the
- * caller's stack) describes what the caller waits for (a size, a mask,
- * a buffer), and wakers read and fill it through nk_synch_waiter_ctx()
- * while it waits, serving waiters one by one in queue order (Xenomai's
- * wait context).  A waiter that leaves the queue (woken, timed out,
- * unblocked, deleted) is never seen again, so @p ctx needs to live only as
- * long as the call.  Errors and context: as nk_synch_sleep.
+ * caller's stack), @p size bytes, describes what the caller waits for (a
+ * size, a mask, a buffer), and wakers read and fill it through
+ * nk_synch_waiter_ctx() while it waits, serving waiters one by one in
+ * queue order (Xenomai's wait context).  A waiter that leaves the queue
+ * (woken, timed out, unblocked, deleted) is never seen again, so @p ctx
+ * needs to live only as long as the call.  In an instance a session
+ * shares, wakers see a copy of @p ctx in the instance's memory, copied
+ * back when the wait ends; an address in it (a buffer) is still the
+ * caller's process's, for nk_thread_copy_to() and _from().
+ * Errors and context: as nk_synch_sleep; -ENOMEM (no memory for the
+ * copy, in a session).
  */
 nk_export nk_must_check int nk_synch_sleep_ctx(struct nk_synch *synch,
-					       void *ctx, nk_time_t timeout,
+					       void *ctx, size_t size,
+					       nk_time_t timeout,
 					       enum nk_tmode mode);
 /**
  * Waiters in queue order: the first with @p after NULL, else the one

@@ -99,7 +99,9 @@ nk_export int nk_thread_shadow(struct nk_instance *nk,
 /**
  * Start a dormant thread at @p entry(@p arg).  It is readied and may preempt
  * the caller at once.  Returning from @p entry ends the thread.
- * Errors: -EINVAL (bad thread, NULL entry), -EBUSY (already started).
+ * Errors: -EINVAL (bad thread, NULL entry), -EBUSY (already started),
+ * -EPERM (a thread of another process of the session: @p entry is code
+ * of the caller's).
  * Context: any.
  */
 nk_export int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry,
@@ -269,6 +271,30 @@ nk_export int nk_thread_effective_priority(struct nk_thread *thread);
 nk_export int nk_thread_cpu(struct nk_thread *thread);
 nk_export unsigned int nk_thread_state(struct nk_thread *thread);
 /** @} */
+/**
+ * Whether @p thread runs in the calling process: always in a private
+ * instance; in one a session shares, false for another member's
+ * thread, whose stack, handlers and Linux resources are that process's
+ * (false for a bad thread too).  Context: any.
+ */
+nk_export bool nk_thread_here(struct nk_thread *thread);
+/**
+ * Copy @p len bytes from @p src, in the caller's memory, to @p dst in
+ * the memory of @p thread's process (to), or from @p src there to
+ * @p dst here (from): a plain copy for a thread of the caller's
+ * process; for another member's thread of a session, the kernel copies
+ * between the two processes (a waker handing a message to a waiter's
+ * buffer).  Errors: -EINVAL (bad thread, NULL address with @p len),
+ * -EFAULT (an address not mapped there), -EPERM (the kernel refuses:
+ * another user's process), -ESRCH (that process is gone).  Context:
+ * any; a system call for another process's thread.
+ */
+nk_export int nk_thread_copy_to(struct nk_thread *thread, void *dst,
+				const void *src, size_t len);
+/** As nk_thread_copy_to(), from @p src in @p thread's process to @p dst
+ * in the caller's. */
+nk_export int nk_thread_copy_from(struct nk_thread *thread, void *dst,
+				  const void *src, size_t len);
 /**
  * Statistics of @p thread into @p stats; syscalls and page_faults come from
  * the backend (its page faults are read outside the lock, a system

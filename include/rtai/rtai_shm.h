@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /** @file
- * RTAI shared memory, within one process for now: named blocks that
- * every caller of the same name gets (counted uses, freed with the
- * last), and allocations from the real-time heap.  Memory comes from
- * the instance (nk_alloc()), zeroed.
+ * RTAI shared memory: named blocks that every caller of the same name
+ * gets (counted uses, freed with the last), and allocations from the
+ * real-time heap.  Memory comes from the instance (nk_alloc()), zeroed:
+ * in a session, every process gets one name's block at one address.
  */
 #ifndef FUSION_RTAI_SHM_H
 #define FUSION_RTAI_SHM_H

@@ -3,8 +3,9 @@
  * VxWorks skin: wdLib.  A watchdog calls its routine once, in
  * interrupt context (intContext() is TRUE there: services that block
  * fail with S_intLib_NOT_ISR_CALLABLE), a number of ticks after
- * wdStart(), on a tick boundary.  The routine belongs to the process
- * that started the watchdog.
+ * wdStart(), on a tick boundary.  A watchdog is the process's that
+ * created it, where its routine runs: in a session, another process's
+ * calls on it fail with S_objLib_OBJ_ID_ERROR.
  */
 #ifndef FUSION_VXWORKS_WDLIB_H
 #define FUSION_VXWORKS_WDLIB_H

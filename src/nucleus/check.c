@@ -65,7 +65,7 @@ static bool threads_ok(struct check *c, unsigned int *ready)
 
 	/* Counted until freed: the dead waiting to be reaped too. */
 	if (!list_ok(&core->threads, core->nr_threads, &n) ||
-	    !list_ok(&c->nk->reapable, core->nr_threads, &dead) ||
+	    !list_ok(&core->reapable, core->nr_threads, &dead) ||
 	    n + dead != core->nr_threads)
 		return fail(c,
 			    "thread lists: broken, or %u + %u threads for %u",

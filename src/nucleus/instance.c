@@ -87,6 +87,7 @@ static int core_make(struct nk_instance *nk,
 
 	nk->nr_cpus = core->nr_cpus = attr->nr_cpus ? attr->nr_cpus : 1;
 	nk_list_init(&core->threads);
+	nk_list_init(&core->reapable);
 	ret = nk_registry_init_in(
 	    &core->registry,
 	    attr->registry_capacity ? attr->registry_capacity : 4096, nk);
@@ -192,7 +193,6 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	nk->be = be;
 	nk->default_stack_size =
 	    attr->default_stack_size ? attr->default_stack_size : 256 * 1024;
-	nk_list_init(&nk->reapable);
 	ret = nk->place.joined ? core_join(nk, attr) : core_make(nk, attr);
 	if (ret)
 		goto fail;
@@ -204,7 +204,7 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 		goto fail;
 	/* Before anything can raise an IRQ: no timer, no source yet. */
 	ret = ipipe_create(nk, &nk_ipipe_host, be, nk->be_priv, nk->nr_cpus,
-			   &nk->pipeline);
+			   nk->member, &nk->pipeline);
 	for (int cpu = 0; cpu < nk->nr_cpus && ret == 0 && !nk->place.joined;
 	     cpu++)
 		ret = nk_sched_init(nk, &nk->scheds[cpu], cpu);
@@ -226,12 +226,13 @@ fail:
 	return ret;
 }
 
-/* Lock held: the process's personalities, pipes and backend go. */
-static void instance_end_here(struct nk_instance *nk)
+/* Lock held: the process's personalities (all of them when @last),
+ * pipes and backend go. */
+static void instance_end_here(struct nk_instance *nk, bool last)
 {
 	bool keep;
 
-	nk_personality_fini_all(nk);
+	nk_personality_end(nk, last);
 	nk_pipe_fini_all(nk);
 	nk_lock_release(nk);
 	keep = nk->be->fini(nk->be_priv);
@@ -264,7 +265,7 @@ static int instance_leave(struct nk_instance *nk, struct nk_thread *self)
 	}
 	nk_thread_reap_all(nk);
 	nk_thread_leave(self);
-	instance_end_here(nk);
+	instance_end_here(nk, false);
 	return 0;
 }
 
@@ -311,7 +312,7 @@ int nk_instance_destroy(struct nk_instance *nk)
 		nk->scheds[cpu].curr = nk->scheds[cpu].root;
 		nk->scheds[cpu].resched = false;
 	}
-	instance_end_here(nk);
+	instance_end_here(nk, true);
 	return 0;
 }
 
@@ -323,6 +324,13 @@ const char *nk_instance_backend(struct nk_instance *nk)
 int nk_instance_nr_cpus(struct nk_instance *nk)
 {
 	return nk_instance_valid(nk) ? nk->nr_cpus : -EINVAL;
+}
+
+int nk_instance_host_cpu(struct nk_instance *nk, int cpu)
+{
+	if (!nk_instance_valid(nk) || cpu < 0 || cpu >= nk->nr_cpus)
+		return -EINVAL;
+	return nk->be->host_cpu ? nk->be->host_cpu(nk->be_priv, cpu) : -ENOSYS;
 }
 
 struct nk_registry *nk_instance_registry(struct nk_instance *nk)

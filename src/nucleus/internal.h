@@ -116,6 +116,7 @@ struct nk_thread {
 	struct nk_instance *nk;
 	struct nk_sched *sched;
 	int member; /* the process it runs in: its creator's (sessions) */
+	pid_t pid;  /* that process's (remote.c) */
 	/* A move asked while the thread was current: it leaves its CPU at
 	 * its next reschedule (nk_thread_set_cpu). */
 	struct nk_sched *migrate_to;
@@ -161,8 +162,17 @@ struct nk_thread {
 	struct nk_thread_stats stats;
 };
 
+/* A process's binding of a slot: its own hooks (NULL: this process has
+ * not registered that personality) and the slot's state. */
 struct nk_personality_slot {
 	const struct nk_personality *pers;
+	void *state;
+};
+
+/* A personality as the core knows it: by name, so that every member
+ * of a shared instance agrees on its slot (personality.c). */
+struct nk_core_personality {
+	char name[NK_NAME_MAX];
 	void *state;
 };
 
@@ -175,10 +185,15 @@ struct nk_personality_slot {
  */
 struct nk_core {
 	struct nk_list threads; /* every live or zombie thread */
+	/* Dead non-joinable threads, each freed by its own process. */
+	struct nk_list reapable;
 	unsigned int nr_threads;
 	unsigned long thread_serial;
 	unsigned int trace_serial; /* the last nk_trace_id() */
 	struct nk_registry registry;
+	/* Appended under the lock; a thread's extensions are by slot. */
+	struct nk_core_personality personalities[NK_MAX_PERSONALITIES];
+	int nr_personalities;
 	/* Set by the process that made the instance, for those that join
 	 * it in a session (instance.c). */
 	int nr_cpus;
@@ -194,9 +209,9 @@ struct nk_instance {
 	struct nk_sched *scheds;
 	struct nk_core *core;
 	/* This process's number among the members sharing the instance: its
-	 * session slot, 0 for a private instance (timer.c). */
+	 * session slot, 0 for a private instance (timer.c), and its pid. */
 	int member;
-	struct nk_list reapable; /* dead non-joinable threads to free */
+	pid_t pid;
 	struct nk_thread *creator;
 	nk_trace_fn trace;
 	void *trace_ctx;
@@ -209,8 +224,11 @@ struct nk_instance {
 	 * their last user (a NULL-terminated list: the zeroed instance
 	 * holds none). */
 	struct nk_pipe *pipes;
+	/* This process's bindings of the core's slots, bound under the
+	 * lock and read without; nr_personalities is one past the
+	 * highest bound. */
 	struct nk_personality_slot personalities[NK_MAX_PERSONALITIES];
-	int nr_personalities;	 /* appended under the lock, read without */
+	int nr_personalities;
 	struct nk_core own_core; /* a private instance's */
 	/* In a session (memory.c): the heap and core in the segment, and
 	 * where the view and the block are; NULL for a private instance. */
@@ -431,8 +449,15 @@ nk_time_t nk_inspect_overrun(struct nk_instance *nk, const char *thread);
 /* personality.c: hooks of every personality @thread carries.  Lock held. */
 void nk_personality_exit(struct nk_thread *thread);
 void nk_personality_finalize(struct nk_thread *thread);
-/* Personalities' fini hooks and state, at instance destruction. */
-void nk_personality_fini_all(struct nk_instance *nk);
+/*
+ * This process's part of the personalities ends: with @last, the
+ * instance's end (fini hooks, then the states go); else the process
+ * leaves an instance others keep (leave hooks).  Lock held.
+ */
+void nk_personality_end(struct nk_instance *nk, bool last);
+/* Member @member died: the member_gone hook of every personality this
+ * process binds.  Lock held. */
+void nk_personality_member_gone(struct nk_instance *nk, int member);
 
 /*
  * pipe.c: free the pipes left at instance destruction, after the

@@ -4,8 +4,10 @@
  * its instance (docs/architecture.md, "A member dying"): what it left
  * there goes, so that the others go on.  Its threads leave every queue
  * as a deleted thread does (mutexes pass on with NK_WAKE_OWNER_DEAD,
- * joiners wake) but run no skin's hook, and a CPU one of them ran as
- * current picks its next thread.
+ * joiners wake; the skins' hooks, this process's copy of them, let go
+ * of their part), and a CPU one of them ran as current picks its next
+ * thread; then each skin forgets the objects only that process could
+ * use.
  */
 #include "internal.h"
 
@@ -21,8 +23,13 @@ static void thread_gone(struct nk_thread *thread)
 		nk_sched_mark(sched);
 	}
 	if (!(thread->state & NK_THREAD_ZOMBIE)) {
+		/* The copy of its wait context, in the instance's memory
+		 * (nk_synch_sleep_ctx). */
+		if (thread->state & NK_THREAD_PENDING)
+			nk_free(thread->nk, thread->wait_ctx);
 		nk_thread_unlink(thread);
 		thread->state |= NK_THREAD_ZOMBIE;
+		nk_personality_exit(thread);
 		nk_synch_flush(&thread->joiners, NK_WAKE_OK);
 	}
 	nk_thread_free(thread);
@@ -41,5 +48,14 @@ void nk_member_handle_gone(struct nk_instance *nk, int member)
 		if (thread->member == member)
 			thread_gone(thread);
 	}
+	/* Its dead ones it had yet to free. */
+	nk_list_for_each_safe(pos, next, &nk->core->reapable) {
+		struct nk_thread *thread =
+		    nk_list_entry(pos, struct nk_thread, instance_link);
+
+		if (thread->member == member)
+			nk_thread_free(thread);
+	}
+	nk_personality_member_gone(nk, member);
 	nk_sched_run(nk);
 }

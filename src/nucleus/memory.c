@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 _Static_assert(offsetof(struct nk_arena, open) == 0,
 	       "the nucleus block's first word says it is open");
@@ -79,6 +80,7 @@ int nk_place(bool session, bool join, struct nk_instance **out)
 		if (nk == NULL)
 			return -ENOMEM;
 		nk->core = &nk->own_core;
+		nk->pid = getpid();
 		*out = nk;
 		return 0;
 	}
@@ -97,6 +99,7 @@ int nk_place(bool session, bool join, struct nk_instance **out)
 	nk->arena = arena;
 	nk->core = &arena->core;
 	nk->member = place.member;
+	nk->pid = getpid();
 	*out = nk;
 	return 0;
 }
@@ -131,9 +134,23 @@ bool nk_instance_shared(struct nk_instance *nk)
 	return nk_instance_valid(nk) && nk->arena != NULL;
 }
 
+bool nk_instance_memory_shared(struct nk_instance *nk, const void *mem,
+			       size_t len)
+{
+	uintptr_t at = (uintptr_t)mem, seg;
+
+	if (!nk_instance_valid(nk))
+		return false;
+	if (nk->arena == NULL)
+		return true;
+	seg = (uintptr_t)nk->place.segment;
+	return at >= seg && len <= nk->place.segment_size &&
+	       at - seg <= nk->place.segment_size - len;
+}
+
 int nk_instance_member(struct nk_instance *nk)
 {
-	return nk->member;
+	return nk_instance_valid(nk) ? nk->member : -EINVAL;
 }
 
 void *nk_backend_state(struct nk_instance *nk, size_t size, bool *made)

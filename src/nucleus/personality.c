@@ -3,7 +3,10 @@
  * Personalities: per-instance skin state and per-thread extensions,
  * with the hooks that keep them in step with thread lifetimes.
  *
- * An instance holds up to NK_MAX_PERSONALITIES slots; a thread's
+ * An instance holds up to NK_MAX_PERSONALITIES slots, named in its core
+ * so that the members of a session agree on them: the first to
+ * register a name makes the slot and its state, every other process
+ * binds its own hooks (its copy of the skin) to it.  A thread's
  * extension for the personality in slot i is thread->pers_ext[i], and
  * thread->pers_order lists the slots it attached, oldest first, so that
  * exit hooks run newest first (a skin attached on top of another is
@@ -16,40 +19,74 @@
 /* The slot of @pers in @nk, or -1.  Lock held, or slots only read. */
 static int slot_of(struct nk_instance *nk, const struct nk_personality *pers)
 {
-	for (int i = 0; i < nk->nr_personalities; i++)
-		if (nk->personalities[i].pers == pers)
+	int nr = __atomic_load_n(&nk->nr_personalities, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < nr; i++)
+		if (__atomic_load_n(&nk->personalities[i].pers,
+				    __ATOMIC_ACQUIRE) == pers)
 			return i;
 	return -1;
 }
 
-static int slot_add(struct nk_instance *nk, const struct nk_personality *pers)
+/* The core's slot named @name, or -1.  Lock held. */
+static int core_slot(struct nk_core *core, const char *name)
 {
-	struct nk_personality_slot *slot;
+	for (int i = 0; i < core->nr_personalities; i++)
+		if (strcmp(core->personalities[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* A new slot in the core for @pers, its state set up.  Lock held. */
+static int core_add(struct nk_instance *nk, const struct nk_personality *pers)
+{
+	struct nk_core *core = nk->core;
+	struct nk_core_personality *slot;
+	void *state = NULL;
 	int ret;
 
-	for (int i = 0; i < nk->nr_personalities; i++)
-		if (strcmp(nk->personalities[i].pers->name, pers->name) == 0)
-			return -EINVAL;
-	if (nk->nr_personalities == NK_MAX_PERSONALITIES)
+	if (strlen(pers->name) >= sizeof(slot->name))
+		return -EINVAL;
+	if (core->nr_personalities == NK_MAX_PERSONALITIES)
 		return -ENOSPC;
-	slot = &nk->personalities[nk->nr_personalities];
-	slot->state = NULL;
 	if (pers->state_size) {
-		slot->state = nk_alloc(nk, pers->state_size);
-		if (slot->state == NULL)
+		state = nk_alloc(nk, pers->state_size);
+		if (state == NULL)
 			return -ENOMEM;
 	}
-	ret = pers->init ? pers->init(nk, slot->state) : 0;
+	ret = pers->init ? pers->init(nk, state) : 0;
 	if (ret) {
-		nk_free(nk, slot->state);
-		slot->state = NULL;
+		nk_free(nk, state);
 		return ret;
 	}
-	slot->pers = pers;
+	slot = &core->personalities[core->nr_personalities];
+	strcpy(slot->name, pers->name);
+	slot->state = state;
+	return core->nr_personalities++;
+}
+
+/*
+ * Bind @pers in this process to its slot, by name: the one another
+ * member made, or a new one.  Returns the slot or a -errno.  Lock held.
+ */
+static int slot_bind(struct nk_instance *nk, const struct nk_personality *pers)
+{
+	int slot = core_slot(nk->core, pers->name);
+
+	/* Another personality of this process under that name. */
+	if (slot >= 0 && nk->personalities[slot].pers)
+		return -EINVAL;
+	if (slot < 0)
+		slot = core_add(nk, pers);
+	if (slot < 0)
+		return slot;
+	nk->personalities[slot].state = nk->core->personalities[slot].state;
 	/* Published last: readers without the lock see a whole slot. */
-	__atomic_store_n(&nk->nr_personalities, nk->nr_personalities + 1,
-			 __ATOMIC_RELEASE);
-	return 0;
+	__atomic_store_n(&nk->personalities[slot].pers, pers, __ATOMIC_RELEASE);
+	if (slot >= nk->nr_personalities)
+		__atomic_store_n(&nk->nr_personalities, slot + 1,
+				 __ATOMIC_RELEASE);
+	return slot;
 }
 
 int nk_personality_register(struct nk_instance *nk,
@@ -62,10 +99,10 @@ int nk_personality_register(struct nk_instance *nk,
 		return -EINVAL;
 	nk_lock_acquire(nk);
 	slot = slot_of(nk, pers);
-	if (slot < 0) {
-		ret = slot_add(nk, pers);
-		slot = nk->nr_personalities - 1;
-	}
+	if (slot < 0)
+		slot = slot_bind(nk, pers);
+	if (slot < 0)
+		ret = slot;
 	if (ret == 0 && state)
 		*state = nk->personalities[slot].state;
 	nk_lock_release(nk);
@@ -75,15 +112,29 @@ int nk_personality_register(struct nk_instance *nk,
 void *nk_personality_state(struct nk_instance *nk,
 			   const struct nk_personality *pers)
 {
-	int nr, i;
+	int slot;
 
 	if (!nk_instance_valid(nk) || pers == NULL)
 		return NULL;
-	/* Slots are only ever appended, and published with release. */
+	slot = slot_of(nk, pers);
+	return slot < 0 ? NULL : nk->personalities[slot].state;
+}
+
+const struct nk_personality *nk_personality_of(struct nk_instance *nk,
+					       const void *state)
+{
+	int nr;
+
+	if (!nk_instance_valid(nk) || state == NULL)
+		return NULL;
 	nr = __atomic_load_n(&nk->nr_personalities, __ATOMIC_ACQUIRE);
-	for (i = 0; i < nr; i++)
-		if (nk->personalities[i].pers == pers)
-			return nk->personalities[i].state;
+	for (int i = 0; i < nr; i++) {
+		const struct nk_personality *pers = __atomic_load_n(
+		    &nk->personalities[i].pers, __ATOMIC_ACQUIRE);
+
+		if (pers && nk->personalities[i].state == state)
+			return pers;
+	}
 	return NULL;
 }
 
@@ -142,22 +193,21 @@ void *nk_thread_personality(struct nk_thread *thread,
 
 /*
  * Run @thread's exit hooks or, with @finalize, its finalize hooks and
- * free its extensions: newest personality first.
- */
-/*
- * A thread of another process sharing the instance (a dead member's, at
- * its cleanup) runs no hook: its skins are that process's code, in that
- * process's slots.  Its extensions go all the same.
+ * free its extensions: newest personality first.  The hooks are this
+ * process's, whoever's the thread (a dead member's, at its cleanup):
+ * every member runs the same library, and a hook leaves alone what
+ * only the thread's own process holds (nk_thread_here()).  A
+ * personality this process never registered runs none; the
+ * extensions go all the same.
  */
 static void thread_hooks(struct nk_thread *thread, bool finalize)
 {
 	struct nk_instance *nk = thread->nk;
-	bool ours = thread->member == nk->member;
 
 	for (int i = thread->nr_attached - 1; i >= 0; i--) {
 		int slot = thread->pers_order[i];
 		const struct nk_personality *pers =
-		    ours ? nk->personalities[slot].pers : NULL;
+		    nk->personalities[slot].pers;
 		void (*hook)(struct nk_thread *, void *) = pers == NULL ? NULL
 							   : finalize
 							       ? pers->finalize
@@ -185,16 +235,40 @@ void nk_personality_finalize(struct nk_thread *thread)
 	thread_hooks(thread, true);
 }
 
-void nk_personality_fini_all(struct nk_instance *nk)
+/*
+ * The last one out runs the fini hooks of the personalities it binds;
+ * the states of those it does not (a dead member's skin) go with the
+ * instance's memory, in the session's block.
+ */
+void nk_personality_end(struct nk_instance *nk, bool last)
 {
 	for (int i = nk->nr_personalities - 1; i >= 0; i--) {
 		struct nk_personality_slot *slot = &nk->personalities[i];
 
+		if (slot->pers == NULL)
+			continue;
+		if (!last) {
+			if (slot->pers->leave)
+				slot->pers->leave(nk, slot->state);
+			continue;
+		}
 		if (slot->pers->fini)
 			slot->pers->fini(nk, slot->state);
 		nk_free(nk, slot->state);
 	}
+	if (last)
+		nk->core->nr_personalities = 0;
 	nk->nr_personalities = 0;
+}
+
+void nk_personality_member_gone(struct nk_instance *nk, int member)
+{
+	for (int i = 0; i < nk->nr_personalities; i++) {
+		struct nk_personality_slot *slot = &nk->personalities[i];
+
+		if (slot->pers && slot->pers->member_gone)
+			slot->pers->member_gone(nk, slot->state, member);
+	}
 }
 
 struct each_ctx {
@@ -221,7 +295,7 @@ void nk_objects_each(struct nk_instance *nk,
 	for (int i = 0; i < nk->nr_personalities; i++) {
 		const struct nk_personality_slot *slot = &nk->personalities[i];
 
-		if (slot->pers->objects == NULL)
+		if (slot->pers == NULL || slot->pers->objects == NULL)
 			continue;
 		ec.skin = slot->pers->name;
 		slot->pers->objects(nk, slot->state, each_emit, &ec);

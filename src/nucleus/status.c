@@ -42,7 +42,7 @@ static void skins_of(struct nk_thread *t, char *buf, size_t len)
 			continue;
 		at +=
 		    (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "",
-				     nk->personalities[slot].pers->name);
+				     nk->core->personalities[slot].name);
 		if (at >= len)
 			break;
 	}

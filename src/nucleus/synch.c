@@ -262,10 +262,11 @@ static int synch_may_block(struct nk_synch *synch, struct nk_thread **self,
 	return 0;
 }
 
-int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, nk_time_t timeout,
-		       enum nk_tmode mode)
+int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, size_t size,
+		       nk_time_t timeout, enum nk_tmode mode)
 {
 	struct nk_thread *self;
+	void *seen = ctx;
 	int ret;
 
 	nk_check_locked(synch_instance(synch));
@@ -274,10 +275,22 @@ int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, nk_time_t timeout,
 		return ret;
 	if (synch->owner == self)
 		return -EDEADLK;
-	self->wait_ctx = ctx;
+	/* In a session a waker may be another process: it sees a copy in
+	 * the instance's memory, not the caller's stack. */
+	if (ctx && synch->nk->arena) {
+		seen = nk_alloc(synch->nk, size);
+		if (seen == NULL)
+			return -ENOMEM;
+		memcpy(seen, ctx, size);
+	}
+	self->wait_ctx = seen;
 	ret =
 	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
 	self->wait_ctx = NULL;
+	if (seen != ctx) {
+		memcpy(ctx, seen, size);
+		nk_free(synch->nk, seen);
+	}
 	return ret;
 }
 
@@ -285,7 +298,7 @@ int nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout,
 		   enum nk_tmode mode)
 {
 	nk_check_locked(synch_instance(synch));
-	return nk_synch_sleep_ctx(synch, NULL, timeout, mode);
+	return nk_synch_sleep_ctx(synch, NULL, 0, timeout, mode);
 }
 
 struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,

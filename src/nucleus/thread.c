@@ -141,6 +141,7 @@ static int thread_setup(struct nk_instance *nk, struct nk_thread *thread,
 	nk_list_init(&thread->owned);
 	nk_timer_init_own(nk, &thread->rtimer, cpu, NK_TIMER_THREAD, thread);
 	thread->member = nk->member;
+	thread->pid = nk->pid;
 	return nk_synch_init(nk, &thread->joiners, thread->name, NK_SYNCH_FIFO,
 			     0);
 }
@@ -272,6 +273,9 @@ int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
 	if (!nk_thread_valid(thread) || entry == NULL)
 		return -EINVAL;
 	nk = thread->nk;
+	/* @entry is code of this process: the thread must run here. */
+	if (thread->member != nk->member)
+		return -EPERM;
 	nk_lock_acquire(nk);
 	if (!(thread->state & NK_THREAD_DORMANT) || thread->entry) {
 		ret = -EBUSY;
@@ -320,7 +324,7 @@ static void thread_detach_all(struct nk_thread *thread)
 	if (!(thread->flags & NK_THREAD_JOINABLE)) {
 		nk_list_del(&thread->instance_link);
 		nk_list_add_before(&thread->instance_link,
-				   &thread->nk->reapable);
+				   &thread->nk->core->reapable);
 	}
 }
 
@@ -384,9 +388,15 @@ void nk_thread_free(struct nk_thread *thread)
 
 void nk_thread_reap_all(struct nk_instance *nk)
 {
-	while (!nk_list_empty(&nk->reapable))
-		nk_thread_free(nk_list_first_entry(
-		    &nk->reapable, struct nk_thread, instance_link));
+	struct nk_list *pos, *next;
+
+	nk_list_for_each_safe(pos, next, &nk->core->reapable) {
+		struct nk_thread *thread =
+		    nk_list_entry(pos, struct nk_thread, instance_link);
+
+		if (thread->member == nk->member)
+			nk_thread_free(thread);
+	}
 }
 
 int nk_thread_delete(struct nk_thread *thread)
@@ -864,6 +874,11 @@ struct nk_thread *nk_thread_self(struct nk_instance *nk)
 struct nk_instance *nk_thread_instance(struct nk_thread *thread)
 {
 	return nk_thread_valid(thread) ? thread->nk : NULL;
+}
+
+bool nk_thread_here(struct nk_thread *thread)
+{
+	return nk_thread_valid(thread) && thread->member == thread->nk->member;
 }
 
 const char *nk_thread_name(struct nk_thread *thread)

@@ -67,7 +67,7 @@ static void domain_insert(struct ipipe *pipe, struct ipipe_domain *d)
 
 int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 		 const struct nk_backend_ops *be, void *be_priv, int nr_cpus,
-		 struct ipipe **out)
+		 int member, struct ipipe **out)
 {
 	struct ipipe *pipe = calloc(1, sizeof(*pipe));
 
@@ -78,6 +78,7 @@ int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 	pipe->be = be;
 	pipe->be_priv = be_priv;
 	pipe->nr_cpus = nr_cpus;
+	pipe->member = member;
 	pipe->budget = (struct ipipe_budget){
 	    .window_ns = IPIPE_BUDGET_WINDOW_NS,
 	    .arrivals = IPIPE_BUDGET_ARRIVALS,

@@ -85,6 +85,7 @@ struct ipipe {
 	const struct nk_backend_ops *be;
 	void *be_priv;
 	int nr_cpus;
+	int member;	   /* this process's, in the instance (its timers') */
 	nk_trace_fn trace; /* the instance's trace sink (ipipe_set_trace) */
 	void *trace_ctx;
 	struct nk_list domains;
@@ -131,12 +132,13 @@ bool ipipe_storm_unmask(struct ipipe *pipe, unsigned int irq);
 void ipipe_storm_reset(struct ipipe *pipe, unsigned int irq);
 
 /*
- * The pipeline of instance @nk (on backend @be, @be_priv, @nr_cpus RT
- * CPUs), calling up through @host only.  Returns 0 or -ENOMEM.
+ * This process's pipeline of instance @nk (on backend @be, @be_priv,
+ * @nr_cpus RT CPUs; @member the process's number in the instance),
+ * calling up through @host only.  Returns 0 or -ENOMEM.
  */
 int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 		 const struct nk_backend_ops *be, void *be_priv, int nr_cpus,
-		 struct ipipe **out);
+		 int member, struct ipipe **out);
 void ipipe_destroy(struct ipipe *pipe);
 /* The sink IRQ records go to (NULL: none), as the instance's.  Lock held. */
 void ipipe_set_trace(struct ipipe *pipe, nk_trace_fn fn, void *ctx);

@@ -54,8 +54,7 @@ static void storm(struct ipipe *pipe, int cpu, unsigned int irq, nk_time_t now)
 	s->reported = true;
 	if (pipe->kind[irq] == IPIPE_IRQ_TIMER) {
 		/* This process's timer: the pipeline is its own. */
-		pipe->be->program_timer(pipe->be_priv, cpu,
-					nk_instance_member(pipe->nk),
+		pipe->be->program_timer(pipe->be_priv, cpu, pipe->member,
 					s->start + pipe->budget.window_ns);
 		return;
 	}

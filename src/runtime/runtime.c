@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
 static struct nk_instance *runtime_nk;
@@ -48,7 +49,36 @@ static const char *join_error(int err)
 	return strerror(-err);
 }
 
-int runtime_instance_create(struct nk_instance_attr *attr,
+/*
+ * The session's instance, joined, or made when no member has made it
+ * yet: on the instance's CPUs unless @cpus_given.  An instance being
+ * made or ended by another member is waited for, briefly.
+ */
+static int session_instance(struct nk_instance_attr *attr, bool cpus_given,
+			    struct nk_instance **out)
+{
+	const struct timespec pause = {.tv_nsec = 1000000};
+	int ret;
+
+	for (int tries = 0; tries < 5000; tries++) {
+		attr->join = false;
+		ret = nk_instance_create(attr, out);
+		if (ret == -EBUSY) {
+			struct nk_instance_attr join = *attr;
+
+			join.join = true;
+			if (!cpus_given)
+				join.nr_cpus = 0;
+			ret = nk_instance_create(&join, out);
+		}
+		if (ret != -EAGAIN)
+			return ret;
+		nanosleep(&pause, NULL);
+	}
+	return ret;
+}
+
+int runtime_instance_create(struct nk_instance_attr *attr, bool cpus_given,
 			    struct nk_instance **out)
 {
 	struct be_options opts = {0};
@@ -64,13 +94,14 @@ int runtime_instance_create(struct nk_instance_attr *attr,
 		}
 	}
 	attr->session = fusion_session_name() != NULL;
-	ret = nk_instance_create(attr, out);
-	if (ret == -EBUSY && attr->session) {
-		/* Another member's instance is the session's: until threads
-		 * are shared across processes, this one keeps its own. */
-		attr->session = false;
-		ret = nk_instance_create(attr, out);
-	}
+	if (!attr->session)
+		return nk_instance_create(attr, out);
+	ret = session_instance(attr, cpus_given, out);
+	if (ret == -EINVAL && cpus_given)
+		fprintf(stderr,
+			"fusion: session %s: its instance runs on other RT "
+			"CPUs than --cpus asks\n",
+			fusion_session_name());
 	return ret;
 }
 
@@ -82,6 +113,7 @@ static void runtime_create(void)
 	    .main_priority = 0,
 	};
 	struct nk_instance *nk;
+	bool cpus_given;
 	int ret;
 
 	/* A bad option stops the program here, its line printed. */
@@ -96,14 +128,20 @@ static void runtime_create(void)
 			"not see this program\n",
 			strerror(-ret));
 	be_option_get(BE_OPT_CPUS, &opts);
+	cpus_given = opts.nr_cpus != 0;
 	if (opts.nr_cpus == 0 && be_default_cpus(opts.cpus, 1) == 1)
 		opts.nr_cpus = 1;
 	attr.nr_cpus = opts.nr_cpus;
 	memcpy(runtime_cpus, opts.cpus, sizeof(runtime_cpus));
 	runtime_nr_cpus = opts.nr_cpus;
-	runtime_error = runtime_instance_create(&attr, &nk);
+	runtime_error = runtime_instance_create(&attr, cpus_given, &nk);
 	if (runtime_error)
 		return;
+	/* A joined instance runs where its maker chose. */
+	runtime_nr_cpus = nk_instance_nr_cpus(nk);
+	for (int cpu = 0; cpu < runtime_nr_cpus; cpu++)
+		if (nk_instance_host_cpu(nk, cpu) >= 0)
+			runtime_cpus[cpu] = nk_instance_host_cpu(nk, cpu);
 	/* Published for fusion_runtime_peek(), which does not wait here. */
 	__atomic_store_n(&runtime_nk, nk, __ATOMIC_RELEASE);
 	status_instance(nk);

@@ -72,6 +72,8 @@ static int block_take(struct session *s, size_t head, bool join,
 	out->mem = (char *)hdr + b->offset;
 	out->size = b->size;
 	out->member = s->slot;
+	out->segment = s->hdr;
+	out->segment_size = s->hdr->size;
 	return 0;
 }
 

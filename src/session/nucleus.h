@@ -23,6 +23,9 @@ struct session_place {
 	size_t size;
 	bool joined; /* the block held another member's instance already */
 	int member;  /* our slot: the instance's number for this process */
+	/* The whole segment, at the same address in every member. */
+	const void *segment;
+	size_t segment_size;
 };
 
 /*

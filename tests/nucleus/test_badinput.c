@@ -316,6 +316,11 @@ PROBE_FN(inst_registry, nk_instance_registry(o) != NULL);
 PROBE_FN(inst_set_trace, nk_instance_set_trace(o, NULL, NULL));
 PROBE_FN(inst_describe, nk_instance_describe(o, count_line, NULL));
 PROBE_FN(inst_check, nk_instance_check(o, (char[8]){0}, 8));
+PROBE_FN(inst_shared, nk_instance_shared(o));
+PROBE_FN(inst_member, nk_instance_member(o));
+PROBE_FN(inst_host_cpu, nk_instance_host_cpu(o, 0));
+PROBE_FN(inst_memory_shared, nk_instance_memory_shared(o, junk, 8));
+PROBE_FN(inst_personality_of, nk_personality_of(o, junk) != NULL);
 
 static long long inst_lock(void *o)
 {
@@ -377,6 +382,11 @@ static const struct probe forged_instance_probes[] = {
     P(inst_set_trace, -EINVAL),
     P(inst_describe, -EINVAL),
     P(inst_check, -EINVAL),
+    P(inst_shared, 0),
+    P(inst_member, -EINVAL),
+    P(inst_host_cpu, -EINVAL),
+    P(inst_memory_shared, 0),
+    P(inst_personality_of, 0),
     P(inst_lock, 0),
     P(clock_now, 0),
     P(clock_wallclock, 0),
@@ -414,6 +424,14 @@ TEST(instance_forged)
 	CHECK_EQ(nk_now(cx.nk), 10 * US);
 	CHECK_STR(nk_instance_backend(cx.nk), "sim");
 	CHECK_EQ(nk_instance_nr_cpus(cx.nk), 1);
+	/* A private instance: one process, which reaches all its memory;
+	 * virtual CPUs, mapped to none. */
+	CHECK(!nk_instance_shared(cx.nk));
+	CHECK_EQ(nk_instance_member(cx.nk), 0);
+	CHECK(nk_instance_memory_shared(cx.nk, junk, sizeof(junk)));
+	CHECK_EQ(nk_instance_host_cpu(cx.nk, 0), -ENOSYS);
+	CHECK_EQ(nk_instance_host_cpu(cx.nk, -1), -EINVAL);
+	CHECK_EQ(nk_instance_host_cpu(cx.nk, 1), -EINVAL);
 	teardown();
 }
 
@@ -612,6 +630,9 @@ PROBE_FN(th_make_periodic_negative, nk_thread_make_periodic(o, 0, -1));
 PROBE_FN(th_host, nk_thread_host(o, &(pid_t){0}, &(pthread_t){0}));
 PROBE_FN(th_host_null, nk_thread_host(o, NULL, NULL));
 PROBE_FN(th_errno, nk_thread_errno(o) != NULL);
+PROBE_FN(th_here, nk_thread_here(o));
+PROBE_FN(th_copy_to, nk_thread_copy_to(o, (char[8]){0}, "x", 2));
+PROBE_FN(th_copy_from, nk_thread_copy_from(o, (char[8]){0}, "x", 2));
 PROBE_FN(th_wakeup_this, nk_synch_wakeup_this(&cx.synch, o));
 PROBE_FN(th_try_acquire, nk_synch_try_acquire(&cx.osynch, o));
 PROBE_FN(join_peer, nk_thread_join(cx.peer));
@@ -639,17 +660,34 @@ static const struct probe forged_thread_probes[] = {
     P(th_make_periodic, -EINVAL),
     P(th_host, -EINVAL),
     P(th_errno, 0),
+    P(th_here, 0),
+    P(th_copy_to, -EINVAL),
+    P(th_copy_from, -EINVAL),
     PL(th_wakeup_this, -EINVAL, NULL),
     PL(th_try_acquire, -EINVAL, NULL),
 };
 
 TEST(thread_forged)
 {
+	struct nk_thread *self;
+	char buf[8] = "";
+
 	setup(10);
 	PROBE_JUNK(forged_thread_probes);
 	PROBE(forged_thread_probes, NULL);
 	CHECK(nk_synch_owner(&cx.osynch) == NULL);
 	CHECK_EQ(nr_threads(), 1);
+	/* A thread of this process: a plain copy, either way. */
+	self = nk_thread_self(cx.nk);
+	CHECK(nk_thread_here(self));
+	CHECK_EQ(nk_thread_copy_to(self, buf, "abc", 4), 0);
+	CHECK_STR(buf, "abc");
+	CHECK_EQ(nk_thread_copy_from(self, buf, "xy", 3), 0);
+	CHECK_STR(buf, "xy");
+	CHECK_EQ(nk_thread_copy_to(self, NULL, "abc", 4), -EINVAL);
+	CHECK_EQ(nk_thread_copy_from(self, buf, NULL, 4), -EINVAL);
+	CHECK_EQ(nk_thread_copy_to(self, NULL, NULL, 0), 0);
+	CHECK_STR(buf, "xy");
 	teardown();
 }
 

@@ -404,6 +404,10 @@ TEST(delete_and_join_across_processes)
 	CHECK(a != NULL);
 	CHECK_EQ(nk_thread_relax(nk), 0);
 	CHECK_EQ(peer_step(&p, 12), 0); /* 'B' sleeps 20 ms */
+	/* Its code is the peer's: no entry of ours starts it. */
+	CHECK(!nk_thread_here(board->joinee));
+	CHECK(nk_thread_here(a));
+	CHECK_EQ(nk_thread_start(board->joinee, spin, NULL), -EPERM);
 	CHECK_EQ(nk_thread_delete(board->holder), 0);
 	CHECK_EQ(nk_thread_delete(board->holder), -ESRCH);
 	CHECK_EQ(nk_thread_join(a), 0);

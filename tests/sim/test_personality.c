@@ -137,6 +137,7 @@ TEST(registration_is_idempotent_and_state_is_per_instance)
 	CHECK_EQ(nk_personality_register(nk, &alpha, &s2), 0);
 	CHECK(s1 == s2);
 	CHECK(nk_personality_state(nk, &alpha) == s1);
+	CHECK(nk_personality_of(nk, s1) == &alpha);
 	CHECK_EQ(((struct skin_state *)s1)->inits, 1);
 	/* Another personality may not take a registered name. */
 	CHECK_EQ(nk_personality_register(nk, &alpha_twin, NULL), -EINVAL);
@@ -275,6 +276,8 @@ TEST(bad_input)
 	    {.name = "p4"}, {.name = "p5"}, {.name = "p6"}, {.name = "p7"},
 	};
 	static const struct nk_personality unregistered = {.name = "none"};
+	static const struct nk_personality too_long = {
+	    .name = "a-personality-name-of-thirty-two-or-more-characters"};
 	struct nk_thread *self;
 	int i;
 
@@ -283,6 +286,10 @@ TEST(bad_input)
 	CHECK_EQ(nk_personality_register(NULL, &alpha, NULL), -EINVAL);
 	CHECK_EQ(nk_personality_register(nk, NULL, NULL), -EINVAL);
 	CHECK_EQ(nk_personality_register(nk, &unnamed, NULL), -EINVAL);
+	CHECK_EQ(nk_personality_register(nk, &too_long, NULL), -EINVAL);
+	CHECK(nk_personality_of(NULL, &i) == NULL);
+	CHECK(nk_personality_of(nk, NULL) == NULL);
+	CHECK(nk_personality_of(nk, &i) == NULL);
 	CHECK(nk_personality_state(NULL, &alpha) == NULL);
 	CHECK(nk_personality_state(nk, NULL) == NULL);
 	CHECK_EQ(nk_thread_attach(NULL, &alpha, NULL), -EINVAL);

@@ -28,8 +28,8 @@ static void waiter(void *arg)
 	long i = (long)arg;
 
 	nk_lock(nk);
-	results[i] =
-	    nk_synch_sleep_ctx(&synch, &requests[i], 10 * MS, NK_RELATIVE);
+	results[i] = nk_synch_sleep_ctx(
+	    &synch, &requests[i], sizeof(requests[i]), 10 * MS, NK_RELATIVE);
 	nk_unlock(nk);
 }
 
@@ -114,7 +114,8 @@ static void *plain_sleeper(void *arg)
 
 	(void)arg;
 	nk_lock(nk);
-	plain_result = nk_synch_sleep_ctx(&synch, &r, MS, NK_RELATIVE);
+	plain_result =
+	    nk_synch_sleep_ctx(&synch, &r, sizeof(r), MS, NK_RELATIVE);
 	nk_unlock(nk);
 	return NULL;
 }
@@ -132,8 +133,11 @@ TEST(bad_input)
 	CHECK(nk_synch_next_waiter(&synch, nk_thread_self(nk)) == NULL);
 	CHECK(nk_synch_waiter_ctx(NULL) == NULL);
 	CHECK(nk_synch_waiter_ctx(nk_thread_self(nk)) == NULL);
-	CHECK_EQ(nk_synch_sleep_ctx(NULL, &r, MS, NK_RELATIVE), -EINVAL);
-	CHECK_EQ(nk_synch_sleep_ctx(&synch, &r, MS, (enum nk_tmode)7), -EINVAL);
+	CHECK_EQ(nk_synch_sleep_ctx(NULL, &r, sizeof(r), MS, NK_RELATIVE),
+		 -EINVAL);
+	CHECK_EQ(
+	    nk_synch_sleep_ctx(&synch, &r, sizeof(r), MS, (enum nk_tmode)7),
+	    -EINVAL);
 	nk_unlock(nk);
 	CHECK_EQ(pthread_create(&plain, NULL, plain_sleeper, NULL), 0);
 	CHECK_EQ(pthread_join(plain, NULL), 0);

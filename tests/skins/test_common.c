@@ -307,14 +307,15 @@ static void sleeper_body(void *arg)
 
 	CHECK_EQ(skin_get(&perclass_skin, CLS_B, &s->handle, &nk, (void **)&o),
 		 0);
-	s->ret =
-	    skin_wait_sleep_locked(skin_state(&perclass_skin), CLS_B, s->handle,
-				   o, &o->waiters, &ctx, skin_infinite());
+	s->ret = skin_wait_sleep_locked(skin_state(&perclass_skin), CLS_B,
+					s->handle, o, &o->waiters, &ctx,
+					sizeof(ctx), skin_infinite());
 	nk_unlock(nk);
 }
 
-static bool serve_all(void *ctx, void *arg)
+static bool serve_all(struct nk_thread *waiter, void *ctx, void *arg)
 {
+	(void)waiter;
 	*(int *)ctx = *(int *)arg;
 	return true;
 }

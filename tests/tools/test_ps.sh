@@ -58,6 +58,24 @@ grep -qE "^ *[0-9]+ waiter +alchemy +21 +21 +0 +waiting +gate " "$out"
 grep -qE "^ *[0-9]+ main " "$out"
 grep -qE "^alchemy +sem +gate +0 +- +- +1 +0$" "$out"
 wait $app
+# Two programs in one instance (examples/session/session_echo.c): the
+# server's task is listed under the server, waiting for a message; the
+# client, another process, binds it and gets its answers.
+FUSION_SESSION=$name "$bin/session_echo" server &
+server=$!
+ps_until "echo  *alchemy"
+cat "$out" >&2
+grep -qE "^ *[0-9]+ echo +alchemy +51 +51 .*waiting" "$out"
+FUSION_SESSION=$name "$bin/session_echo" client >"$out"
+wait $server
+cat "$out" >&2
+grep -qx "hello -> HELLO" "$out"
+grep -qx "process -> PROCESS" "$out"
+grep -qx "bye -> BYE" "$out"
+if "$bin/fusion" ps | grep -q "^$name "; then
+	echo "session $name left behind by session_echo" >&2
+	exit 1
+fi
 # A tool joins a session with --session, and its instance is the
 # session's as a program's is.
 "$bin/fusion" latency --session=$name -T 2 -q >/dev/null &

@@ -172,10 +172,10 @@ def state_names(state):
 
 def skins_of(nk, thread):
     """The personalities @thread carries, in the order it attached them."""
-    slots = nk["personalities"]
+    slots = nk["core"]["personalities"]
     order = thread["pers_order"]
     return [
-        string(slots[int(order[i])]["pers"]["name"])
+        string(slots[int(order[i])]["name"])
         for i in range(int(thread["nr_attached"]))
     ]
 
@@ -411,7 +411,7 @@ def extensions(nk):
     skin's task control block, which its task objects are)."""
     found = {}
     for t in threads(nk):
-        for i in range(int(nk["nr_personalities"])):
+        for i in range(int(nk["core"]["nr_personalities"])):
             if bool(t["pers_attached"][i]):
                 found[int(t["pers_ext"][i])] = thread_name(t)
     return found

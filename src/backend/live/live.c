@@ -1084,6 +1084,11 @@ static void live_thread_host(void *priv, void *shadow, pid_t *tid,
 		    s->pid == ((struct live *)priv)->pid ? s->pthread : 0;
 }
 
+static int live_host_cpu(void *priv, int cpu)
+{
+	return ((struct live *)priv)->cpus[cpu].linux_cpu;
+}
+
 static unsigned long live_thread_entries(void *priv, void *shadow)
 {
 	(void)priv;
@@ -1172,6 +1177,7 @@ const struct nk_backend_ops nk_backend_live = {
     .thread_priority = live_thread_priority,
     .thread_reap = live_thread_reap,
     .thread_host = live_thread_host,
+    .host_cpu = live_host_cpu,
     .thread_entries = live_thread_entries,
     .host_faults = live_host_faults,
     .self = live_self_thread,

@@ -194,7 +194,7 @@ static ssize_t buffer_io(RT_BUFFER *bf, void *rptr, const void *wptr,
 		w.size = len;
 		ret = skin_wait_sleep_locked(
 		    alchemy(), ALCHEMY_BUFFER, bf->handle, b,
-		    wptr ? &b->writers : &b->readers, &w, to);
+		    wptr ? &b->writers : &b->readers, &w, sizeof(w), to);
 		if (ret)
 			break;
 	}

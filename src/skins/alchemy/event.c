@@ -109,7 +109,7 @@ static int event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,
 	} else {
 		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_EVENT,
 					     event->handle, evcb, &evcb->synch,
-					     &w, to);
+					     &w, sizeof(w), to);
 	}
 	nk_unlock(nk);
 	if (ret == 0 && mask_r)
@@ -138,11 +138,12 @@ int rt_event_wait(RT_EVENT *event, unsigned int mask, unsigned int *mask_r,
 }
 
 /* Hand a waiter the flags that satisfy it, if they do. */
-static bool event_serve(void *ctx, void *arg)
+static bool event_serve(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct alchemy_event *evcb = arg;
 	struct event_wait *w = ctx;
 
+	(void)waiter;
 	if (!event_satisfied(evcb->value, w->mask, w->mode))
 		return false;
 	w->bits = evcb->value & w->mask;

@@ -186,9 +186,9 @@ static int heap_alloc(RT_HEAP *heap, size_t size, struct skin_timeout to,
 		return ret;
 	ret = heap_try(h, size, blockp);
 	if (ret == -EWOULDBLOCK && !skin_nonblocking(to)) {
-		ret =
-		    skin_wait_sleep_locked(alchemy(), ALCHEMY_HEAP,
-					   heap->handle, h, &h->synch, &w, to);
+		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_HEAP,
+					     heap->handle, h, &h->synch, &w,
+					     sizeof(w), to);
 		if (ret == 0)
 			*blockp = w.block;
 	}
@@ -214,11 +214,12 @@ int rt_heap_alloc(RT_HEAP *heap, size_t size, RTIME timeout, void **blockp)
 }
 
 /* Allocate a waiter's block, if its request fits now.  Lock held. */
-static bool heap_serve(void *ctx, void *arg)
+static bool heap_serve(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct alchemy_heap *h = arg;
 	struct heap_wait *w = ctx;
 
+	(void)waiter;
 	return heap_take(h, w->size, &w->block) == 0;
 }
 

@@ -52,10 +52,6 @@ struct alchemy_pipe;
 /* The skin's state in an instance.  Lock held for every field. */
 struct alchemy_state {
 	struct skin skin;
-	/* Pipes by minor, including those being created (which hold the
-	 * minor but are not usable yet). */
-	struct alchemy_pipe *minors[P_MINOR_COUNT];
-	unsigned long pipe_serial;
 };
 
 extern const struct skin_desc alchemy_skin;

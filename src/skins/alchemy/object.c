@@ -38,9 +38,9 @@ static const struct skin_class alchemy_classes[ALCHEMY_NR_CLASSES] = {
     [ALCHEMY_HEAP] = {"heap", .reclaim = alchemy_heap_reclaim,
 		      .describe = alchemy_heap_describe},
     [ALCHEMY_ALARM] = {"alarm", .reclaim = alchemy_alarm_reclaim,
-		       .describe = alchemy_alarm_describe},
+		       .describe = alchemy_alarm_describe, .local = true},
     [ALCHEMY_PIPE] = {"pipe", .reclaim = alchemy_pipe_reclaim,
-		      .describe = alchemy_pipe_describe},
+		      .describe = alchemy_pipe_describe, .local = true},
 };
 
 const struct skin_desc alchemy_skin = {
@@ -53,6 +53,8 @@ const struct skin_desc alchemy_skin = {
 	    .exit = alchemy_task_exit,
 	    .finalize = alchemy_task_finalize,
 	    .fini = skin_fini,
+	    .leave = skin_leave,
+	    .member_gone = skin_member_gone,
 	    .objects = skin_objects,
 	},
     .classes = alchemy_classes,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Alchemy message pipes over nucleus pipes (fusion/pipe.h), plus the
- * table of minors that stands for Xenomai's /dev/rtpN devices.
+ * table of minors that stands for Xenomai's /dev/rtpN devices.  A pipe
+ * is its process's (its Linux side is a descriptor there, a local
+ * class), and so is its minor: the table is the process's own.
  *
  * The nucleus pipe services are called with the nucleus lock held (it
  * is recursive), so that the pipe cannot be deleted between its lookup
@@ -39,12 +41,14 @@ void alchemy_pipe_describe(const void *object, struct nk_object_info *info)
 		nk_pipe_describe(p->np, info);
 }
 
+/* This process's pipes by minor, including those being created (which
+ * hold the minor but are not usable yet).  Lock held. */
+static struct alchemy_pipe *minors[P_MINOR_COUNT];
+static unsigned long pipe_serial;
+
 /* Reserve @minor (P_MINOR_AUTO: the first free one) for @p.  Lock held. */
 static int minor_reserve(struct alchemy_pipe *p, int minor)
 {
-	struct alchemy_state *st = alchemy_state();
-	struct alchemy_pipe **minors = st->minors;
-
 	if (minor == P_MINOR_AUTO) {
 		for (minor = 0; minor < P_MINOR_COUNT; minor++)
 			if (minors[minor] == NULL)
@@ -56,7 +60,7 @@ static int minor_reserve(struct alchemy_pipe *p, int minor)
 	}
 	minors[minor] = p;
 	p->minor = minor;
-	p->serial = ++st->pipe_serial;
+	p->serial = ++pipe_serial;
 	return 0;
 }
 
@@ -101,7 +105,7 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 		ret = alchemy_register(ALCHEMY_PIPE, name, p, &pipe->handle);
 	}
 	if (ret)
-		alchemy_state()->minors[minor] = NULL;
+		minors[minor] = NULL;
 	else
 		ret = minor;
 	nk_unlock(nk);
@@ -122,7 +126,7 @@ static struct nk_pipe *pipe_release(struct nk_instance *nk,
 {
 	struct nk_pipe *np = p->np;
 
-	alchemy_state()->minors[p->minor] = NULL;
+	minors[p->minor] = NULL;
 	nk_free(nk, p);
 	return np;
 }
@@ -244,7 +248,7 @@ int rt_pipe_unbind(RT_PIPE *pipe)
  */
 static bool minor_find(int minor, int *fd, unsigned long *serial)
 {
-	struct alchemy_pipe *p = alchemy_state()->minors[minor];
+	struct alchemy_pipe *p = minors[minor];
 
 	if (p == NULL || p->np == NULL)
 		return false;

@@ -253,18 +253,22 @@ static bool readers_only(struct alchemy_queue *q)
 }
 
 /*
- * Give a message (@size bytes at @data, in @msg if not NULL) to @req: a
- * copy for a reader, a reference for a receiver.
+ * Give a message (@size bytes at @data, in @msg if not NULL) to @req,
+ * waiter @to's (NULL: the caller's): a copy into its buffer for a
+ * reader (in the waiter's process), a reference for a receiver.
  */
-static ssize_t hand_over(struct queue_req *req, struct queue_msg *msg,
-			 const void *data, size_t size)
+static ssize_t hand_over(struct nk_thread *to, struct queue_req *req,
+			 struct queue_msg *msg, const void *data, size_t size)
 {
 	if (req->reader) {
+		int ret;
+
 		if (size > req->bufsz)
 			size = req->bufsz;
-		if (size)
+		ret = to ? nk_thread_copy_to(to, req->buf, data, size) : 0;
+		if (to == NULL && size)
 			memcpy(req->buf, data, size);
-		return (ssize_t)size;
+		return ret ? ret : (ssize_t)size;
 	}
 	msg->refcount++;
 	req->msg = msg;
@@ -278,12 +282,12 @@ struct delivery {
 	size_t size;
 };
 
-static bool deliver_one(void *ctx, void *arg)
+static bool deliver_one(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct queue_req *req = ctx;
 	struct delivery *d = arg;
 
-	req->result = hand_over(req, d->msg, d->data, d->size);
+	req->result = hand_over(waiter, req, d->msg, d->data, d->size);
 	return true;
 }
 
@@ -415,7 +419,7 @@ static ssize_t take_queued(struct alchemy_queue *q, struct queue_req *req)
 	nk_list_del(&msg->link);
 	msg->queued = 0;
 	q->mcount--;
-	ret = hand_over(req, msg, msg_payload(msg), msg->size);
+	ret = hand_over(NULL, req, msg, msg_payload(msg), msg->size);
 	msg_release(q, msg);
 	return ret;
 }
@@ -439,7 +443,7 @@ static ssize_t queue_take(RT_QUEUE *queue, struct queue_req *req,
 	} else {
 		ret = skin_wait_sleep_locked(alchemy(), ALCHEMY_QUEUE,
 					     queue->handle, q, &q->synch, req,
-					     to);
+					     sizeof(*req), to);
 		if (ret == 0)
 			ret = req->result;
 	}

@@ -19,7 +19,28 @@
 
 #pragma GCC visibility push(hidden)
 
-struct alchemy_msg;
+struct alchemy_task;
+
+/*
+ * A send in progress, in the sender's control block: the receiver,
+ * maybe of another process of the session, reads it there.  The
+ * sender's message blocks and buffers are its own process's: what the
+ * receiver needs of them is copied here, and the bytes move with
+ * nk_thread_copy_from() and _to() (task_msg.c).
+ */
+struct alchemy_msg {
+	struct nk_list link; /* in receiver->msg_pending */
+	struct alchemy_task *sender;
+	struct alchemy_task *receiver; /* NULL once unlinked */
+	int opcode;		       /* the sender's mcb_s */
+	ssize_t size;
+	const void *data; /* in the sender's process */
+	void *rdata;	  /* mcb_r's buffer there, NULL: no reply data */
+	ssize_t rsize;	  /* room for the reply */
+	int ropcode;	  /* the reply's */
+	ssize_t result;	  /* reply size or an error */
+	int flowid;
+};
 
 struct alchemy_task {
 	uintptr_t handle;
@@ -35,7 +56,8 @@ struct alchemy_task {
 	struct nk_list msg_pending;  /* sent to this task, not replied */
 	struct nk_synch msg_recv;    /* this task waits for a message */
 	struct nk_synch msg_reply;   /* this task, as a sender, waits */
-	struct alchemy_msg *msg_out; /* this task's send in progress */
+	struct alchemy_msg *msg_out; /* &out while a send is in progress */
+	struct alchemy_msg out;
 	int flowgen;
 };
 

@@ -2,9 +2,9 @@
 /*
  * Synchronous message passing between Alchemy tasks.
  *
- * A sender links a request (on its own stack: it stays blocked for the
- * whole transaction) into the receiver's pending list and sleeps on its
- * own reply synch until the deadline.  rt_task_receive() hands out the
+ * A sender links a request (in its control block: it stays blocked for
+ * the whole transaction) into the receiver's pending list and sleeps on
+ * its own reply synch until the deadline.  rt_task_receive() hands out the
  * most urgent pending request without removing it (as in Xenomai, the
  * same message comes again until it is replied to, so a receiver whose
  * buffer was too small may retry); rt_task_reply() removes it and wakes
@@ -14,17 +14,6 @@
 #include "task_internal.h"
 
 #include <string.h>
-
-struct alchemy_msg {
-	struct nk_list link; /* in receiver->msg_pending */
-	struct alchemy_task *sender;
-	struct alchemy_task *receiver; /* NULL once unlinked */
-	const RT_TASK_MCB *mcb_s;
-	RT_TASK_MCB *mcb_r; /* may be NULL */
-	ssize_t rsize;	    /* room for the reply */
-	ssize_t result;	    /* reply size or -ENOBUFS */
-	int flowid;
-};
 
 int alchemy_task_msg_init(struct nk_instance *nk, struct alchemy_task *t)
 {
@@ -75,9 +64,9 @@ static bool mcb_bad(const RT_TASK_MCB *mcb)
 static ssize_t task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
 			 struct skin_timeout to)
 {
-	struct alchemy_msg msg = {.mcb_s = mcb_s, .mcb_r = mcb_r};
 	struct nk_instance *nk;
 	struct alchemy_task *self, *t;
+	struct alchemy_msg *msg;
 	ssize_t ret;
 
 	if (to.error)
@@ -105,19 +94,30 @@ static ssize_t task_send(RT_TASK *task, RT_TASK_MCB *mcb_s, RT_TASK_MCB *mcb_r,
 	}
 	if (++t->flowgen <= 0)
 		t->flowgen = 1;
-	msg.flowid = t->flowgen;
-	msg.sender = self;
-	msg.receiver = t;
-	msg.rsize = mcb_r ? mcb_r->size : 0;
-	nk_list_add_before(&msg.link, &t->msg_pending);
-	self->msg_out = &msg;
+	msg = &self->out;
+	*msg = (struct alchemy_msg){
+	    .sender = self,
+	    .receiver = t,
+	    .opcode = mcb_s->opcode,
+	    .size = mcb_s->size,
+	    .data = mcb_s->data,
+	    .rdata = mcb_r ? mcb_r->data : NULL,
+	    .rsize = mcb_r ? mcb_r->size : 0,
+	    .flowid = t->flowgen,
+	};
+	nk_list_add_before(&msg->link, &t->msg_pending);
+	self->msg_out = msg;
 	nk_synch_wakeup_one(&t->msg_recv);
 	ret = nk_synch_sleep(&self->msg_reply, to.value, to.mode);
 	/* After -EIDRM the receiver is gone; msg was unlinked for us. */
 	self->msg_out = NULL;
-	msg_unlink(&msg);
+	msg_unlink(msg);
+	if (ret == 0 && mcb_r) {
+		mcb_r->opcode = msg->ropcode;
+		mcb_r->flowid = msg->flowid;
+	}
 	if (ret == 0)
-		ret = msg.result;
+		ret = msg->result;
 out:
 	nk_unlock(nk);
 	return ret;
@@ -188,18 +188,20 @@ static int task_receive(RT_TASK_MCB *mcb_r, struct skin_timeout to)
 		if (ret)
 			goto out;
 	}
-	if (msg->mcb_s->size > mcb_r->size) {
+	if (msg->size > mcb_r->size) {
 		/* The sender stays queued: retry with a larger buffer. */
 		ret = -ENOBUFS;
 	} else {
-		if (msg->mcb_s->size > 0)
-			memcpy(mcb_r->data, msg->mcb_s->data,
-			       (size_t)msg->mcb_s->size);
-		mcb_r->opcode = msg->mcb_s->opcode;
+		/* The sender stays queued too if its bytes cannot be read. */
+		ret = nk_thread_copy_from(msg->sender->thread, mcb_r->data,
+					  msg->data, (size_t)msg->size);
+		if (ret)
+			goto out;
+		mcb_r->opcode = msg->opcode;
 		mcb_r->flowid = msg->flowid;
 		ret = msg->flowid;
 	}
-	mcb_r->size = msg->mcb_s->size;
+	mcb_r->size = msg->size;
 out:
 	nk_unlock(nk);
 	return ret;
@@ -262,14 +264,13 @@ int rt_task_reply(int flowid, RT_TASK_MCB *mcb_s)
 		ret = -ENOBUFS;
 		msg->result = -ENOBUFS;
 	} else {
-		if (size > 0)
-			memcpy(msg->mcb_r->data, mcb_s->data, (size_t)size);
-		msg->result = size;
+		/* A reply that cannot be written there fails on both sides. */
+		ret =
+		    nk_thread_copy_to(msg->sender->thread, msg->rdata,
+				      size ? mcb_s->data : NULL, (size_t)size);
+		msg->result = ret ? ret : size;
 	}
-	if (msg->mcb_r) {
-		msg->mcb_r->opcode = mcb_s ? mcb_s->opcode : 0;
-		msg->mcb_r->flowid = flowid;
-	}
+	msg->ropcode = mcb_s ? mcb_s->opcode : 0;
 	nk_synch_wakeup_one(&msg->sender->msg_reply);
 	nk_sched_run(nk);
 out:

@@ -12,14 +12,16 @@ void skin_objects(struct nk_instance *nk, void *state,
 		  void *ctx)
 {
 	struct skin *sk = state;
+	const struct skin_desc *desc;
 	struct skin_entry e;
 
 	(void)nk;
 	/* Never set up: nothing was registered. */
-	if (sk->desc == NULL)
+	if (!sk->ready)
 		return;
-	for (unsigned int i = 0; i < sk->desc->nr_classes; i++) {
-		const struct skin_class *cls = &sk->desc->classes[i];
+	desc = skin_desc_of(sk);
+	for (unsigned int i = 0; i < desc->nr_classes; i++) {
+		const struct skin_class *cls = &desc->classes[i];
 		uint32_t cursor = 0;
 
 		if (cls->describe == NULL)

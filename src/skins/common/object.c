@@ -52,6 +52,7 @@ static int skin_setup(const struct skin_desc *desc, struct nk_instance *nk,
 	for (unsigned int i = 0; i < desc->nr_classes && ret == 0; i++) {
 		struct skin_class_state *c = &sk->classes[i];
 
+		c->local = desc->classes[i].local;
 		ret = intern(desc, sk->reg, desc->classes[i].name, &c->tag);
 		if (ret == 0)
 			ret = desc->shared_names
@@ -63,7 +64,7 @@ static int skin_setup(const struct skin_desc *desc, struct nk_instance *nk,
 					    NK_SYNCH_FIFO, 0);
 	}
 	if (ret == 0)
-		__atomic_store_n(&sk->desc, desc, __ATOMIC_RELEASE);
+		__atomic_store_n(&sk->ready, true, __ATOMIC_RELEASE);
 	return ret;
 }
 
@@ -79,7 +80,7 @@ int skin_enter_slow(const struct skin_desc *desc, struct nk_instance **nkp,
 		return skin_error(desc, ret);
 	nk_lock(nk);
 	ret = nk_personality_register(nk, &desc->pers, (void **)&sk);
-	if (ret == 0 && __atomic_load_n(&sk->desc, __ATOMIC_RELAXED) == NULL)
+	if (ret == 0 && !__atomic_load_n(&sk->ready, __ATOMIC_RELAXED))
 		ret = skin_setup(desc, nk, sk);
 	nk_unlock(nk);
 	if (ret)
@@ -108,24 +109,55 @@ int skin_enter(const struct skin_desc *desc, struct nk_instance **nkp,
 	return 0;
 }
 
-void skin_fini(struct nk_instance *nk, void *state)
+/*
+ * Unregister the objects of every class (of the local ones only with
+ * @locals_only) that are shared or were made by member @member, and
+ * with @reclaim free them with their class's reclaim hook (a class
+ * without one keeps its objects then).  Lock held.
+ */
+static void skin_drop(struct skin *sk, bool locals_only, int member,
+		      bool reclaim)
 {
-	struct skin *sk = state;
-	struct skin_entry e;
+	const struct skin_desc *desc = skin_desc_of(sk);
+	struct nk_registry_entry e;
 
 	/* Never set up: nothing was registered. */
-	if (sk->desc == NULL)
+	if (!sk->ready)
 		return;
-	for (unsigned int i = 0; i < sk->desc->nr_classes; i++) {
+	for (unsigned int i = 0; i < desc->nr_classes; i++) {
+		const struct skin_class_state *c = &sk->classes[i];
+		unsigned int type = c->local ? c->tag | (unsigned int)member
+							    << SKIN_MEMBER_SHIFT
+					     : c->tag;
 		uint32_t cursor = 0;
 
-		if (sk->desc->classes[i].reclaim == NULL)
+		if ((locals_only && !c->local) ||
+		    (reclaim && desc->classes[i].reclaim == NULL))
 			continue;
-		while (skin_list_locked(sk, i, &cursor, &e) == 0) {
-			skin_unregister_locked(sk, e.handle);
-			sk->desc->classes[i].reclaim(nk, e.object);
+		while (nk_registry_next(sk->reg, c->ns, &cursor, &e) == 0) {
+			if (e.type != type)
+				continue;
+			nk_registry_remove(sk->reg, e.handle);
+			if (reclaim)
+				desc->classes[i].reclaim(sk->nk, e.object);
 		}
 	}
+}
+
+void skin_fini(struct nk_instance *nk, void *state)
+{
+	skin_drop(state, false, nk_instance_member(nk), true);
+}
+
+void skin_leave(struct nk_instance *nk, void *state)
+{
+	skin_drop(state, true, nk_instance_member(nk), true);
+}
+
+void skin_member_gone(struct nk_instance *nk, void *state, int member)
+{
+	(void)nk;
+	skin_drop(state, true, member, false);
 }
 
 struct skin *skin_state(const struct skin_desc *desc)
@@ -142,9 +174,10 @@ int skin_register_locked(struct skin *sk, unsigned int cls, const char *name,
 	nk_handle_t h;
 	int ret;
 
-	ret = nk_registry_enter(sk->reg, c->ns, name, c->tag, object, &h);
+	ret = nk_registry_enter(sk->reg, c->ns, name, skin_type(sk, cls),
+				object, &h);
 	if (ret)
-		return skin_error(sk->desc, ret);
+		return skin_error(skin_desc_of(sk), ret);
 	*handle = make_handle(c, h);
 	if (name && name[0] && nk_synch_flush(&c->binders, NK_WAKE_OK) > 0)
 		nk_sched_run(sk->nk);
@@ -212,7 +245,7 @@ int skin_find_locked(struct skin *sk, unsigned int cls, const char *name,
 	 * this class's object is not there. */
 	if (name == NULL || name[0] == '\0' ||
 	    nk_registry_find(sk->reg, c->ns, name, &h) != 0 ||
-	    nk_registry_lookup(sk->reg, h, c->tag, &object) != 0)
+	    nk_registry_lookup(sk->reg, h, skin_type(sk, cls), &object) != 0)
 		return -ESRCH;
 	*handle = make_handle(c, h);
 	return 0;
@@ -275,12 +308,13 @@ int skin_list_locked(struct skin *sk, unsigned int cls, uint32_t *cursor,
 	struct skin_class_state *c;
 	int ret;
 
-	if (sk == NULL || cls >= sk->desc->nr_classes)
+	if (sk == NULL || cls >= skin_desc_of(sk)->nr_classes)
 		return -EINVAL;
 	c = &sk->classes[cls];
-	/* A shared namespace holds the other classes too: skip them. */
+	/* A shared namespace holds the other classes too, and a local
+	 * class the objects of other processes: skip them. */
 	while ((ret = nk_registry_next(sk->reg, c->ns, cursor, &e)) == 0)
-		if (e.type == c->tag)
+		if (e.type == skin_type(sk, cls))
 			break;
 	if (ret)
 		return ret;

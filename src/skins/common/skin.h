@@ -67,6 +67,15 @@ struct skin_class {
 	 * simulation stopped.  NULL: the class's objects are not shown.
 	 */
 	void (*describe)(const void *object, struct nk_object_info *info);
+	/*
+	 * Its objects hold what only the process that made them can use
+	 * (a handler's address, a file descriptor): in a session another
+	 * process neither finds them by name nor by handle (it gets the bad
+	 * handle code), they go when their process leaves (reclaim), and
+	 * when it dies they are forgotten (unregistered; their memory
+	 * stays in the session's until it ends).
+	 */
+	bool local;
 };
 
 struct skin_desc {
@@ -96,12 +105,25 @@ struct skin_desc {
 struct skin_class_state {
 	uint32_t tag; /* handle tag and registry type, non-zero */
 	uint32_t ns;  /* registry namespace of the class's names */
+	bool local;   /* skin_class.local */
 	struct nk_synch binders;
 };
 
-/* The layer's part of a skin's per-instance state (its first member). */
+/*
+ * A local class's objects carry their process's member number above
+ * the tag in their registry type (tags are namespace ids, below
+ * NK_REGISTRY_MAX_NS).
+ */
+#define SKIN_MEMBER_SHIFT 16
+
+/*
+ * The layer's part of a skin's per-instance state (its first member).
+ * In a session it is shared by every process that uses the skin, so it
+ * holds no address of code or of a process's memory: each process finds
+ * its own descriptor with skin_desc_of().
+ */
 struct skin {
-	const struct skin_desc *desc; /* set last: the state is ready */
+	bool ready; /* set last: the state is ready */
 	struct nk_instance *nk;
 	struct nk_registry *reg;
 	struct nk_tbase tbase; /* the skin's time unit (tickless for ns) */
@@ -128,6 +150,18 @@ int skin_enter(const struct skin_desc *desc, struct nk_instance **nk,
  */
 void skin_fini(struct nk_instance *nk, void *state);
 /*
+ * The personality's leave hook: as skin_fini(), for the objects of
+ * local classes this process made (it leaves a session that goes on).
+ * Lock held.
+ */
+void skin_leave(struct nk_instance *nk, void *state);
+/*
+ * The personality's member_gone hook: unregister the objects of local
+ * classes that dead member @member made, without their reclaim (that
+ * process's resources went with it).  Lock held.
+ */
+void skin_member_gone(struct nk_instance *nk, void *state, int member);
+/*
  * The personality's objects hook (describe.c): every object of the
  * classes with a describe hook.  Lock held.
  */
@@ -142,6 +176,24 @@ void skin_describe_synch(const void *object, struct nk_object_info *info);
 /* @desc's state in the process runtime, NULL before skin_enter().
  * Never starts the runtime.  Lock held or not. */
 struct skin *skin_state(const struct skin_desc *desc);
+/* This process's descriptor of the skin whose state is @sk (entered by
+ * this process).  Lock held or not. */
+static inline const struct skin_desc *skin_desc_of(const struct skin *sk)
+{
+	/* The personality is the descriptor's first member. */
+	return (const struct skin_desc *)nk_personality_of(sk->nk, sk);
+}
+
+/* The registry type of class @cls's objects made by this process. */
+static inline unsigned int skin_type(const struct skin *sk, unsigned int cls)
+{
+	const struct skin_class_state *c = &sk->classes[cls];
+
+	return c->local ? c->tag | (unsigned int)nk_instance_member(sk->nk)
+				       << SKIN_MEMBER_SHIFT
+			: c->tag;
+}
+
 /* Translate @err with the skin's error().  Lock held or not. */
 int skin_error(const struct skin_desc *desc, int err);
 /* The code a bad handle of class @cls gets.  Lock held or not. */
@@ -213,7 +265,7 @@ static inline struct skin *skin_entered(const struct skin_desc *desc,
 	if (__builtin_expect(*nk == NULL, 0))
 		return NULL;
 	sk = nk_personality_state(*nk, &desc->pers);
-	return sk && __atomic_load_n(&sk->desc, __ATOMIC_ACQUIRE) ? sk : NULL;
+	return sk && __atomic_load_n(&sk->ready, __ATOMIC_ACQUIRE) ? sk : NULL;
 }
 
 /* skin_enter() the first time: start the runtime, register, set up. */
@@ -237,9 +289,10 @@ static inline int skin_lookup_locked(struct skin *sk, unsigned int cls,
 	 * skin, reads as stale. */
 	tag = sk->classes[cls].tag;
 	if (__builtin_expect(handle >> 32 == tag, 1) &&
-	    nk_registry_lookup(sk->reg, (nk_handle_t)handle, tag, object) == 0)
+	    nk_registry_lookup(sk->reg, (nk_handle_t)handle, skin_type(sk, cls),
+			       object) == 0)
 		return 0;
-	return skin_bad_handle(sk->desc, cls);
+	return skin_bad_handle(skin_desc_of(sk), cls);
 }
 
 /*
@@ -400,7 +453,7 @@ int skin_list_locked(struct skin *sk, unsigned int cls, uint32_t *cursor,
 static inline const char *skin_synch_name(const struct skin *sk,
 					  unsigned int cls, const char *name)
 {
-	return name && name[0] ? name : sk->desc->classes[cls].name;
+	return name && name[0] ? name : skin_desc_of(sk)->classes[cls].name;
 }
 
 /* Prepare a wait queue named @name: by priority with @by_prio, else
@@ -414,24 +467,27 @@ int skin_wait_init(struct nk_instance *nk, struct nk_synch *synch,
 void skin_wait_destroy(struct nk_instance *nk, struct nk_synch *synch);
 /*
  * Sleep on @synch, a wait queue of @object (behind @handle, class
- * @cls), with the request @ctx, until a waker serves it or per @to.
- * Returns 0 when served and @object is still there (@ctx holds the
- * result), -EIDRM when it was served but the object was deleted before
- * the caller ran (nothing of it may be touched), else the wait's own
- * (untranslated) result.  Lock held, on return too.
+ * @cls), with the request @ctx (@size bytes), until a waker serves it
+ * or per @to.  Returns 0 when served and @object is still there (@ctx
+ * holds the result), -EIDRM when it was served but the object was
+ * deleted before the caller ran (nothing of it may be touched), else
+ * the wait's own (untranslated) result.  Lock held, on return too.
  */
 int skin_wait_sleep_locked(struct skin *sk, unsigned int cls, uintptr_t handle,
 			   void *object, struct nk_synch *synch, void *ctx,
-			   struct skin_timeout to);
+			   size_t size, struct skin_timeout to);
 /*
  * Offer each waiter of @synch, in queue order, to @serve, which fills
  * in its context @ctx and returns true if it serves it; those served
- * are woken, and with @all false the walk stops at the first.  Returns
- * how many woke (the caller reschedules).  Lock held.
+ * are woken, and with @all false the walk stops at the first.  A
+ * buffer the context names is in @waiter's process: @serve moves data
+ * there and back with nk_thread_copy_to() and _from().  Returns how
+ * many woke (the caller reschedules).  Lock held.
  */
 int skin_wait_serve_locked(struct nk_synch *synch,
-			   bool (*serve)(void *ctx, void *arg), void *arg,
-			   bool all);
+			   bool (*serve)(struct nk_thread *waiter, void *ctx,
+					 void *arg),
+			   void *arg, bool all);
 /*
  * Create an object with wait queues: let @setup prepare them, named
  * @wname (see skin_synch_name()), and the rest of @object, then

@@ -18,10 +18,10 @@ void skin_wait_destroy(struct nk_instance *nk, struct nk_synch *synch)
 
 int skin_wait_sleep_locked(struct skin *sk, unsigned int cls, uintptr_t handle,
 			   void *object, struct nk_synch *synch, void *ctx,
-			   struct skin_timeout to)
+			   size_t size, struct skin_timeout to)
 {
 	void *now;
-	int ret = nk_synch_sleep_ctx(synch, ctx, to.value, to.mode);
+	int ret = nk_synch_sleep_ctx(synch, ctx, size, to.value, to.mode);
 
 	/* Served, but the object (and what it gave) went meanwhile. */
 	if (ret == 0 &&
@@ -31,8 +31,9 @@ int skin_wait_sleep_locked(struct skin *sk, unsigned int cls, uintptr_t handle,
 }
 
 int skin_wait_serve_locked(struct nk_synch *synch,
-			   bool (*serve)(void *ctx, void *arg), void *arg,
-			   bool all)
+			   bool (*serve)(struct nk_thread *waiter, void *ctx,
+					 void *arg),
+			   void *arg, bool all)
 {
 	struct nk_thread *next = nk_synch_next_waiter(synch, NULL);
 	int n = 0;
@@ -42,7 +43,7 @@ int skin_wait_serve_locked(struct nk_synch *synch,
 
 		/* Waking @t unlinks it: find its successor first. */
 		next = nk_synch_next_waiter(synch, t);
-		if (!serve(nk_synch_waiter_ctx(t), arg))
+		if (!serve(t, nk_synch_waiter_ctx(t), arg))
 			continue;
 		nk_synch_wakeup_this(synch, t);
 		n++;

@@ -25,8 +25,9 @@ static bool ev_take(struct psos_task *t, struct ev_wait *w)
 	return true;
 }
 
-static bool ev_serve(void *ctx, void *arg)
+static bool ev_serve(struct nk_thread *waiter, void *ctx, void *arg)
 {
+	(void)waiter;
 	return ev_take(arg, ctx);
 }
 
@@ -78,7 +79,7 @@ unsigned long ev_receive(unsigned long events, unsigned long flags,
 			} else {
 				err = skin_wait_sleep_locked(
 				    &st->skin, PSOS_TASK, self->handle, self,
-				    &self->evwait, &w, to);
+				    &self->evwait, &w, sizeof(w), to);
 			}
 		}
 		nk_unlock(nk);

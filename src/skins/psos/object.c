@@ -82,6 +82,8 @@ const struct skin_desc psos_skin = {
 	    .attach = psos_task_attach,
 	    .exit = psos_task_exit,
 	    .fini = psos_state_fini,
+	    .leave = skin_leave,
+	    .member_gone = skin_member_gone,
 	    .objects = skin_objects,
 	},
     .classes = psos_classes,

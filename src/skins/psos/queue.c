@@ -47,8 +47,9 @@ void psos_queue_describe(const void *object, struct nk_object_info *info)
 
 /* A receiver's buffer: what a sender fills in. */
 struct q_wait {
-	void *buf;
+	void *buf; /* in the waiter's process */
 	unsigned long len;
+	int err; /* the copy into @buf failed: a nucleus -errno */
 };
 
 /* Also what a failed creation releases (zeroed lists: nothing). */
@@ -194,12 +195,12 @@ struct q_offer {
 	unsigned long len;
 };
 
-static bool queue_serve(void *ctx, void *arg)
+static bool queue_serve(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct q_wait *w = ctx;
 	const struct q_offer *o = arg;
 
-	memcpy(w->buf, o->buf, o->len);
+	w->err = nk_thread_copy_to(waiter, w->buf, o->buf, o->len);
 	w->len = o->len;
 	return true;
 }
@@ -356,8 +357,8 @@ static unsigned long queue_receive(unsigned long qid, unsigned int kind,
 			}
 			err = skin_wait_sleep_locked(&psos()->skin, PSOS_QUEUE,
 						     qid, q, &q->receivers, &w,
-						     to);
-			ret = psos_wait_error(err, ERR_QKILLD);
+						     sizeof(w), to);
+			ret = psos_wait_error(err ? err : w.err, ERR_QKILLD);
 		}
 		nk_unlock(nk);
 		break;

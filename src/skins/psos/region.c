@@ -139,10 +139,11 @@ static void *region_take(struct psos_region *r, unsigned long n)
 	return NULL;
 }
 
-static bool region_serve(void *ctx, void *arg)
+static bool region_serve(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct rn_wait *w = ctx;
 
+	(void)waiter;
 	w->seg = region_take(arg, w->units);
 	return w->seg != NULL;
 }
@@ -178,10 +179,11 @@ unsigned long rn_getseg(unsigned long rnid, unsigned long size,
 				nk_unlock(nk);
 				continue;
 			}
-			ret = psos_wait_error(skin_wait_sleep_locked(
-						  &psos()->skin, PSOS_REGION,
-						  rnid, r, &r->waiters, &w, to),
-					      ERR_RNKILLD);
+			ret = psos_wait_error(
+			    skin_wait_sleep_locked(&psos()->skin, PSOS_REGION,
+						   rnid, r, &r->waiters, &w,
+						   sizeof(w), to),
+			    ERR_RNKILLD);
 		}
 		nk_unlock(nk);
 		break;

@@ -96,8 +96,11 @@ void psos_task_exit(struct nk_thread *thread, void *ext)
 	/* Deleted by another with interrupts off (it was preempted with
 	 * them off): back on.  A task ending on its own turned them on
 	 * before (task_trampoline, t_delete): doing it here replays the
-	 * interrupts held, which could switch the thread out of its end. */
-	task_isr(nk_thread_instance(thread), x->task, false);
+	 * interrupts held, which could switch the thread out of its end.
+	 * A dead process's task, cleaned up here, stalled its own
+	 * pipeline, which went with it. */
+	if (nk_thread_here(thread))
+		task_isr(nk_thread_instance(thread), x->task, false);
 	task_free(nk_thread_instance(thread), x->task);
 	x->task = NULL;
 }
@@ -321,6 +324,11 @@ unsigned long t_restart(unsigned long tid, unsigned long targs[4])
 	if (!t->started) {
 		nk_unlock(nk);
 		return ERR_NACTIVE;
+	}
+	/* Another process's task (a session's): its entry is code there. */
+	if (!nk_thread_here(t->thread)) {
+		nk_unlock(nk);
+		return ERR_SSFN;
 	}
 	st = psos();
 	attr.name = nk_thread_name(t->thread);

@@ -85,11 +85,12 @@ static int bits_get(BITS *bits, struct nk_instance **nk, struct rtai_bits **b)
 }
 
 /* skin_wait_serve_locked(): a waiter whose test holds now leaves. */
-static bool bits_serve(void *ctx, void *arg)
+static bool bits_serve(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct bits_req *r = ctx;
 	struct rtai_bits *b = arg;
 
+	(void)waiter;
 	if (!bits_test(b->mask, r->testfun, r->testmasks))
 		return false;
 	r->result = b->mask;
@@ -161,7 +162,7 @@ static int bits_wait(BITS *bits, struct bits_req *r, struct skin_timeout to,
 	ret = bits_get(bits, &nk, &b);
 	if (ret)
 		return ret;
-	if (bits_serve(r, b)) {
+	if (bits_serve(NULL, r, b)) {
 		/* The exit change may satisfy others. */
 		bits_update(nk, b, b->mask);
 		ret = if_ready ? 1 : 0;
@@ -171,7 +172,7 @@ static int bits_wait(BITS *bits, struct bits_req *r, struct skin_timeout to,
 	} else {
 		ret =
 		    skin_wait_sleep_locked(rtai(), RTAI_BITS, rtai_handle(bits),
-					   b, &b->waiters, r, to);
+					   b, &b->waiters, r, sizeof(*r), to);
 		if (ret == -EWOULDBLOCK)
 			ret = -ETIMEDOUT;
 		ret = skin_error(&rtai_skin, ret);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * RTAI FIFOs over nucleus pipes (fusion/pipe.h), numbered as RTAI's
- * /dev/rtfN in a table of the skin's state.
+ * /dev/rtfN in a table of the process's own: a FIFO's Linux side is a
+ * descriptor of the process that made it, so in a session each process
+ * has its FIFOs.
  *
  * A nucleus pipe carries messages; a FIFO carries bytes.  Puts are
  * sent as a stream (each appended to the message the Linux side has
@@ -38,14 +40,17 @@ struct rtai_fifo {
 	char ring[];
 };
 
+/* This process's FIFOs by number.  Lock held. */
+static struct rtai_fifo *fifos[RTF_NO];
+static unsigned long fifo_serial;
+
 /* The FIFO @fifo: -ENODEV (no such number), -EINVAL (not created).
  * Lock held. */
-static int fifo_find(struct rtai_state *st, unsigned int fifo,
-		     struct rtai_fifo **f)
+static int fifo_find(unsigned int fifo, struct rtai_fifo **f)
 {
 	if (fifo >= RTF_NO)
 		return -ENODEV;
-	*f = st ? st->fifos[fifo] : NULL;
+	*f = fifos[fifo];
 	return *f ? 0 : -EINVAL;
 }
 
@@ -61,7 +66,7 @@ static int fifo_get(unsigned int fifo, struct nk_instance **nk,
 	if (ret)
 		return ret;
 	nk_lock(*nk);
-	ret = fifo_find(rtai_state(), fifo, f);
+	ret = fifo_find(fifo, f);
 	if (ret)
 		nk_unlock(*nk);
 	return ret;
@@ -70,7 +75,6 @@ static int fifo_get(unsigned int fifo, struct nk_instance **nk,
 int rtf_create(unsigned int fifo, int size)
 {
 	struct nk_instance *nk;
-	struct rtai_state *st;
 	struct nk_pipe *np = NULL;
 	struct rtai_fifo *f;
 	int ret, cap;
@@ -82,7 +86,6 @@ int rtf_create(unsigned int fifo, int size)
 	ret = rtai_enter(&nk);
 	if (ret)
 		return ret;
-	st = rtai_state();
 	cap = size < FIFO_MIN_POOL ? FIFO_MIN_POOL : size;
 	f = nk_alloc(nk, sizeof(*f) + (size_t)cap);
 	if (f == NULL)
@@ -90,17 +93,17 @@ int rtf_create(unsigned int fifo, int size)
 	/* Sockets and memory: outside the lock. */
 	ret = nk_pipe_create(nk, NULL, (size_t)cap, &np);
 	nk_lock(nk);
-	if (st->fifos[fifo]) {
+	if (fifos[fifo]) {
 		/* Created already (maybe meanwhile): one open more. */
-		st->fifos[fifo]->opens++;
+		fifos[fifo]->opens++;
 		ret = -EEXIST;
 	} else if (ret == 0) {
 		f->np = np;
 		f->linux_fd = nk_pipe_linux_fd(np);
-		f->serial = ++st->fifo_serial;
+		f->serial = ++fifo_serial;
 		f->opens = 1;
 		f->cap = cap;
-		st->fifos[fifo] = f;
+		fifos[fifo] = f;
 	}
 	nk_unlock(nk);
 	if (ret == 0)
@@ -111,13 +114,13 @@ int rtf_create(unsigned int fifo, int size)
 	return ret == -EEXIST ? 0 : ret;
 }
 
-void rtai_fifo_reclaim(struct nk_instance *nk, struct rtai_state *st)
+void rtai_fifo_reclaim(struct nk_instance *nk)
 {
 	for (unsigned int i = 0; i < RTF_NO; i++)
-		if (st->fifos[i]) {
-			nk_pipe_delete(st->fifos[i]->np);
-			nk_free(nk, st->fifos[i]);
-			st->fifos[i] = NULL;
+		if (fifos[i]) {
+			nk_pipe_delete(fifos[i]->np);
+			nk_free(nk, fifos[i]);
+			fifos[i] = NULL;
 		}
 }
 
@@ -152,7 +155,7 @@ static int fifo_op_locked(struct nk_instance *nk, unsigned int fifo,
 	case FIFO_DESTROY:
 		ret = --f->opens;
 		if (ret == 0) {
-			rtai_state()->fifos[fifo] = NULL;
+			fifos[fifo] = NULL;
 			nk_pipe_delete(f->np);
 			nk_free(nk, f);
 		}
@@ -232,12 +235,11 @@ int rtf_get_avbs(unsigned int fifo)
 }
 
 /* The FIFO @fifo's Linux fd and serial, if it exists.  Lock held. */
-static bool fifo_fd(struct rtai_state *st, unsigned int fifo, int *fd,
-		    unsigned long *serial)
+static bool fifo_fd(unsigned int fifo, int *fd, unsigned long *serial)
 {
 	struct rtai_fifo *f;
 
-	if (fifo_find(st, fifo, &f))
+	if (fifo_find(fifo, &f))
 		return false;
 	*fd = f->linux_fd;
 	*serial = f->serial;
@@ -259,7 +261,7 @@ nk_export int fusion_rtf_open(unsigned int fifo)
 		return -ENOENT;
 	nk = st->skin.nk;
 	nk_lock(nk);
-	found = fifo_fd(st, fifo, &fd, &serial);
+	found = fifo_fd(fifo, &fd, &serial);
 	nk_unlock(nk);
 	if (!found)
 		return -ENOENT;
@@ -270,7 +272,7 @@ nk_export int fusion_rtf_open(unsigned int fifo)
 	/* Destroyed meanwhile, @fd may have been closed and reused: the
 	 * copy is good only if the same FIFO still holds the number. */
 	nk_lock(nk);
-	same = fifo_fd(st, fifo, &fd, &now) && now == serial;
+	same = fifo_fd(fifo, &fd, &now) && now == serial;
 	nk_unlock(nk);
 	if (!same) {
 		close(copy);

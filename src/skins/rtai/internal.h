@@ -67,15 +67,16 @@ struct rtai_state {
 	struct skin skin;
 	bool periodic_mode; /* rt_set_periodic_mode() was the last call */
 	bool timer_running; /* between start_rt_timer and stop_rt_timer */
-	struct rtai_fifo *fifos[RTAI_FIFOS];
-	unsigned long fifo_serial;
 };
 
-/* Delete every FIFO left, as the instance goes.  Lock held. */
-void rtai_fifo_reclaim(struct nk_instance *nk, struct rtai_state *st);
+/* Delete every FIFO of this process left, as it leaves the instance.
+ * Lock held. */
+void rtai_fifo_reclaim(struct nk_instance *nk);
 
-/* The personality's fini: the FIFOs, then the objects (skin_fini). */
+/* The personality's fini and leave: the process's FIFOs, then the
+ * objects (skin_fini, skin_leave). */
 void rtai_fini(struct nk_instance *nk, void *state);
+void rtai_leave(struct nk_instance *nk, void *state);
 
 /*
  * The RTAI extension of a nucleus thread: allocated, zeroed, by

@@ -164,11 +164,12 @@ static int msg_peers(RT_TASK *task, bool any, struct nk_instance **nk,
 
 /* skin_wait_serve_locked(): give the sender's request @arg to a
  * receiver that waits for it. */
-static bool serve_receiver(void *ctx, void *arg)
+static bool serve_receiver(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct recv_req *r = ctx;
 	struct msg_req *q = arg;
 
+	(void)waiter;
 	if (r->want && r->want != q->from)
 		return false;
 	r->from = q->from;
@@ -235,7 +236,7 @@ static RT_TASK *msg_send(RT_TASK *task, const struct msg_src *src,
 	me->msg_state = !q.rpc	     ? RT_SCHED_SEND
 			: q.received ? RT_SCHED_RETURN
 				     : RT_SCHED_RPC;
-	ret = nk_synch_sleep_ctx(&peer->msgq, &q, to.value, to.mode);
+	ret = nk_synch_sleep_ctx(&peer->msgq, &q, sizeof(q), to.value, to.mode);
 	me->msg_state = 0;
 	if (ret == NK_WAKE_OWNER_DEAD)
 		ret = -EIDRM;
@@ -313,7 +314,7 @@ static RT_TASK *msg_receive(RT_TASK *task, const struct msg_dest *d,
 	}
 	to = skin_deadline(nk, to);
 	me->msg_state = RT_SCHED_RECEIVE;
-	ret = nk_synch_sleep_ctx(&me->recvq, &r, to.value, to.mode);
+	ret = nk_synch_sleep_ctx(&me->recvq, &r, sizeof(r), to.value, to.mode);
 	me->msg_state = 0;
 	if (ret == 0)
 		msg_deliver(nk, &r.got, d, false);

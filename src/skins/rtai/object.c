@@ -64,6 +64,8 @@ const struct skin_desc rtai_skin = {
 	    .exit = rtai_task_exit,
 	    .finalize = rtai_task_finalize,
 	    .fini = rtai_fini,
+	    .leave = rtai_leave,
+	    .member_gone = skin_member_gone,
 	    .objects = skin_objects,
 	},
     .classes = rtai_classes,
@@ -76,10 +78,14 @@ const struct skin_desc rtai_skin = {
 
 void rtai_fini(struct nk_instance *nk, void *state)
 {
-	/* Never set up: nothing was made. */
-	if (((struct skin *)state)->desc)
-		rtai_fifo_reclaim(nk, state);
+	rtai_fifo_reclaim(nk);
 	skin_fini(nk, state);
+}
+
+void rtai_leave(struct nk_instance *nk, void *state)
+{
+	rtai_fifo_reclaim(nk);
+	skin_leave(nk, state);
 }
 
 void rtai_name(unsigned long num, char *buf)

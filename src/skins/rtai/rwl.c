@@ -68,10 +68,11 @@ struct rwl_walk {
 };
 
 /* skin_wait_serve_locked(): grant waiters until one cannot have it. */
-static bool rwl_serve(void *ctx, void *arg)
+static bool rwl_serve(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct rwl_walk *w = arg;
 
+	(void)waiter;
 	w->refused = w->refused || !rwl_grant(w->l, ctx);
 	return !w->refused;
 }
@@ -116,7 +117,7 @@ static int rwl_lock(RWL *rwl, bool write, struct skin_timeout to, bool if_ready)
 		ret = RTE_TIMOUT;
 	} else {
 		ret = skin_wait_sleep_locked(rtai(), RTAI_RWL, rtai_handle(rwl),
-					     l, &l->waiters, &r, to);
+					     l, &l->waiters, &r, sizeof(r), to);
 		ret = skin_error(&rtai_skin, ret);
 	}
 	nk_unlock(nk);

@@ -88,7 +88,7 @@ static int spl_lock(SPL *spl, struct skin_timeout to)
 	} else {
 		/* The releaser made the caller the owner. */
 		ret = skin_wait_sleep_locked(rtai(), RTAI_SPL, rtai_handle(spl),
-					     l, &l->waiters, &r, to);
+					     l, &l->waiters, &r, sizeof(r), to);
 		ret = skin_error(&rtai_skin, ret);
 	}
 	if (ret == 0)
@@ -113,11 +113,12 @@ int rt_spl_lock_timed(SPL *spl, unsigned long ns)
 }
 
 /* skin_wait_serve_locked(): hand the lock to the first waiter. */
-static bool spl_serve(void *ctx, void *arg)
+static bool spl_serve(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct spl_req *r = ctx;
 	struct rtai_spl *l = arg;
 
+	(void)waiter;
 	l->owner = r->task;
 	return true;
 }

@@ -51,19 +51,11 @@ struct vx_spawn;
 /* The skin's state in an instance.  Lock held for every field. */
 struct vx_state {
 	struct skin skin;
-	/*
-	 * Task hooks: function pointers of the process that added them
-	 * (taskHookLib.h), called by the threads of that process.
-	 */
-	FUNCPTR create_hooks[VX_MAX_TASK_HOOKS];
-	FUNCPTR delete_hooks[VX_MAX_TASK_HOOKS];
-	int nr_create_hooks, nr_delete_hooks;
 	TASK_ID default_tid;   /* taskIdDefault() */
 	int clk_rate;	       /* sysClkRateGet() */
 	int slice;	       /* kernelTimeSlice(), ticks; 0: off */
 	unsigned long spawned; /* names "tN" of anonymous tasks */
 	uintptr_t sys_part;    /* memSysPartId, once asked for */
-	struct vx_spawn *spawning;
 };
 
 /*
@@ -103,8 +95,8 @@ extern const struct skin_desc vxworks_skin;
 int vx_task_attach(struct nk_thread *thread, void *ext);
 void vx_task_exit(struct nk_thread *thread, void *ext);
 /* Run the create or delete hooks on @t (taskHookLib.c).  Lock held. */
-void vx_run_create_hooks(struct vx_state *vs, struct vx_task *t);
-void vx_run_delete_hooks(struct vx_state *vs, struct vx_task *t);
+void vx_run_create_hooks(struct vx_task *t);
+void vx_run_delete_hooks(struct vx_task *t);
 
 /* Each class's reclaim hook (skin_class.reclaim).  Lock held. */
 void vx_sem_reclaim(struct nk_instance *nk, void *object);

@@ -17,7 +17,18 @@
 struct vx_part {
 	struct nk_heap *heaps[VX_MEM_PART_POOLS];
 	int nr_pools;
+	/* A pool in one process's private memory (not the session's)
+	 * holds the heap's block headers: the partition is then that
+	 * process's alone. */
+	int member;
+	bool private_pools;
 };
+
+/* Whether the calling process may touch @p's pools.  Lock held. */
+static bool part_here(struct nk_instance *nk, const struct vx_part *p)
+{
+	return !p->private_pools || p->member == nk_instance_member(nk);
+}
 
 /* Below a block aligned by memPartAlignedAlloc(). */
 struct aligned_tag {
@@ -44,10 +55,16 @@ static int part_add(struct nk_instance *nk, struct vx_part *p, char *pool,
 {
 	struct nk_heap *heap;
 
+	bool shared = nk_instance_memory_shared(nk, pool, size);
+
 	if (pool == NULL)
 		return S_memLib_INVALID_NBYTES;
 	if (p->nr_pools == VX_MEM_PART_POOLS)
 		return S_memLib_NOT_ENOUGH_MEMORY;
+	/* Another process's pool, where this one's are not everybody's. */
+	if ((!shared || p->private_pools) && p->nr_pools &&
+	    p->member != nk_instance_member(nk))
+		return S_objLib_OBJ_UNAVAILABLE;
 	heap = nk_alloc(nk, sizeof(*heap));
 	if (heap == NULL)
 		return S_memLib_NOT_ENOUGH_MEMORY;
@@ -55,6 +72,9 @@ static int part_add(struct nk_instance *nk, struct vx_part *p, char *pool,
 		nk_free(nk, heap);
 		return S_memLib_INVALID_NBYTES;
 	}
+	if (p->nr_pools == 0)
+		p->member = nk_instance_member(nk);
+	p->private_pools = p->private_pools || !shared;
 	p->heaps[p->nr_pools++] = heap;
 	return 0;
 }
@@ -112,12 +132,21 @@ STATUS memAddToPool(char *pPool, unsigned int poolSize)
 	return sys ? memPartAddToPool(sys, pPool, poolSize) : ERROR;
 }
 
-/* Enter at task level, lock and find partition @id: lock held on 0. */
+/*
+ * Enter at task level, lock and find partition @id: lock held on 0.
+ * Another process's partition over its private memory is unavailable.
+ */
 static int part_get(PART_ID id, struct nk_instance **nk, struct vx_part **p)
 {
 	int ret = vx_enter_task_level(NULL, NULL);
 
-	return ret ? ret : vx_get(VX_PART, id, nk, (void **)p);
+	if (ret == 0)
+		ret = vx_get(VX_PART, id, nk, (void **)p);
+	if (ret == 0 && !part_here(*nk, *p)) {
+		nk_unlock(*nk);
+		ret = S_objLib_OBJ_UNAVAILABLE;
+	}
+	return ret;
 }
 
 STATUS memPartAddToPool(PART_ID partId, char *pPool, unsigned int poolSize)
@@ -249,6 +278,9 @@ void vx_part_describe(const void *object, struct nk_object_info *info)
 {
 	MEM_PART_STATS st;
 
+	/* Its pools are out of this process's reach: not shown. */
+	if (!part_here(fusion_runtime_peek(), object))
+		return;
 	part_stats(object, &st);
 	info->count = (long)st.numBytesAlloc;
 	info->capacity = (long)(st.numBytesAlloc + st.numBytesFree);

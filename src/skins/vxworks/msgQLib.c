@@ -6,8 +6,10 @@
  * senders only while it is full, so a send serves the first waiting
  * receiver directly (copied into its buffer under the lock), and a
  * receive that frees a slot moves the first waiting sender's message
- * into the ring.  Every message is thus handed over exactly once, and
- * normal messages keep their order; urgent ones enter at the head.
+ * into the ring.  A waiter's buffer is in its own process, another one
+ * in a session: the copies go through nk_thread_copy_to() and _from().  Every
+ * message is thus handed over exactly once, and normal messages keep their
+ * order; urgent ones enter at the head.
  */
 #include "internal.h"
 
@@ -39,6 +41,7 @@ struct recv_req {
 	char *buf;
 	UINT max;
 	UINT got;
+	int err; /* the copy into @buf failed: a nucleus -errno */
 };
 
 /* What a waiting sender offers. */
@@ -46,6 +49,7 @@ struct send_req {
 	const char *buf;
 	UINT len;
 	bool urgent;
+	int err; /* the copy from @buf failed: a nucleus -errno */
 };
 
 static char *slot_at(struct vx_msgq *q, int index)
@@ -53,23 +57,29 @@ static char *slot_at(struct vx_msgq *q, int index)
 	return q->slots + (size_t)index * q->slot_size;
 }
 
-/* Put a message in the ring, which has room.  Lock held. */
-static void ring_put(struct vx_msgq *q, const struct send_req *m)
+/* Put a message of @from (NULL: the caller) in the ring, which has
+ * room; a message that could not be read from @from is not put.
+ * Returns 0 or the copy's -errno.  Lock held. */
+static int ring_put(struct vx_msgq *q, struct nk_thread *from,
+		    const struct send_req *m)
 {
-	int index;
-	char *slot;
+	int index = m->urgent ? (q->head + q->max_msgs - 1) % q->max_msgs
+			      : (q->head + q->count) % q->max_msgs;
+	char *slot = slot_at(q, index);
+	int ret = 0;
 
-	if (m->urgent) {
-		q->head = (q->head + q->max_msgs - 1) % q->max_msgs;
-		index = q->head;
-	} else {
-		index = (q->head + q->count) % q->max_msgs;
-	}
-	slot = slot_at(q, index);
-	memcpy(slot, &m->len, sizeof(m->len));
-	if (m->len)
+	if (from)
+		ret = nk_thread_copy_from(from, slot + sizeof(UINT), m->buf,
+					  m->len);
+	else if (m->len)
 		memcpy(slot + sizeof(UINT), m->buf, m->len);
+	if (ret)
+		return ret;
+	memcpy(slot, &m->len, sizeof(m->len));
+	if (m->urgent)
+		q->head = index;
 	q->count++;
+	return 0;
 }
 
 /* Take the head message into @r; the ring is not empty.  Lock held. */
@@ -87,21 +97,24 @@ static void ring_get(struct vx_msgq *q, struct recv_req *r)
 }
 
 /* A send to a waiting receiver (skin_wait_serve_locked()). */
-static bool serve_receiver(void *ctx, void *arg)
+static bool serve_receiver(struct nk_thread *waiter, void *ctx, void *arg)
 {
 	struct recv_req *r = ctx;
 	const struct send_req *m = arg;
 
 	r->got = m->len < r->max ? m->len : r->max;
-	if (r->got)
-		memcpy(r->buf, m->buf, r->got);
+	r->err = nk_thread_copy_to(waiter, r->buf, m->buf, r->got);
 	return true;
 }
 
-/* A waiting sender's message into the slot just freed. */
-static bool serve_sender(void *ctx, void *arg)
+/* A waiting sender's message into the slot just freed: a sender whose
+ * buffer could not be read leaves the slot as it was. */
+static bool serve_sender(struct nk_thread *waiter, void *ctx, void *arg)
 {
-	ring_put(arg, ctx);
+	struct send_req *m = ctx;
+	struct vx_msgq *q = arg;
+
+	m->err = ring_put(q, waiter, m);
 	return true;
 }
 
@@ -182,16 +195,15 @@ static int msgq_send(struct nk_instance *nk, struct vx_msgq *q, uintptr_t id,
 		nk_sched_run(nk);
 		return 0;
 	}
-	if (q->count < q->max_msgs) {
-		ring_put(q, m);
-		return 0;
-	}
+	if (q->count < q->max_msgs)
+		return ring_put(q, NULL, m);
 	/* Full: wait until a receive moves the message into the ring. */
 	to = vx_timeout(sk, timeout);
 	if (skin_nonblocking(to))
 		return S_objLib_OBJ_UNAVAILABLE;
-	ret = skin_wait_sleep_locked(sk, VX_MSGQ, id, q, &q->senders, m, to);
-	return vx_error(ret);
+	ret = skin_wait_sleep_locked(sk, VX_MSGQ, id, q, &q->senders, m,
+				     sizeof(*m), to);
+	return vx_error(ret ? ret : m->err);
 }
 
 /* A send or a receive, for vx_wait(). */
@@ -232,6 +244,7 @@ static int msgq_receive(struct nk_instance *nk, struct vx_msgq *q, uintptr_t id,
 {
 	struct skin *sk = skin_state(&vxworks_skin);
 	struct skin_timeout to;
+	int ret;
 
 	if (r->buf == NULL && r->max)
 		return S_msgQLib_INVALID_MSG_LENGTH;
@@ -245,8 +258,9 @@ static int msgq_receive(struct nk_instance *nk, struct vx_msgq *q, uintptr_t id,
 	to = vx_timeout(sk, timeout);
 	if (skin_nonblocking(to))
 		return S_objLib_OBJ_UNAVAILABLE;
-	return vx_error(
-	    skin_wait_sleep_locked(sk, VX_MSGQ, id, q, &q->receivers, r, to));
+	ret = skin_wait_sleep_locked(sk, VX_MSGQ, id, q, &q->receivers, r,
+				     sizeof(*r), to);
+	return vx_error(ret ? ret : r->err);
 }
 
 static int msgq_receive_call(void *arg, int timeout)

@@ -2,20 +2,27 @@
 /*
  * VxWorks task hooks, run from the personality's hooks (taskLib.c):
  * create hooks when a thread becomes a task, delete hooks when it ends.
+ * A hook is code of the process that added it: the tables are each
+ * process's, and run for that process's tasks (in a session, the tasks
+ * of other processes run theirs).
  */
 #include "internal.h"
+
+/* The process's hooks, in the order added.  Lock held. */
+static FUNCPTR create_hooks[VX_MAX_TASK_HOOKS];
+static FUNCPTR delete_hooks[VX_MAX_TASK_HOOKS];
+static int nr_create_hooks, nr_delete_hooks;
 
 /* Enter and find the table of create (@create) or delete hooks. */
 static int hook_table(bool create, struct nk_instance **nk, FUNCPTR **table,
 		      int **nr)
 {
-	struct vx_state *vs;
-	int ret = vx_enter(nk, &vs);
+	int ret = vx_enter(nk, NULL);
 
 	if (ret)
 		return ret;
-	*table = create ? vs->create_hooks : vs->delete_hooks;
-	*nr = create ? &vs->nr_create_hooks : &vs->nr_delete_hooks;
+	*table = create ? create_hooks : delete_hooks;
+	*nr = create ? &nr_create_hooks : &nr_delete_hooks;
 	return 0;
 }
 
@@ -86,14 +93,17 @@ STATUS taskDeleteHookDelete(FUNCPTR hook)
 
 typedef void (*task_hook_fn)(WIND_TCB *tcb);
 
-void vx_run_create_hooks(struct vx_state *vs, struct vx_task *t)
+void vx_run_create_hooks(struct vx_task *t)
 {
-	for (int i = 0; i < vs->nr_create_hooks; i++)
-		vx_fn(task_hook_fn, vs->create_hooks[i])(&t->tcb);
+	for (int i = 0; i < nr_create_hooks; i++)
+		vx_fn(task_hook_fn, create_hooks[i])(&t->tcb);
 }
 
-void vx_run_delete_hooks(struct vx_state *vs, struct vx_task *t)
+void vx_run_delete_hooks(struct vx_task *t)
 {
-	for (int i = vs->nr_delete_hooks - 1; i >= 0; i--)
-		vx_fn(task_hook_fn, vs->delete_hooks[i])(&t->tcb);
+	/* A dead process's task, cleaned up here: its hooks went with it. */
+	if (!nk_thread_here(t->thread))
+		return;
+	for (int i = nr_delete_hooks - 1; i >= 0; i--)
+		vx_fn(task_hook_fn, delete_hooks[i])(&t->tcb);
 }

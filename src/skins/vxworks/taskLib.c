@@ -49,6 +49,11 @@ struct vx_spawn {
 	const _Vx_usr_arg_t *args;
 };
 
+/* The spawn in progress in this process, for the attach hook (it is on
+ * the spawner's stack: another process of a session has its own).  Lock
+ * held. */
+static struct vx_spawn *spawning;
+
 void vx_apply_slice(struct vx_state *vs, struct nk_thread *thread)
 {
 	nk_time_t quantum =
@@ -99,7 +104,7 @@ int vx_task_attach(struct nk_thread *thread, void *ext)
 	struct vx_task *t = ext;
 	struct nk_instance *nk = nk_thread_instance(thread);
 	struct vx_state *vs = nk_personality_state(nk, &vxworks_skin.pers);
-	struct vx_spawn *sp = vs->spawning;
+	struct vx_spawn *sp = spawning;
 	int ret;
 
 	if (sp && sp->thread != thread)
@@ -123,7 +128,7 @@ int vx_task_attach(struct nk_thread *thread, void *ext)
 	}
 	if (vs->slice)
 		vx_apply_slice(vs, thread);
-	vx_run_create_hooks(vs, t);
+	vx_run_create_hooks(t);
 	return 0;
 }
 
@@ -133,7 +138,7 @@ void vx_task_exit(struct nk_thread *thread, void *ext)
 	struct vx_state *vs = nk_personality_state(nk_thread_instance(thread),
 						   &vxworks_skin.pers);
 
-	vx_run_delete_hooks(vs, t);
+	vx_run_delete_hooks(t);
 	/* Restarted: its ID lives on in its successor. */
 	if (t->anchor) {
 		skin_unregister_locked(&vs->skin, t->handle);
@@ -225,8 +230,8 @@ static void task_trampoline(void *arg)
  * and be freed before this returns: nothing of it is read after.
  * Errors: nucleus -errno.  Lock held.
  */
-static int task_make_locked(struct nk_instance *nk, struct vx_state *vs,
-			    struct vx_spawn *sp, int priority, TASK_ID *tid)
+static int task_make_locked(struct nk_instance *nk, struct vx_spawn *sp,
+			    int priority, TASK_ID *tid)
 {
 	struct nk_thread_attr attr = {.policy = NK_SCHED_FIFO};
 	struct vx_task *t;
@@ -239,9 +244,9 @@ static int task_make_locked(struct nk_instance *nk, struct vx_state *vs,
 	ret = nk_thread_create(nk, &attr, &sp->thread);
 	if (ret)
 		return ret;
-	vs->spawning = sp;
+	spawning = sp;
 	ret = nk_thread_attach(sp->thread, &vxworks_skin.pers, (void **)&t);
-	vs->spawning = NULL;
+	spawning = NULL;
 	if (ret == 0) {
 		*tid = vx_task_id(t);
 		if (sp->user_tcb)
@@ -273,7 +278,7 @@ static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
 	else
 		snprintf(name, sizeof(name), "%s", sp->name);
 	sp->name = name;
-	ret = task_make_locked(nk, vs, sp, priority, tid);
+	ret = task_make_locked(nk, sp, priority, tid);
 	nk_unlock(nk);
 	return vx_error(ret);
 }
@@ -300,8 +305,9 @@ STATUS taskRestart(TASK_ID tid)
 		ret = vx_task_get(tid, &nk, &old);
 	if (ret)
 		return vx_fail(ret);
-	/* A thread that was never spawned has no entry to restart. */
-	if (old->tcb.entry == NULL) {
+	/* A thread that was never spawned has no entry to restart, and
+	 * another process's (a session's) has its entry there. */
+	if (old->tcb.entry == NULL || !nk_thread_here(old->thread)) {
 		nk_unlock(nk);
 		return vx_fail(S_taskLib_ILLEGAL_OPERATION);
 	}
@@ -313,8 +319,8 @@ STATUS taskRestart(TASK_ID tid)
 			       .entry = old->tcb.entry,
 			       .args = old->args};
 	old_thread = old->thread;
-	ret = task_make_locked(
-	    nk, vs, &sp, vx_prio(nk_thread_priority(old_thread)), &new_tid);
+	ret = task_make_locked(nk, &sp, vx_prio(nk_thread_priority(old_thread)),
+			       &new_tid);
 	if (ret == 0 && old_thread != nk_thread_self(nk))
 		ret = nk_thread_delete(old_thread);
 	if (ret == 0 && vx_task_lookup_locked((uintptr_t)new_tid, &t) == 0)

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "session_test.h"
 
+#include <fusion/fusion.h>
+
 #include <linux/futex.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,8 +102,74 @@ int peer_end(struct peer *p)
 	return status;
 }
 
+int peer_relaxed(int ret)
+{
+	struct nk_instance *nk = fusion_runtime_peek();
+
+	if (nk && nk_thread_self(nk))
+		(void)nk_thread_relax(nk);
+	return ret;
+}
+
+int peer_instance_whole(void)
+{
+	char why[160];
+
+	if (nk_instance_check(fusion_runtime_peek(), why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "peer %d: instance check: %s\n", (int)getpid(), why);
+	return __LINE__;
+}
+
 void peer_kill(struct peer *p)
 {
 	CHECK_EQ(kill(p->pid, SIGKILL), 0);
 	CHECK(WIFSIGNALED(peer_end(p)));
+}
+
+int peer_join_board(const char *name, size_t size, void **board)
+{
+	PEER_CHECK(fusion_session_join(name) == 0);
+	PEER_CHECK(fusion_session_shm("board", size, board) == 0);
+	return 0;
+}
+
+/* A pair's peer: its test's @arg step, or the check. */
+static int pair_step(void *arg, int n)
+{
+	int (*step)(void *, int) = (int (*)(void *, int))(uintptr_t)arg;
+
+	if (n != PEER_STEP_CHECK)
+		return step(NULL, n);
+	PEER_CHECK(peer_instance_whole() == 0);
+	return peer_relaxed(0);
+}
+
+void peers_pair_start(char *name, size_t len, const char *what,
+		      int (*step)(void *arg, int n), struct peer *a,
+		      struct peer *b)
+{
+	session_test_name(name, len, what);
+	peer_start(a, pair_step, (void *)(uintptr_t)step);
+	peer_start(b, pair_step, (void *)(uintptr_t)step);
+	CHECK_EQ(peer_step(a, 1), 0);
+	CHECK_EQ(peer_step(b, 2), 0);
+}
+
+void peers_pair_end(const char *name, struct peer *a, struct peer *b)
+{
+	CHECK_EQ(peer_end(b), 0);
+	CHECK_EQ(peer_end(a), 0);
+	CHECK(!session_test_exists(name));
+}
+
+void peers_pair_run(char *name, size_t len, const char *what,
+		    int (*step)(void *arg, int n))
+{
+	struct peer a, b;
+
+	peers_pair_start(name, len, what, step, &a, &b);
+	CHECK_EQ(peer_step(&a, PEER_STEP_CHECK), 0);
+	CHECK_EQ(peer_step(&b, PEER_STEP_CHECK), 0);
+	peers_pair_end(name, &a, &b);
 }

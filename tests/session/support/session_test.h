@@ -39,6 +39,37 @@ int peer_end(struct peer *p);
 /* Kill @p with SIGKILL and reap it. */
 void peer_kill(struct peer *p);
 
+/*
+ * @ret, once the calling peer's main thread, if the runtime made it a
+ * nucleus thread, has relaxed: it then waits for the test without
+ * holding its RT CPU, which the other members' threads share.
+ */
+int peer_relaxed(int ret);
+/* In a peer: 0 if the runtime's instance passes nk_instance_check(),
+ * else the failing line, the violation said on stderr. */
+int peer_instance_whole(void);
+/* In a peer: join session @name and map its block "board" of @size
+ * bytes into *@board: 0, or the failing line. */
+int peer_join_board(const char *name, size_t size, void **board);
+
+/* The step of a pair's peers that checks the instance (and relaxes). */
+#define PEER_STEP_CHECK 100
+
+/*
+ * A skin's test with two processes: peers @a and @b forked running
+ * @step, and PEER_STEP_CHECK themselves, the session named for @what
+ * into @name; A runs step 1 (it makes the objects), then B step 2 (it
+ * uses them).
+ */
+void peers_pair_start(char *name, size_t len, const char *what,
+		      int (*step)(void *arg, int n), struct peer *a,
+		      struct peer *b);
+/* Then both end: the last one out removed the session @name. */
+void peers_pair_end(const char *name, struct peer *a, struct peer *b);
+/* The whole run: start, PEER_STEP_CHECK in A then B, end. */
+void peers_pair_run(char *name, size_t len, const char *what,
+		    int (*step)(void *arg, int n));
+
 /* A peer's check: answer the failing line. */
 #define PEER_CHECK(cond)                                                       \
 	do {                                                                   \
