@@ -54,6 +54,22 @@ nk_export int nk_pipe_delete(struct nk_pipe *pipe);
 nk_export ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf,
 			       size_t size, unsigned int flags);
 /**
+ * Give @p pipe a new pool of @p poolsize bytes: what was queued either
+ * way, not yet flushed or taken, is dropped (the Linux side keeps what
+ * it was handed already).  Errors: -EINVAL (bad or deleted pipe,
+ * @p poolsize 0 or too small for one message), -ENOMEM, -EBUSY (the
+ * root context is handing a message to Linux: try again).  Context:
+ * any.
+ */
+nk_export int nk_pipe_resize(struct nk_pipe *pipe, size_t poolsize);
+/**
+ * The largest @p size that nk_pipe_send(@p pipe, ..., @p flags) takes
+ * now: a new message's room in the pool, or with NK_PIPE_STREAM what
+ * the last message queued may grow by, whichever is more.  Errors:
+ * -EINVAL (bad pipe, flags as nk_pipe_send()).  Context: any.
+ */
+nk_export ssize_t nk_pipe_room(struct nk_pipe *pipe, unsigned int flags);
+/**
  * Take the next message from the Linux side into @p buf, waiting up to
  * @p timeout.  Returns its size.  Errors: -EINVAL, -ENOBUFS (@p size is
  * smaller than the message, which stays queued), -EWOULDBLOCK (none and

@@ -196,6 +196,16 @@ nk_export nk_must_check int
 nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout, enum nk_tmode mode);
 
 /**
+ * Move the date at which @p thread, delayed (sleeping, or waiting with a
+ * timeout), wakes to @p date (absolute; a date passed wakes it at
+ * once), and say when it was to wake in *@p was (may be NULL).
+ * Errors: -EINVAL (bad thread, date < 0), -EAGAIN (@p thread is not
+ * delayed, or waits without a timeout).  Context: any.
+ */
+nk_export int nk_thread_set_wakeup(struct nk_thread *thread, nk_time_t date,
+				   nk_time_t *was);
+
+/**
  * Make the caller periodic: releases at @p start (absolute; NK_INFINITE:
  * one period from now, as Cobalt's xnthread_set_periodic) then every
  * @p period ns.  @p period 0 stops it.  Release dates saturate (clock.h): a

@@ -32,6 +32,8 @@ extern "C" {
 #define rtf_get rtai_rtf_get
 #define rtf_reset rtai_rtf_reset
 #define rtf_get_avbs rtai_rtf_get_avbs
+#define rtf_get_frbs rtai_rtf_get_frbs
+#define rtf_resize rtai_rtf_resize
 
 /**
  * Create FIFO @p fifo holding @p size bytes each way (4096 at least),
@@ -58,6 +60,17 @@ int rtf_get(unsigned int fifo, void *buf, int count);
 int rtf_reset(unsigned int fifo);
 /** Bytes rtf_get() would take now, -ENODEV, -EINVAL. */
 int rtf_get_avbs(unsigned int fifo);
+/**
+ * Make FIFO @p fifo hold @p size bytes each way (4096 at least): what
+ * either side has not taken yet is dropped, as by rtf_reset(); the
+ * Linux side's descriptor stays.  Returns @p size, -ENODEV, -EINVAL
+ * (not created, @p size <= 0), -ENOMEM, -EBUSY (the Linux side is
+ * being handed a put: try again).
+ */
+int rtf_resize(unsigned int fifo, int size);
+/** Bytes one rtf_put() takes now (what the Linux side has not read
+ * holds the rest), -ENODEV, -EINVAL. */
+int rtf_get_frbs(unsigned int fifo);
 
 /**
  * The Linux side of FIFO @p fifo: a new file descriptor (close() it),

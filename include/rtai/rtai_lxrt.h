@@ -129,6 +129,7 @@ typedef struct rt_task_struct {
 #define rt_task_make_periodic_relative_ns rtai_rt_task_make_periodic_relative_ns
 #define rt_task_wait_period rtai_rt_task_wait_period
 #define rt_set_period rtai_rt_set_period
+#define rt_set_resume_time rtai_rt_set_resume_time
 #define rt_sleep rtai_rt_sleep
 #define rt_sleep_until rtai_rt_sleep_until
 #define rt_busy_sleep rtai_rt_busy_sleep
@@ -320,6 +321,14 @@ int rt_task_make_periodic_relative_ns(RT_TASK *task, RTIME start_delay,
 int rt_task_wait_period(void);
 /** Change the period of @p task from its next release on.  0, -EINVAL. */
 int rt_set_period(RT_TASK *task, RTIME new_period);
+/**
+ * Make @p task (NULL: the caller), delayed (sleeping, waiting for its
+ * period, or waiting with a timeout), resume at the date
+ * @p new_resume_time (counts) instead; a periodic task waiting for its
+ * release takes the date as that release, the next ones following from
+ * it.  Returns 0, -ETIME (@p task is not delayed), -EINVAL (bad task).
+ */
+int rt_set_resume_time(RT_TASK *task, RTIME new_resume_time);
 /**
  * Sleep for @p delay counts.  Returns 0, RTE_UNBLKD, RTE_TMROVRN
  * (@p delay <= 0), RTE_PERM (not a nucleus thread, or the scheduler

@@ -28,6 +28,9 @@ extern "C" {
 #define rt_named_free rtai_rt_named_free
 #define rt_malloc rtai_rt_malloc
 #define rt_free rtai_rt_free
+#define rt_heap_open rtai_rt_heap_open
+#define rt_halloc rtai_rt_halloc
+#define rt_hfree rtai_rt_hfree
 
 /**
  * The block named @p name: one more use of it if it exists (its size
@@ -49,6 +52,24 @@ void rt_named_free(void *addr);
 void *rt_malloc(int size);
 /** Free what rt_malloc() gave (NULL: nothing). */
 void rt_free(void *addr);
+
+/**
+ * The heap named @p name: a named block of @p size bytes (as
+ * rt_shm_alloc(), and freed as it is, rt_heap_close()) that rt_halloc()
+ * allocates from, in every process of a session alike; the caller's
+ * rt_halloc() and rt_hfree() use it from now on.  Returns its first
+ * byte.  NULL: as rt_shm_alloc(), or @p name is a block that is no heap
+ * (or the other way round).
+ */
+void *rt_heap_open(unsigned long name, int size, int suprt);
+/** @p size bytes of the heap this process opened last (not zeroed),
+ * else of the real-time heap (rt_malloc()); NULL if none is free, or
+ * @p size <= 0. */
+void *rt_halloc(int size);
+/** Free what rt_halloc() gave (NULL: nothing). */
+void rt_hfree(void *addr);
+/** One use less of heap @p name (its address is not needed). */
+#define rt_heap_close(name, adr) rt_shm_free(name)
 
 /** LXRT's shorthand: rt_shm_alloc() of vmalloc'ed memory. */
 #define rtai_malloc(name, size) rt_shm_alloc(name, size, USE_VMALLOC)

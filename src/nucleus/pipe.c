@@ -326,6 +326,49 @@ int nk_pipe_delete(struct nk_pipe *pipe)
 	return 0;
 }
 
+static bool flags_valid(unsigned int flags)
+{
+	return !(flags & ~(NK_PIPE_URGENT | NK_PIPE_STREAM)) &&
+	       flags != (NK_PIPE_URGENT | NK_PIPE_STREAM);
+}
+
+/* The last message queued for Linux, or NULL.  Lock held. */
+static struct pipe_msg *out_last(struct nk_pipe *pipe)
+{
+	return nk_list_empty(&pipe->out)
+		   ? NULL
+		   : nk_container_of(pipe->out.prev, struct pipe_msg, link);
+}
+
+/* How many bytes @last, queued, can grow by in its block.  Lock held. */
+static size_t msg_room(struct nk_pipe *pipe, struct pipe_msg *last)
+{
+	size_t room;
+
+	nk_heap_size(&pipe->heap, last, &room);
+	return room - sizeof(*last) - last->size;
+}
+
+ssize_t nk_pipe_room(struct nk_pipe *pipe, unsigned int flags)
+{
+	struct nk_heap_stats st;
+	struct pipe_msg *last;
+	size_t room = 0;
+
+	if (!pipe_valid(pipe) || !flags_valid(flags))
+		return -EINVAL;
+	nk_lock_acquire(pipe->nk);
+	/* nk_heap_alloc() takes exactly what fits the largest free block. */
+	nk_heap_stats(&pipe->heap, &st);
+	if (st.largest_free > sizeof(struct pipe_msg))
+		room = st.largest_free - sizeof(struct pipe_msg);
+	last = out_last(pipe);
+	if ((flags & NK_PIPE_STREAM) && last && msg_room(pipe, last) > room)
+		room = msg_room(pipe, last);
+	nk_lock_release(pipe->nk);
+	return room > SSIZE_MAX ? SSIZE_MAX : (ssize_t)room;
+}
+
 ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 		     unsigned int flags)
 {
@@ -334,21 +377,15 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 	ssize_t ret = (ssize_t)size;
 	unsigned int virq;
 
-	if (!pipe_valid(pipe) || (buf == NULL && size) ||
-	    (flags & ~(NK_PIPE_URGENT | NK_PIPE_STREAM)) ||
-	    (flags == (NK_PIPE_URGENT | NK_PIPE_STREAM)) || size > SSIZE_MAX)
+	if (!pipe_valid(pipe) || (buf == NULL && size) || !flags_valid(flags) ||
+	    size > SSIZE_MAX)
 		return -EINVAL;
 	nk = pipe->nk;
 	nk_lock_acquire(nk);
-	last = nk_list_empty(&pipe->out)
-		   ? NULL
-		   : nk_container_of(pipe->out.prev, struct pipe_msg, link);
+	last = out_last(pipe);
 	if ((flags & NK_PIPE_STREAM) && last) {
-		size_t room;
-
 		/* Grow the queued message in place when its block allows. */
-		nk_heap_size(&pipe->heap, last, &room);
-		if (room - sizeof(*last) - last->size >= size) {
+		if (msg_room(pipe, last) >= size) {
 			memcpy(last->data + last->size, buf, size);
 			last->size += size;
 			nk_lock_release(nk);
@@ -372,6 +409,47 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 	nk_lock_release(nk);
 	if (msg)
 		ipipe_trigger_irq(nk, virq, 0);
+	return ret;
+}
+
+int nk_pipe_resize(struct nk_pipe *pipe, size_t poolsize)
+{
+	struct nk_heap probe;
+	struct nk_instance *nk;
+	void *pool, *old;
+	int ret = 0;
+
+	if (!pipe_valid(pipe) || poolsize == 0)
+		return -EINVAL;
+	nk = pipe->nk;
+	pool = nk_alloc(nk, poolsize);
+	if (pool == NULL)
+		return -ENOMEM;
+	/* A heap's blocks are tagged with its address: made in place
+	 * below, once this one says the pool can hold one. */
+	if (nk_heap_init(&probe, pool, poolsize)) {
+		nk_free(nk, pool);
+		return -EINVAL;
+	}
+	nk_lock_acquire(nk);
+	/* The root context sends a message from the pool: not now. */
+	if (pipe->flushing || pipe->dead) {
+		ret = pipe->dead ? -EINVAL : -EBUSY;
+		old = pool;
+	} else {
+		old = pipe->pool;
+		nk_heap_destroy(&pipe->heap);
+		nk_list_init(&pipe->out);
+		nk_list_init(&pipe->in);
+		pipe->pool = pool;
+		(void)nk_heap_init(&pipe->heap, pool, poolsize);
+		if (pipe->src_masked) {
+			pipe->src_masked = false;
+			ipipe_unlock_irq(nk, pipe->src_irq);
+		}
+	}
+	nk_lock_release(nk);
+	nk_free(nk, old);
 	return ret;
 }
 

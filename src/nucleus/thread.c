@@ -635,6 +635,28 @@ int nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout,
 	return ret;
 }
 
+int nk_thread_set_wakeup(struct nk_thread *thread, nk_time_t date,
+			 nk_time_t *was)
+{
+	struct nk_instance *nk;
+	int ret = 0;
+
+	if (!nk_thread_valid(thread) || date < 0)
+		return -EINVAL;
+	nk = thread->nk;
+	nk_lock_acquire(nk);
+	/* Delayed for ever (a wait without timeout): nothing to move. */
+	if (!(thread->state & NK_THREAD_DELAYED) || !thread->rtimer.armed) {
+		ret = -EAGAIN;
+	} else {
+		if (was)
+			*was = thread->rtimer.date;
+		nk_timer_start_locked(&thread->rtimer, date, 0, NK_ABSOLUTE);
+	}
+	nk_lock_release(nk);
+	return ret;
+}
+
 /* Lock held. */
 static void thread_set_periodic(struct nk_thread *thread, nk_time_t start,
 				nk_time_t period)

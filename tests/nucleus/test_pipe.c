@@ -63,7 +63,15 @@ TEST(bad_input)
 	CHECK_EQ(nk_pipe_recv(junk, buf, sizeof(buf), 0, NK_RELATIVE), -EINVAL);
 	CHECK_EQ(nk_pipe_linux_fd(NULL), -EINVAL);
 	CHECK_EQ(nk_pipe_linux_fd(junk), -EINVAL);
+	CHECK_EQ(nk_pipe_room(NULL, 0), -EINVAL);
+	CHECK_EQ(nk_pipe_room(junk, 0), -EINVAL);
+	CHECK_EQ(nk_pipe_resize(NULL, 4096), -EINVAL);
+	CHECK_EQ(nk_pipe_resize(junk, 4096), -EINVAL);
 	CHECK_EQ(nk_pipe_create(nk, "p", 0, &pipe), 0);
+	CHECK_EQ(nk_pipe_room(pipe, 0x80), -EINVAL);
+	CHECK_EQ(nk_pipe_room(pipe, NK_PIPE_URGENT | NK_PIPE_STREAM), -EINVAL);
+	CHECK_EQ(nk_pipe_resize(pipe, 0), -EINVAL);
+	CHECK_EQ(nk_pipe_resize(pipe, 8), -EINVAL);
 	CHECK_EQ(nk_pipe_send(pipe, NULL, 1, 0), -EINVAL);
 	CHECK_EQ(nk_pipe_send(pipe, "a", 1, 0x80), -EINVAL);
 	CHECK_EQ(nk_pipe_send(pipe, "a", 1, NK_PIPE_URGENT | NK_PIPE_STREAM),
@@ -102,13 +110,32 @@ TEST(pool_limit)
 	static char big[600];
 	struct nk_pipe *pipe;
 
+	ssize_t room;
+
 	setup();
 	CHECK_EQ(nk_pipe_create(nk, "small", 1024, &pipe), 0);
+	/* The room said is exactly what a send takes. */
+	room = nk_pipe_room(pipe, 0);
+	CHECK(room > 900 && room < 1024);
 	CHECK_EQ(nk_pipe_send(pipe, big, sizeof(big), 0), (ssize_t)sizeof(big));
 	/* Linux has not run: the first message still holds the pool. */
 	CHECK_EQ(nk_pipe_send(pipe, big, sizeof(big), 0), -ENOMEM);
+	room = nk_pipe_room(pipe, 0);
+	CHECK(room < (ssize_t)sizeof(big));
+	CHECK_EQ(nk_pipe_send(pipe, big, (size_t)room + 1, 0), -ENOMEM);
+	CHECK_EQ(nk_pipe_send(pipe, big, (size_t)room, 0), room);
+	CHECK_EQ(nk_pipe_room(pipe, 0), 0);
 	let_linux_run();
 	CHECK_EQ(nk_pipe_send(pipe, big, sizeof(big), 0), (ssize_t)sizeof(big));
+	/* A new pool: the message queued goes; the two Linux was handed
+	 * stay its own. */
+	CHECK_EQ(nk_pipe_resize(pipe, 4096), 0);
+	CHECK(nk_pipe_room(pipe, 0) > 3900);
+	CHECK_EQ(nk_pipe_send(pipe, "after", 5, 0), 5);
+	let_linux_run();
+	check_linux_reads(pipe, "");
+	check_linux_reads(pipe, "");
+	check_linux_reads(pipe, "after");
 	CHECK_EQ(nk_pipe_delete(pipe), 0);
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }

@@ -2,7 +2,8 @@
 /*
  * RTAI FIFOs: bytes from the real-time side to a Linux thread reading
  * the descriptor of fusion_rtf_open(), bytes from Linux taken in any
- * amount by rtf_get(), opens counted, reset, and bad input.
+ * amount by rtf_get(), opens counted, reset, the room one put takes,
+ * resizing, and bad input.
  */
 #include "rtai_test.h"
 
@@ -100,6 +101,71 @@ TEST(opens_and_reset)
 	CHECK_EQ(rtf_destroy(0), -EINVAL);
 }
 
+/*
+ * rtf_get_frbs() says how much one put takes: exactly that much (on
+ * sim, where nothing flushes meanwhile, one byte more is refused), and
+ * less once puts wait for the Linux side.
+ */
+TEST(free_bytes)
+{
+	static char big[8192];
+	int f0, f1;
+
+	main_task();
+	CHECK_EQ(rtf_create(7, 4096), 0);
+	f0 = rtf_get_frbs(7);
+	CHECK(f0 > 4096 - 128 && f0 <= 4096);
+	if (on_sim())
+		CHECK_EQ(rtf_put(7, big, f0 + 1), 0);
+	CHECK_EQ(rtf_put(7, big, 100), 100);
+	f1 = rtf_get_frbs(7);
+	if (on_sim()) {
+		CHECK(f1 <= f0 - 100);
+		CHECK_EQ(rtf_put(7, big, f1 + 1), 0);
+		CHECK_EQ(rtf_put(7, big, f1), f1);
+		CHECK_EQ(rtf_get_frbs(7), 0);
+	}
+	CHECK_EQ(rtf_destroy(7), 0);
+}
+
+/*
+ * rtf_resize(): a larger pool, what was not taken dropped, and the
+ * Linux side's descriptor still the FIFO's.
+ */
+TEST(resize)
+{
+	struct reader r = {0};
+	pthread_t th;
+	int fd;
+
+	main_task();
+	CHECK_EQ(rtf_create(9, 4096), 0);
+	fd = fusion_rtf_open(9);
+	CHECK(fd >= 0);
+	CHECK_EQ(pthread_create(&th, NULL, writer_body, &fd), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	CHECK_EQ(rtf_get_avbs(9), 10);
+	CHECK(rtf_get_frbs(9) < 16000);
+	CHECK_EQ(rtf_resize(9, 20000), 20000);
+	CHECK_EQ(rtf_get_avbs(9), 0);
+	CHECK(rtf_get_frbs(9) > 16000);
+	CHECK_EQ(rtf_put(9, "abc", 3), 3);
+	r.fd = fd;
+	CHECK_EQ(pthread_create(&th, NULL, reader_body, &r), 0);
+	CHECK_EQ(rt_sleep(MS), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	CHECK_STR(r.buf, "abc");
+	/* Smaller than the least: the least. */
+	CHECK_EQ(rtf_resize(9, 10), 10);
+	CHECK(rtf_get_frbs(9) < 4096);
+	CHECK_EQ(rtf_resize(9, 0), -EINVAL);
+	CHECK_EQ(rtf_resize(9, -1), -EINVAL);
+	close(fd);
+	CHECK_EQ(rtf_destroy(9), 0);
+	CHECK_EQ(rtf_resize(9, 100), -EINVAL);
+	CHECK_EQ(rtf_resize(RTF_NO, 100), -ENODEV);
+}
+
 TEST(fifo_bad_input)
 {
 	char buf[4];
@@ -113,12 +179,14 @@ TEST(fifo_bad_input)
 	CHECK_EQ(rtf_get(RTF_NO, buf, 1), -ENODEV);
 	CHECK_EQ(rtf_reset(RTF_NO), -ENODEV);
 	CHECK_EQ(rtf_get_avbs(RTF_NO), -ENODEV);
+	CHECK_EQ(rtf_get_frbs(RTF_NO), -ENODEV);
 	CHECK_EQ(fusion_rtf_open(RTF_NO), -ENOENT);
 	CHECK_EQ(rtf_destroy(5), -EINVAL);
 	CHECK_EQ(rtf_put(5, buf, 1), -EINVAL);
 	CHECK_EQ(rtf_get(5, buf, 1), -EINVAL);
 	CHECK_EQ(rtf_reset(5), -EINVAL);
 	CHECK_EQ(rtf_get_avbs(5), -EINVAL);
+	CHECK_EQ(rtf_get_frbs(5), -EINVAL);
 	CHECK_EQ(rtf_create(5, 16), 0);
 	CHECK_EQ(rtf_put(5, NULL, 1), -EINVAL);
 	CHECK_EQ(rtf_put(5, buf, -1), -EINVAL);
@@ -127,4 +195,5 @@ TEST(fifo_bad_input)
 	/* Left for the instance's end: it deletes it. */
 }
 
-TESTS(T(both_ways), T(opens_and_reset), T(fifo_bad_input));
+TESTS(T(both_ways), T(opens_and_reset), T(free_bytes), T(resize),
+      T(fifo_bad_input));

@@ -171,5 +171,56 @@ TEST(periodic_mode_counts_ticks)
 	CHECK(rt_get_time() >= ns0 || !on_sim());
 }
 
+/* Sleeps 100 ms, unless moved. */
+static void long_sleeper(void *arg)
+{
+	(void)arg;
+	other = rt_task_init(nam2num("SLEEPR"), 5, 0, 0);
+	CHECK(other != NULL);
+	CHECK_EQ(rt_sleep(margin(100 * MS)), 0);
+	note("woke");
+}
+
+/* Starts 10 ms from now (its first release), then every 10 ms, unless
+ * moved. */
+static void moved_periodic(void *arg)
+{
+	(void)arg;
+	other = rt_task_init(nam2num("MOVED"), 5, 0, 0);
+	CHECK(other != NULL);
+	CHECK_EQ(rt_task_make_periodic(NULL, rt_get_time() + margin(10 * MS),
+				       margin(10 * MS)),
+		 0);
+	note("s");
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(rt_task_wait_period(), 0);
+		note("r");
+	}
+}
+
+/*
+ * rt_set_resume_time() moves a sleep's end, and a periodic task's
+ * release, the next ones following from the new date; a task that is
+ * not delayed gets -ETIME.
+ */
+TEST(resume_time_moved)
+{
+	long id;
+
+	main_task();
+	log_start();
+	id = start(long_sleeper, NULL);
+	CHECK_EQ(rt_set_resume_time(other, rt_get_time() + margin(3 * MS)), 0);
+	finish(id);
+	id = start(moved_periodic, NULL);
+	CHECK_EQ(rt_set_resume_time(other, rt_get_time() + margin(25 * MS)), 0);
+	finish(id);
+	check_log("woke@3000000 s@28000000 r@38000000 r@48000000");
+	CHECK_EQ(rt_set_resume_time(NULL, rt_get_time() + MS), -ETIME);
+	CHECK_EQ(rt_set_resume_time((RT_TASK *)(uintptr_t)0xdeadbeef, MS),
+		 -EINVAL);
+}
+
 TESTS(T(periodic_releases_and_overruns), T(made_periodic_by_another), T(sleeps),
-      T(oneshot_counts_are_ns), T(periodic_mode_counts_ticks));
+      T(oneshot_counts_are_ns), T(periodic_mode_counts_ticks),
+      T(resume_time_moved));

@@ -72,26 +72,43 @@ static int fifo_get(unsigned int fifo, struct nk_instance **nk,
 	return ret;
 }
 
-int rtf_create(unsigned int fifo, int size)
+/*
+ * A FIFO's control block for @size bytes each way (at least the least),
+ * not yet the FIFO @fifo's, into *@f, its capacity set.  Errors:
+ * -ENODEV, -EINVAL (@size <= 0), -ENOMEM, those of entering.
+ */
+static int fifo_alloc(unsigned int fifo, int size, struct nk_instance **nk,
+		      struct rtai_fifo **f)
 {
-	struct nk_instance *nk;
-	struct nk_pipe *np = NULL;
-	struct rtai_fifo *f;
 	int ret, cap;
 
 	if (fifo >= RTF_NO)
 		return -ENODEV;
 	if (size <= 0)
 		return -EINVAL;
-	ret = rtai_enter(&nk);
+	ret = rtai_enter(nk);
 	if (ret)
 		return ret;
 	cap = size < FIFO_MIN_POOL ? FIFO_MIN_POOL : size;
-	f = nk_alloc(nk, sizeof(*f) + (size_t)cap);
-	if (f == NULL)
+	*f = nk_alloc(*nk, sizeof(**f) + (size_t)cap);
+	if (*f == NULL)
 		return -ENOMEM;
+	(*f)->cap = cap;
+	return 0;
+}
+
+int rtf_create(unsigned int fifo, int size)
+{
+	struct nk_instance *nk;
+	struct nk_pipe *np = NULL;
+	struct rtai_fifo *f;
+	int ret;
+
+	ret = fifo_alloc(fifo, size, &nk, &f);
+	if (ret)
+		return ret;
 	/* Sockets and memory: outside the lock. */
-	ret = nk_pipe_create(nk, NULL, (size_t)cap, &np);
+	ret = nk_pipe_create(nk, NULL, (size_t)f->cap, &np);
 	nk_lock(nk);
 	if (fifos[fifo]) {
 		/* Created already (maybe meanwhile): one open more. */
@@ -102,7 +119,6 @@ int rtf_create(unsigned int fifo, int size)
 		f->linux_fd = nk_pipe_linux_fd(np);
 		f->serial = ++fifo_serial;
 		f->opens = 1;
-		f->cap = cap;
 		fifos[fifo] = f;
 	}
 	nk_unlock(nk);
@@ -112,6 +128,33 @@ int rtf_create(unsigned int fifo, int size)
 		nk_pipe_delete(np);
 	nk_free(nk, f);
 	return ret == -EEXIST ? 0 : ret;
+}
+
+int rtf_resize(unsigned int fifo, int size)
+{
+	struct rtai_fifo *f, *nf;
+	struct nk_instance *nk;
+	int ret, cap;
+
+	ret = fifo_alloc(fifo, size, &nk, &nf);
+	if (ret)
+		return ret;
+	cap = nf->cap;
+	nk_lock(nk);
+	ret = fifo_find(fifo, &f);
+	if (ret == 0)
+		ret = nk_pipe_resize(f->np, (size_t)cap);
+	if (ret == 0) {
+		/* As rtf_reset(): what was not taken either way goes. */
+		*nf = *f;
+		nf->cap = cap;
+		nf->head = nf->avbs = 0;
+		fifos[fifo] = nf;
+		nf = f;
+	}
+	nk_unlock(nk);
+	nk_free(nk, nf);
+	return ret ? ret : size;
 }
 
 void rtai_fifo_reclaim(struct nk_instance *nk)
@@ -141,7 +184,14 @@ static void fifo_pull(struct rtai_fifo *f)
 }
 
 /* What is done to a FIFO found. */
-enum fifo_op { FIFO_DESTROY, FIFO_PUT, FIFO_GET, FIFO_RESET, FIFO_AVBS };
+enum fifo_op {
+	FIFO_DESTROY,
+	FIFO_PUT,
+	FIFO_GET,
+	FIFO_RESET,
+	FIFO_AVBS,
+	FIFO_FRBS
+};
 
 /* @op on FIFO @fifo (@buf, @count for puts and gets): its result.
  * Lock held. */
@@ -185,6 +235,10 @@ static int fifo_op_locked(struct nk_instance *nk, unsigned int fifo,
 	case FIFO_AVBS:
 		fifo_pull(f);
 		ret = f->avbs;
+		break;
+	case FIFO_FRBS:
+		/* What one put takes now (the pool holds both ways). */
+		ret = (int)nk_pipe_room(f->np, NK_PIPE_STREAM);
 		break;
 	}
 	return ret;
@@ -232,6 +286,11 @@ int rtf_reset(unsigned int fifo)
 int rtf_get_avbs(unsigned int fifo)
 {
 	return fifo_control(fifo, FIFO_AVBS, NULL, 0);
+}
+
+int rtf_get_frbs(unsigned int fifo)
+{
+	return fifo_control(fifo, FIFO_FRBS, NULL, 0);
 }
 
 /* The FIFO @fifo's Linux fd and serial, if it exists.  Lock held. */

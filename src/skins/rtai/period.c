@@ -88,6 +88,26 @@ int rt_set_period(RT_TASK *task, RTIME new_period)
 	return 0;
 }
 
+int rt_set_resume_time(RT_TASK *task, RTIME new_resume_time)
+{
+	struct skin_timeout to;
+	struct nk_instance *nk;
+	struct rtai_task *t;
+	nk_time_t was;
+	int ret;
+
+	ret = rtai_task_get(task, &nk, &t);
+	if (ret)
+		return ret;
+	to = rtai_abs(rtai(), new_resume_time);
+	ret = nk_thread_set_wakeup(t->thread, to.value, &was);
+	/* Waiting for its release: the next ones follow the new date. */
+	if (ret == 0 && t->period && was == rtai_abs(rtai(), t->release).value)
+		t->release = new_resume_time;
+	nk_unlock(nk);
+	return ret == -EAGAIN ? -ETIME : ret;
+}
+
 /* Sleep @time counts (@absolute: until that date).  0, RTE_UNBLKD,
  * RTE_TMROVRN (nothing to wait for), RTE_PERM. */
 static int task_sleep(RTIME time, bool absolute)

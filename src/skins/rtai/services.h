@@ -23,6 +23,8 @@
 #define rtai_rtf_get rtai_rtf_get_impl
 #define rtai_rtf_reset rtai_rtf_reset_impl
 #define rtai_rtf_get_avbs rtai_rtf_get_avbs_impl
+#define rtai_rtf_get_frbs rtai_rtf_get_frbs_impl
+#define rtai_rtf_resize rtai_rtf_resize_impl
 #define rtai_rt_get_adr rtai_rt_get_adr_impl
 #define rtai_rt_get_name rtai_rt_get_name_impl
 #define rtai_rt_task_init rtai_rt_task_init_impl
@@ -59,6 +61,7 @@
 	rtai_rt_task_make_periodic_relative_ns_impl
 #define rtai_rt_task_wait_period rtai_rt_task_wait_period_impl
 #define rtai_rt_set_period rtai_rt_set_period_impl
+#define rtai_rt_set_resume_time rtai_rt_set_resume_time_impl
 #define rtai_rt_sleep rtai_rt_sleep_impl
 #define rtai_rt_sleep_until rtai_rt_sleep_until_impl
 #define rtai_rt_busy_sleep rtai_rt_busy_sleep_impl
@@ -164,6 +167,9 @@
 #define rtai_rt_named_free rtai_rt_named_free_impl
 #define rtai_rt_malloc rtai_rt_malloc_impl
 #define rtai_rt_free rtai_rt_free_impl
+#define rtai_rt_heap_open rtai_rt_heap_open_impl
+#define rtai_rt_halloc rtai_rt_halloc_impl
+#define rtai_rt_hfree rtai_rt_hfree_impl
 #define rtai_rt_spl_init rtai_rt_spl_init_impl
 #define rtai_rt_spl_delete rtai_rt_spl_delete_impl
 #define rtai_rt_spl_lock rtai_rt_spl_lock_impl

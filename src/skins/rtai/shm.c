@@ -3,7 +3,9 @@
  * RTAI shared memory: a named block is an object of its own class in
  * the RTAI name space, its bytes following its header in one nk_alloc()
  * block, so that a session can share it as it shares every object.
- * rt_malloc() is the instance's allocator.
+ * rt_malloc() is the instance's allocator.  A block rt_heap_open() made
+ * is a heap: a TLSF heap over its bytes, whose state is in the block's
+ * header, so that every process of a session allocates from it.
  */
 #include "internal.h"
 
@@ -14,24 +16,37 @@
 struct rtai_shm {
 	struct rtai_named named; /* first: its uses */
 	int size;
-	max_align_t data[]; /* the user's bytes, aligned as malloc's */
+	bool is_heap;	     /* rt_heap_open()'s: @heap manages @data */
+	struct nk_heap heap; /* its state, shared with the block */
+	max_align_t data[];  /* the user's bytes, aligned as malloc's */
 };
 
-/* Its size as its capacity; no count. */
+/* The heap rt_halloc() takes from: the last this process opened (a
+ * handle: the block may have gone since).  Lock held. */
+static uintptr_t current_heap;
+
+/* Its size as its capacity; a heap's bytes in use as its count. */
 void rtai_shm_describe(const void *object, struct nk_object_info *info)
 {
 	const struct rtai_shm *m = object;
+	struct nk_heap_stats st;
 
 	info->capacity = m->size;
+	if (m->is_heap && nk_heap_stats((struct nk_heap *)&m->heap, &st) == 0)
+		info->count = (long)st.used;
 }
 
 void rtai_shm_reclaim(struct nk_instance *nk, void *object)
 {
+	struct rtai_shm *m = object;
+
+	if (m->is_heap)
+		nk_heap_destroy(&m->heap);
 	nk_free(nk, object);
 }
 
-/* rtai_named_init()'s creation of @size bytes (@unused). */
-static void *shm_create(const char *key, int size, int unused)
+/* rtai_named_init()'s creation of @size bytes, a heap with @heap. */
+static void *shm_create(const char *key, int size, int heap)
 {
 	struct nk_instance *nk;
 	struct rtai_shm *m;
@@ -39,38 +54,18 @@ static void *shm_create(const char *key, int size, int unused)
 
 	if (size <= 0 || rtai_enter(&nk))
 		return NULL;
-	(void)unused;
 	m = nk_alloc(nk, sizeof(*m) + (size_t)size);
 	if (m == NULL)
 		return NULL;
 	m->named.uses = 1;
 	m->size = size;
-	if (skin_publish(rtai(), RTAI_SHM, key, m, &handle)) {
+	m->is_heap = heap && nk_heap_init(&m->heap, m->data, (size_t)size) == 0;
+	if (m->is_heap != (bool)heap ||
+	    skin_publish(rtai(), RTAI_SHM, key, m, &handle)) {
 		nk_free(nk, m);
 		return NULL;
 	}
 	return rtai_ptr(handle);
-}
-
-void *rt_shm_alloc(unsigned long name, int size, int suprt)
-{
-	char key[RTAI_NAME_CHARS + 1];
-	struct nk_instance *nk;
-	struct rtai_shm *m;
-	void *adr;
-
-	(void)suprt;
-	rtai_name(name, key);
-	adr =
-	    key[0] ? rtai_named_init(RTAI_SHM, key, shm_create, size, 0) : NULL;
-	if (adr == NULL)
-		return NULL;
-	/* The block behind the handle: it lives while this use lasts. */
-	if (skin_get(&rtai_skin, RTAI_SHM, &(uintptr_t){rtai_handle(adr)}, &nk,
-		     (void **)&m))
-		return NULL;
-	nk_unlock(nk);
-	return m->data;
 }
 
 /* The handle of the block named @key, or of the block at @addr. */
@@ -112,6 +107,104 @@ static int shm_release(const char *key, const void *addr)
 	}
 	nk_unlock(nk);
 	return size;
+}
+
+/*
+ * One use more of the block named @name, made of @size bytes (a heap
+ * with @heap) if new: NULL for no name, a block of the other kind, and
+ * as rt_shm_alloc().
+ */
+static struct rtai_shm *shm_open(unsigned long name, int size, bool heap)
+{
+	char key[RTAI_NAME_CHARS + 1];
+	struct nk_instance *nk;
+	struct rtai_shm *m;
+	uintptr_t handle;
+	void *adr;
+	bool kind;
+
+	rtai_name(name, key);
+	adr = key[0] ? rtai_named_init(RTAI_SHM, key, shm_create, size, heap)
+		     : NULL;
+	if (adr == NULL)
+		return NULL;
+	/* The block behind the handle: it lives while this use lasts. */
+	handle = rtai_handle(adr);
+	if (skin_get(&rtai_skin, RTAI_SHM, &handle, &nk, (void **)&m))
+		return NULL;
+	kind = m->is_heap == heap;
+	if (kind && heap)
+		current_heap = handle;
+	nk_unlock(nk);
+	if (!kind) {
+		shm_release(key, NULL);
+		return NULL;
+	}
+	return m;
+}
+
+void *rt_shm_alloc(unsigned long name, int size, int suprt)
+{
+	struct rtai_shm *m = shm_open(name, size, false);
+
+	(void)suprt;
+	return m ? m->data : NULL;
+}
+
+void *rt_heap_open(unsigned long name, int size, int suprt)
+{
+	struct rtai_shm *m = shm_open(name, size, true);
+
+	(void)suprt;
+	return m ? m->data : NULL;
+}
+
+/* The heap this process opened last, if it is still there.  Lock held. */
+static struct rtai_shm *heap_current(struct skin *sk)
+{
+	struct rtai_shm *m;
+
+	return current_heap && skin_lookup_locked(sk, RTAI_SHM, current_heap,
+						  (void **)&m) == 0
+		   ? m
+		   : NULL;
+}
+
+void *rt_halloc(int size)
+{
+	struct nk_instance *nk;
+	struct rtai_shm *m;
+	struct skin *sk;
+	void *block = NULL;
+
+	if (size <= 0 || skin_enter(&rtai_skin, &nk, &sk))
+		return NULL;
+	nk_lock(nk);
+	m = heap_current(sk);
+	if (m && nk_heap_alloc(&m->heap, (size_t)size, &block))
+		block = NULL;
+	nk_unlock(nk);
+	return m ? block : rt_malloc(size);
+}
+
+void rt_hfree(void *addr)
+{
+	struct nk_instance *nk;
+	struct rtai_shm *m;
+	struct skin *sk;
+	bool mine;
+
+	if (addr == NULL || skin_enter(&rtai_skin, &nk, &sk))
+		return;
+	nk_lock(nk);
+	m = heap_current(sk);
+	mine = m && (char *)addr >= (char *)m->data &&
+	       (char *)addr < (char *)m->data + m->size;
+	if (mine)
+		(void)nk_heap_free(&m->heap, addr);
+	nk_unlock(nk);
+	if (!mine)
+		rt_free(addr);
 }
 
 int rt_shm_free(unsigned long name)
