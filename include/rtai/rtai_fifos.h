@@ -34,6 +34,14 @@ extern "C" {
 #define rtf_get_avbs rtai_rtf_get_avbs
 #define rtf_get_frbs rtai_rtf_get_frbs
 #define rtf_resize rtai_rtf_resize
+#define rtf_sem_init rtai_rtf_sem_init
+#define rtf_sem_post rtai_rtf_sem_post
+#define rtf_sem_trywait rtai_rtf_sem_trywait
+#define rtf_sem_wait rtai_rtf_sem_wait
+#define rtf_sem_timed_wait rtai_rtf_sem_timed_wait
+#define rtf_sem_destroy rtai_rtf_sem_destroy
+/** RTAI's other name of rtf_sem_destroy(). */
+#define rtf_sem_delete rtf_sem_destroy
 
 /**
  * Create FIFO @p fifo holding @p size bytes each way (4096 at least),
@@ -71,6 +79,31 @@ int rtf_resize(unsigned int fifo, int size);
 /** Bytes one rtf_put() takes now (what the Linux side has not read
  * holds the rest), -ENODEV, -EINVAL. */
 int rtf_get_frbs(unsigned int fifo);
+
+/**
+ * FIFO semaphores: one per FIFO, binary (up or down), for the two
+ * sides to signal each other.  The real-time side posts and tries; a
+ * Linux thread waits.  RTAI's Linux side calls these on the device's
+ * descriptor; here every call names the FIFO's number, as
+ * fusion_rtf_open() does.  A real-time post makes no system call: a
+ * Linux thread waiting is woken from the root domain.
+ */
+/** Give FIFO @p fifo a semaphore, up when @p value > 0 (or set it so
+ * again): 0, -ENODEV, -EINVAL (no FIFO, @p value < 0), -ENOMEM. */
+int rtf_sem_init(unsigned int fifo, int value);
+/** Raise it (a waiter takes it): 0, -ENODEV, -EINVAL (no semaphore).
+ * Any thread. */
+int rtf_sem_post(unsigned int fifo);
+/** Take it if it is up: 1 taken, 0 not, -ENODEV, -EINVAL.  Any thread. */
+int rtf_sem_trywait(unsigned int fifo);
+/** Take it, waiting for a post as long as it takes (a Linux thread):
+ * 0, -ENODEV, -EINVAL (none, or destroyed meanwhile). */
+int rtf_sem_wait(unsigned int fifo);
+/** rtf_sem_wait() for @p ms_delay milliseconds at most: also
+ * -ETIMEDOUT, and -EINVAL for @p ms_delay < 0. */
+int rtf_sem_timed_wait(unsigned int fifo, int ms_delay);
+/** Remove it (its waiters get -EINVAL): 0, -ENODEV, -EINVAL. */
+int rtf_sem_destroy(unsigned int fifo);
 
 /**
  * The Linux side of FIFO @p fifo: a new file descriptor (close() it),

@@ -3,7 +3,7 @@
  * RTAI FIFOs: bytes from the real-time side to a Linux thread reading
  * the descriptor of fusion_rtf_open(), bytes from Linux taken in any
  * amount by rtf_get(), opens counted, reset, the room one put takes,
- * resizing, and bad input.
+ * resizing, semaphores, and bad input.
  */
 #include "rtai_test.h"
 
@@ -166,6 +166,86 @@ TEST(resize)
 	CHECK_EQ(rtf_resize(RTF_NO, 100), -ENODEV);
 }
 
+struct sem_waiter {
+	unsigned int fifo;
+	int ms; /* -1: rtf_sem_wait() */
+	int ret;
+};
+
+/* A plain Linux thread waiting on a FIFO's semaphore. */
+static void *sem_waiter_body(void *arg)
+{
+	struct sem_waiter *w = arg;
+
+	w->ret = w->ms < 0 ? rtf_sem_wait(w->fifo)
+			   : rtf_sem_timed_wait(w->fifo, w->ms);
+	return NULL;
+}
+
+/* Start @w, let it wait, run @then (NULL: nothing), and join it. */
+static void sem_wait_for(struct sem_waiter *w, int (*then)(unsigned int))
+{
+	pthread_t th;
+
+	w->ret = 1;
+	CHECK_EQ(pthread_create(&th, NULL, sem_waiter_body, w), 0);
+	CHECK_EQ(rt_sleep(margin(MS)), 0);
+	if (then)
+		CHECK_EQ(then(w->fifo), 0);
+	/* The root domain hands the post's token to the waiter. */
+	CHECK_EQ(rt_sleep(MS), 0);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+}
+
+/*
+ * A FIFO's semaphore: binary; taken and posted by the real-time side; a
+ * Linux thread waits for a post, times out, or sees it destroyed.
+ */
+TEST(semaphores)
+{
+	struct sem_waiter w = {.fifo = 4, .ms = -1};
+
+	main_task();
+	CHECK_EQ(rtf_sem_init(4, 0), -EINVAL);
+	CHECK_EQ(rtf_create(4, 100), 0);
+	CHECK_EQ(rtf_sem_post(4), -EINVAL);
+	CHECK_EQ(rtf_sem_trywait(4), -EINVAL);
+	CHECK_EQ(rtf_sem_wait(4), -EINVAL);
+	CHECK_EQ(rtf_sem_init(4, 1), 0);
+	CHECK_EQ(rtf_sem_trywait(4), 1);
+	CHECK_EQ(rtf_sem_trywait(4), 0);
+	CHECK_EQ(rtf_sem_post(4), 0);
+	CHECK_EQ(rtf_sem_post(4), 0);
+	CHECK_EQ(rtf_sem_trywait(4), 1);
+	CHECK_EQ(rtf_sem_trywait(4), 0);
+	sem_wait_for(&w, rtf_sem_post);
+	CHECK_EQ(w.ret, 0);
+	CHECK_EQ(rtf_sem_trywait(4), 0);
+	/* Up already: no wait. */
+	CHECK_EQ(rtf_sem_init(4, 5), 0);
+	CHECK_EQ(rtf_sem_wait(4), 0);
+	w.ms = 20;
+	sem_wait_for(&w, NULL);
+	CHECK_EQ(w.ret, -ETIMEDOUT);
+	w.ms = -1;
+	sem_wait_for(&w, rtf_sem_destroy);
+	CHECK_EQ(w.ret, -EINVAL);
+	CHECK_EQ(rtf_sem_destroy(4), -EINVAL);
+	CHECK_EQ(rtf_sem_timed_wait(4, 10), -EINVAL);
+	CHECK_EQ(rtf_sem_init(4, 0), 0);
+	CHECK_EQ(rtf_sem_timed_wait(4, -1), -EINVAL);
+	CHECK_EQ(rtf_sem_init(4, -1), -EINVAL);
+	/* The FIFO takes its semaphore with it. */
+	CHECK_EQ(rtf_destroy(4), 0);
+	CHECK_EQ(rtf_sem_post(4), -EINVAL);
+	CHECK_EQ(rtf_sem_init(RTF_NO, 0), -ENODEV);
+	CHECK_EQ(rtf_sem_post(RTF_NO), -ENODEV);
+	CHECK_EQ(rtf_sem_trywait(RTF_NO), -ENODEV);
+	CHECK_EQ(rtf_sem_wait(RTF_NO), -ENODEV);
+	CHECK_EQ(rtf_sem_timed_wait(RTF_NO, 1), -ENODEV);
+	CHECK_EQ(rtf_sem_destroy(RTF_NO), -ENODEV);
+}
+
 TEST(fifo_bad_input)
 {
 	char buf[4];
@@ -195,5 +275,5 @@ TEST(fifo_bad_input)
 	/* Left for the instance's end: it deletes it. */
 }
 
-TESTS(T(both_ways), T(opens_and_reset), T(free_bytes), T(resize),
+TESTS(T(both_ways), T(opens_and_reset), T(free_bytes), T(resize), T(semaphores),
       T(fifo_bad_input));

@@ -19,7 +19,11 @@
 #include <fusion/pipe.h>
 
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* What the Linux side needs at least, whatever the FIFO's size. */
@@ -32,6 +36,18 @@ struct rtai_fifo {
 	int linux_fd;	      /* owned by @np */
 	unsigned long serial; /* tells a re-created FIFO on the same number */
 	int opens;
+	/*
+	 * Its semaphore (rtf_sem_init(), NULL pipe: none): binary, taken
+	 * by either side; a post the Linux side may wait for also sends a
+	 * token through @sem_np, whose flush by the root domain wakes a
+	 * Linux thread polling its descriptor (a real-time post makes no
+	 * system call).  @sem_serial tells a semaphore made anew.
+	 */
+	struct nk_pipe *sem_np;
+	int sem_fd; /* owned by @sem_np */
+	unsigned long sem_serial;
+	int sem_waiters; /* Linux threads waiting: tokens are sent */
+	bool sem;
 	/* The bytes from the Linux side, at ring[head] on: as large as
 	 * the pipe's pool, so that any of its messages fits once the
 	 * bytes before it are taken. */
@@ -39,6 +55,16 @@ struct rtai_fifo {
 	int head, avbs;
 	char ring[];
 };
+
+/* Its semaphore's token pipe goes (a Linux waiter reads end-of-file).
+ * Lock held. */
+static void sem_drop(struct rtai_fifo *f)
+{
+	if (f->sem_np)
+		nk_pipe_delete(f->sem_np);
+	f->sem_np = NULL;
+	f->sem_waiters = 0;
+}
 
 /* This process's FIFOs by number.  Lock held. */
 static struct rtai_fifo *fifos[RTF_NO];
@@ -161,6 +187,7 @@ void rtai_fifo_reclaim(struct nk_instance *nk)
 {
 	for (unsigned int i = 0; i < RTF_NO; i++)
 		if (fifos[i]) {
+			sem_drop(fifos[i]);
 			nk_pipe_delete(fifos[i]->np);
 			nk_free(nk, fifos[i]);
 			fifos[i] = NULL;
@@ -206,6 +233,7 @@ static int fifo_op_locked(struct nk_instance *nk, unsigned int fifo,
 		ret = --f->opens;
 		if (ret == 0) {
 			fifos[fifo] = NULL;
+			sem_drop(f);
 			nk_pipe_delete(f->np);
 			nk_free(nk, f);
 		}
@@ -293,20 +321,25 @@ int rtf_get_frbs(unsigned int fifo)
 	return fifo_control(fifo, FIFO_FRBS, NULL, 0);
 }
 
-/* The FIFO @fifo's Linux fd and serial, if it exists.  Lock held. */
-static bool fifo_fd(unsigned int fifo, int *fd, unsigned long *serial)
+/* The Linux fd and serial of FIFO @fifo, or of its semaphore's token
+ * pipe with @sem, if it exists.  Lock held. */
+static bool fifo_fd(unsigned int fifo, bool sem, int *fd, unsigned long *serial)
 {
 	struct rtai_fifo *f;
 
-	if (fifo_find(fifo, &f))
+	if (fifo_find(fifo, &f) || (sem && f->sem_np == NULL))
 		return false;
-	*fd = f->linux_fd;
-	*serial = f->serial;
+	*fd = sem ? f->sem_fd : f->linux_fd;
+	*serial = sem ? f->sem_serial : f->serial;
 	return true;
 }
 
-/* Not a service of the API (no link name): exported here, untraced. */
-nk_export int fusion_rtf_open(unsigned int fifo)
+/*
+ * A descriptor of our own on FIFO @fifo's Linux side (its semaphore's
+ * with @sem): -ENOENT when there is none, -errno of dup().  From any
+ * Linux thread; never starts the runtime.
+ */
+static int fifo_dup(unsigned int fifo, bool sem)
 {
 	struct rtai_state *st = rtai_state();
 	unsigned long serial, now;
@@ -320,7 +353,7 @@ nk_export int fusion_rtf_open(unsigned int fifo)
 		return -ENOENT;
 	nk = st->skin.nk;
 	nk_lock(nk);
-	found = fifo_fd(fifo, &fd, &serial);
+	found = fifo_fd(fifo, sem, &fd, &serial);
 	nk_unlock(nk);
 	if (!found)
 		return -ENOENT;
@@ -329,13 +362,207 @@ nk_export int fusion_rtf_open(unsigned int fifo)
 	if (copy < 0)
 		return errno == EBADF ? -ENOENT : -errno;
 	/* Destroyed meanwhile, @fd may have been closed and reused: the
-	 * copy is good only if the same FIFO still holds the number. */
+	 * copy is good only if the same one still holds the number. */
 	nk_lock(nk);
-	same = fifo_fd(fifo, &fd, &now) && now == serial;
+	same = fifo_fd(fifo, sem, &fd, &now) && now == serial;
 	nk_unlock(nk);
 	if (!same) {
 		close(copy);
 		return -ENOENT;
 	}
 	return copy;
+}
+
+/* Not a service of the API (no link name): exported here, untraced. */
+nk_export int fusion_rtf_open(unsigned int fifo)
+{
+	return fifo_dup(fifo, false);
+}
+
+/* FIFO @fifo with a semaphore, lock held on success: -ENODEV, -EINVAL
+ * (no FIFO, no semaphore). */
+static int sem_get(unsigned int fifo, struct nk_instance **nk,
+		   struct rtai_fifo **f)
+{
+	int ret = fifo_get(fifo, nk, f);
+
+	if (ret == 0 && (*f)->sem_np == NULL) {
+		nk_unlock(*nk);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+int rtf_sem_init(unsigned int fifo, int value)
+{
+	struct nk_pipe *np = NULL;
+	struct nk_instance *nk;
+	struct rtai_fifo *f;
+	int ret;
+
+	if (value < 0)
+		return fifo >= RTF_NO ? -ENODEV : -EINVAL;
+	ret = fifo_get(fifo, &nk, &f);
+	if (ret)
+		return ret;
+	if (f->sem_np == NULL) {
+		/* Sockets: outside the lock. */
+		nk_unlock(nk);
+		if (nk_pipe_create(nk, NULL, 0, &np))
+			return -ENOMEM;
+		ret = fifo_get(fifo, &nk, &f);
+		if (ret) {
+			nk_pipe_delete(np);
+			return ret;
+		}
+	}
+	if (np && f->sem_np == NULL) {
+		f->sem_np = np;
+		f->sem_fd = nk_pipe_linux_fd(np);
+		f->sem_serial = ++fifo_serial;
+		np = NULL;
+	}
+	f->sem = value > 0;
+	nk_unlock(nk);
+	/* Made meanwhile by another thread: ours goes. */
+	if (np)
+		nk_pipe_delete(np);
+	return 0;
+}
+
+/* What is done to a FIFO's semaphore. */
+enum sem_op { SEM_POST, SEM_TAKE, SEM_LEAVE, SEM_DESTROY };
+
+/*
+ * @op on FIFO @fifo's semaphore.  SEM_TAKE takes it if it is up (1),
+ * else not (0), a Linux waiter counting itself in (@waiter +1: it was
+ * not) or out (-1: it was) as it goes on waiting or takes it; SEM_LEAVE
+ * counts a waiter that gives up out.  0 otherwise, -EINVAL, -ENODEV.
+ */
+static int sem_control(unsigned int fifo, enum sem_op op, int waiter)
+{
+	struct nk_instance *nk;
+	struct rtai_fifo *f;
+	int ret = sem_get(fifo, &nk, &f);
+
+	if (ret)
+		return ret;
+	switch (op) {
+	case SEM_POST:
+		/* A token for the Linux waiters, as the value rises: a
+		 * full pool holds tokens enough to wake them. */
+		if (!f->sem && f->sem_waiters)
+			(void)nk_pipe_send(f->sem_np, "", 1, 0);
+		f->sem = true;
+		break;
+	case SEM_TAKE:
+		ret = f->sem;
+		f->sem = false;
+		if ((ret == 0 && waiter > 0) || (ret && waiter < 0))
+			f->sem_waiters += waiter;
+		break;
+	case SEM_LEAVE:
+		if (f->sem_waiters > 0)
+			f->sem_waiters--;
+		break;
+	case SEM_DESTROY:
+		sem_drop(f);
+		break;
+	}
+	nk_unlock(nk);
+	return ret;
+}
+
+int rtf_sem_post(unsigned int fifo)
+{
+	return sem_control(fifo, SEM_POST, 0);
+}
+
+int rtf_sem_trywait(unsigned int fifo)
+{
+	return sem_control(fifo, SEM_TAKE, 0);
+}
+
+int rtf_sem_destroy(unsigned int fifo)
+{
+	return sem_control(fifo, SEM_DESTROY, 0);
+}
+
+/* Milliseconds left until @end (CLOCK_MONOTONIC), at least 0. */
+static int ms_left(const struct timespec *end)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (end->tv_sec - now.tv_sec) * 1000LL +
+	     (end->tv_nsec - now.tv_nsec) / 1000000;
+	return ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+/* Read the tokens @fd holds: false at end-of-file (the semaphore or its
+ * FIFO went). */
+static bool tokens_drain(int fd)
+{
+	char token[16];
+	ssize_t n;
+
+	while ((n = recv(fd, token, sizeof(token), MSG_DONTWAIT)) > 0)
+		;
+	return n != 0;
+}
+
+/*
+ * Take FIFO @fifo's semaphore, waiting (a Linux thread, on its token
+ * pipe's descriptor) @ms milliseconds at most (-1: for ever).  0,
+ * -ETIMEDOUT, -EINVAL (no semaphore, or destroyed meanwhile), -ENODEV,
+ * -errno of poll().
+ */
+static int sem_wait(unsigned int fifo, int ms)
+{
+	struct timespec end;
+	int fd, ret;
+
+	fd = fifo_dup(fifo, true);
+	if (fd < 0)
+		return fifo >= RTF_NO ? -ENODEV : -EINVAL;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (ms % 1000) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	/* Taken, or counted as a waiter in one go: no post is missed.
+	 * Each token says the value rose: look again. */
+	ret = sem_control(fifo, SEM_TAKE, 1);
+	while (ret == 0) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int n = poll(&pfd, 1, ms < 0 ? -1 : ms_left(&end));
+
+		if (n == 0)
+			ret = -ETIMEDOUT;
+		else if (n < 0 && errno != EINTR)
+			ret = -errno;
+		else if (n > 0 && !tokens_drain(fd))
+			ret = -EINVAL;
+		else
+			ret = sem_control(fifo, SEM_TAKE, -1);
+	}
+	/* Counted still, unless it took it or the semaphore went. */
+	if (ret < 0 && ret != -EINVAL)
+		(void)sem_control(fifo, SEM_LEAVE, 0);
+	close(fd);
+	return ret > 0 ? 0 : ret;
+}
+
+int rtf_sem_wait(unsigned int fifo)
+{
+	return sem_wait(fifo, -1);
+}
+
+int rtf_sem_timed_wait(unsigned int fifo, int ms_delay)
+{
+	return ms_delay < 0 ? (fifo >= RTF_NO ? -ENODEV : -EINVAL)
+			    : sem_wait(fifo, ms_delay);
 }

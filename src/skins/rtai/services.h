@@ -25,6 +25,12 @@
 #define rtai_rtf_get_avbs rtai_rtf_get_avbs_impl
 #define rtai_rtf_get_frbs rtai_rtf_get_frbs_impl
 #define rtai_rtf_resize rtai_rtf_resize_impl
+#define rtai_rtf_sem_init rtai_rtf_sem_init_impl
+#define rtai_rtf_sem_post rtai_rtf_sem_post_impl
+#define rtai_rtf_sem_trywait rtai_rtf_sem_trywait_impl
+#define rtai_rtf_sem_wait rtai_rtf_sem_wait_impl
+#define rtai_rtf_sem_timed_wait rtai_rtf_sem_timed_wait_impl
+#define rtai_rtf_sem_destroy rtai_rtf_sem_destroy_impl
 #define rtai_rt_get_adr rtai_rt_get_adr_impl
 #define rtai_rt_get_name rtai_rt_get_name_impl
 #define rtai_rt_task_init rtai_rt_task_init_impl
