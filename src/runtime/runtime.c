@@ -139,9 +139,12 @@ static void runtime_create(void)
 		return;
 	/* A joined instance runs where its maker chose. */
 	runtime_nr_cpus = nk_instance_nr_cpus(nk);
-	for (int cpu = 0; cpu < runtime_nr_cpus; cpu++)
-		if (nk_instance_host_cpu(nk, cpu) >= 0)
-			runtime_cpus[cpu] = nk_instance_host_cpu(nk, cpu);
+	for (int cpu = 0; cpu < runtime_nr_cpus; cpu++) {
+		int host = nk_instance_host_cpu(nk, cpu);
+
+		if (host >= 0)
+			runtime_cpus[cpu] = host;
+	}
 	/* Published for fusion_runtime_peek(), which does not wait here. */
 	__atomic_store_n(&runtime_nk, nk, __ATOMIC_RELEASE);
 	status_instance(nk);

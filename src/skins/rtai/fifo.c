@@ -19,7 +19,6 @@
 #include <fusion/pipe.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <string.h>
@@ -488,16 +487,13 @@ int rtf_sem_destroy(unsigned int fifo)
 	return sem_control(fifo, SEM_DESTROY, 0);
 }
 
-/* Milliseconds left until @end (CLOCK_MONOTONIC), at least 0. */
-static int ms_left(const struct timespec *end)
+/* CLOCK_MONOTONIC in milliseconds: the Linux side's time. */
+static long long mono_ms(void)
 {
 	struct timespec now;
-	long long ms;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (end->tv_sec - now.tv_sec) * 1000LL +
-	     (end->tv_nsec - now.tv_nsec) / 1000000;
-	return ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+	return now.tv_sec * 1000LL + now.tv_nsec / 1000000;
 }
 
 /* Read the tokens @fd holds: false at end-of-file (the semaphore or its
@@ -520,25 +516,19 @@ static bool tokens_drain(int fd)
  */
 static int sem_wait(unsigned int fifo, int ms)
 {
-	struct timespec end;
+	long long end = mono_ms() + ms;
 	int fd, ret;
 
 	fd = fifo_dup(fifo, true);
 	if (fd < 0)
 		return fifo >= RTF_NO ? -ENODEV : -EINVAL;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += ms / 1000;
-	end.tv_nsec += (ms % 1000) * 1000000L;
-	if (end.tv_nsec >= 1000000000L) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000L;
-	}
 	/* Taken, or counted as a waiter in one go: no post is missed.
 	 * Each token says the value rose: look again. */
 	ret = sem_control(fifo, SEM_TAKE, 1);
 	while (ret == 0) {
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int n = poll(&pfd, 1, ms < 0 ? -1 : ms_left(&end));
+		long long left = end - mono_ms();
+		int n = poll(&pfd, 1, ms < 0 ? -1 : left > 0 ? (int)left : 0);
 
 		if (n == 0)
 			ret = -ETIMEDOUT;
