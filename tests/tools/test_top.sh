@@ -19,8 +19,11 @@ trap 'rm -f "$out" /dev/shm/fusion-status.999999 /dev/shm/fusion-status.$$' EXIT
 
 "$bin/fusion" latency -T 3 -q >/dev/null 2>&1 &
 pid=$!
+# The page appears as the program starts, before its sampler has run and
+# its timer IRQ has fired: wait for the first tick to be on it.
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-	"$bin/fusion" ps "$pid" >"$out" 2>&1 && break
+	"$bin/fusion" ps "$pid" >"$out" 2>&1 &&
+		grep -qE "^ +0 head +[0-9]+ " "$out" && break
 	sleep 0.2
 done
 cat "$out"
