@@ -104,7 +104,8 @@ cross:
 # each libFuzzer target for STRESS_SECONDS; counts at the end.
 STRESS_SEEDS ?= 10000
 # Session members killed at random points (tests/session/), and a tenth
-# as many killed running their instance in the session.
+# as many killed running their instance in the session, and killed
+# sharing one instance with us.
 STRESS_KILLS ?= 20000
 STRESS_SECONDS ?= 300
 FUZZ := $(BUILD)/tests/fuzz
@@ -114,6 +115,8 @@ stress: build
 		$(BUILD)/bin/session_test_session_death
 	FUSION_BACKEND=live FUSION_SESSION_KILLS=$(STRESS_KILLS) \
 		$(BUILD)/bin/session_test_session_nucleus killed_in_place
+	FUSION_BACKEND=live FUSION_SESSION_KILLS=$(STRESS_KILLS) \
+		$(BUILD)/bin/session_test_session_journal
 	@for t in scenario options; do \
 		if [ ! -x $(FUZZ)/fuzz_$$t ]; then \
 			echo "fuzz_$$t: not built (no clang with libFuzzer)"; \

@@ -417,4 +417,29 @@ bool nk_backend_thread_bound(void);
  */
 void *nk_backend_state(struct nk_instance *nk, size_t size, bool *made);
 
+/*
+ * The undo journal that goes with a shared instance's nucleus lock
+ * (fusion/journal.h, docs/architecture.md, "A member dying"), which the
+ * backend keeps with its shared state: made once, from init (NULL: no
+ * memory, or a private instance, which needs none); begun by each
+ * holder as it takes the lock; committed just before it releases it;
+ * undone by a taker whose lock's holder died before it took it (false:
+ * it could not be, and the instance is left as the holder left it).
+ */
+struct nk_journal *nk_journal_make(struct nk_instance *nk);
+void nk_journal_begin(struct nk_journal *j, bool call);
+/* As begin, for a holder that takes the lock back after a switch, in
+ * the middle of its call (@call: begin says the holder starts a call
+ * into the nucleus; false for a handler run while the holder's call
+ * waits): what it noted before is noted again. */
+void nk_journal_resume(struct nk_journal *j);
+void nk_journal_commit(struct nk_journal *j);
+bool nk_journal_undo(struct nk_journal *j);
+/*
+ * Note @thread and its personalities' extensions (its TCBs): what a call
+ * of its own changes most, often found before the lock was taken.  For
+ * the backend, as a thread of ours takes the lock.
+ */
+void nk_journal_thread(struct nk_thread *thread);
+
 #endif

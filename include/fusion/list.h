@@ -5,6 +5,8 @@
 #ifndef FUSION_LIST_H
 #define FUSION_LIST_H
 
+#include <fusion/journal.h>
+
 #include <stddef.h>
 #include <stdbool.h>
 
@@ -23,6 +25,7 @@ struct nk_list {
 /** Make @p head an empty list (or an unlinked item). */
 static inline void nk_list_init(struct nk_list *head)
 {
+	nk_journal_obj(head);
 	head->next = head->prev = head;
 }
 
@@ -37,6 +40,9 @@ static inline void nk_list_insert_between(struct nk_list *item,
 					  struct nk_list *prev,
 					  struct nk_list *next)
 {
+	nk_journal_obj(item);
+	nk_journal_obj(prev);
+	nk_journal_obj(next);
 	item->prev = prev;
 	item->next = next;
 	prev->next = item;
@@ -58,6 +64,9 @@ static inline void nk_list_add_before(struct nk_list *item, struct nk_list *pos)
 /** Unlink @p item, which is then alone (deleting it again is harmless). */
 static inline void nk_list_del(struct nk_list *item)
 {
+	nk_journal_obj(item);
+	nk_journal_obj(item->prev);
+	nk_journal_obj(item->next);
 	item->prev->next = item->next;
 	item->next->prev = item->prev;
 	item->next = item->prev = item;

@@ -65,6 +65,7 @@ int nk_tbase_init(struct nk_instance *nk, struct nk_tbase *tb, nk_time_t period)
 {
 	if (!nk_instance_valid(nk) || tb == NULL || period < 0)
 		return -EINVAL;
+	nk_journal_obj(tb);
 	tb->nk = nk;
 	tb->period = period;
 	tb->origin = nk_clock_now(nk);
@@ -91,6 +92,7 @@ static void tbase_anchor(struct nk_tbase *tb, uint64_t ticks)
 {
 	nk_time_t now = nk_clock_now(tb->nk);
 
+	nk_journal_obj(tb);
 	tb->origin = now - (now - tb->origin) % tbase_unit(tb);
 	tb->origin_ticks = ticks;
 }
@@ -103,6 +105,7 @@ int nk_tbase_set_period(struct nk_tbase *tb, nk_time_t period)
 		return -EINVAL;
 	/* The new ticks start now; the partial old tick is dropped. */
 	ticks = nk_tbase_ticks(tb);
+	nk_journal_obj(tb);
 	tb->origin = nk_clock_now(tb->nk);
 	tb->origin_ticks = ticks;
 	tb->period = period;

@@ -14,6 +14,7 @@
  * both neighbours in O(1) and no two free blocks are ever adjacent.
  */
 #include <fusion/heap.h>
+#include "journal.h"
 
 #include <string.h>
 
@@ -129,6 +130,30 @@ static inline bool heap_ok(const struct nk_heap *heap)
 	return heap && heap->magic == NK_HEAP_MAGIC;
 }
 
+/*
+ * Notes for the journal of a shared instance's lock (fusion/journal.h):
+ * a block's header, with its free links while it is free (only then are
+ * they the heap's, not its user's), the heap's counts and bitmaps, and
+ * the head of a free list, each before it changes.
+ */
+static void note_block(struct nk_heap_block *b)
+{
+	if (b)
+		nk_journal_obj(b);
+}
+
+static void note_header(struct nk_heap_block *b)
+{
+	if (b)
+		nk_journal_save(b, HDR_SIZE);
+}
+
+static void note_counts(struct nk_heap *heap)
+{
+	nk_journal_save(&heap->used, offsetof(struct nk_heap, free_lists) -
+					 offsetof(struct nk_heap, used));
+}
+
 static void list_insert(struct nk_heap *heap, struct nk_heap_block *b)
 {
 	unsigned int fl, sl;
@@ -136,6 +161,10 @@ static void list_insert(struct nk_heap *heap, struct nk_heap_block *b)
 
 	mapping_insert(block_size(b), &fl, &sl);
 	head = &heap->free_lists[fl][sl];
+	note_block(b);
+	note_block(*head);
+	nk_journal_obj(head);
+	note_counts(heap);
 	b->prev_free = NULL;
 	b->next_free = *head;
 	if (*head)
@@ -151,6 +180,11 @@ static void list_remove(struct nk_heap *heap, struct nk_heap_block *b)
 	unsigned int fl, sl;
 
 	mapping_insert(block_size(b), &fl, &sl);
+	note_block(b);
+	note_block(b->next_free);
+	note_block(b->prev_free);
+	nk_journal_obj(&heap->free_lists[fl][sl]);
+	note_counts(heap);
 	if (b->next_free)
 		b->next_free->prev_free = b->prev_free;
 	if (b->prev_free) {
@@ -348,11 +382,13 @@ int nk_heap_alloc(struct nk_heap *heap, size_t size, void **out)
 	/* Split off the tail when it can stand as a block of its own. */
 	if (avail - adj >= HDR_SIZE + MIN_PAYLOAD) {
 		rest = (struct nk_heap_block *)((char *)block_payload(b) + adj);
+		note_block(rest);
 		rest->prev_phys = b;
 		rest->size_flags = (avail - adj - HDR_SIZE) | NK_BLOCK_FREE;
 		rest->tag = block_tag(heap, rest);
 		rest->reserved = 0;
 		next = block_next(heap, rest);
+		note_header(next);
 		if (next)
 			next->prev_phys = rest;
 		/* @rest's successor is in use (free blocks never touch). */
@@ -363,6 +399,7 @@ int nk_heap_alloc(struct nk_heap *heap, size_t size, void **out)
 	heap->used += HDR_SIZE + avail;
 	heap->nr_used++;
 	*out = block_payload(b);
+	nk_journal_fresh(*out, avail);
 	return 0;
 }
 
@@ -378,6 +415,8 @@ int nk_heap_free(struct nk_heap *heap, void *ptr)
 		return -EINVAL;
 
 	size = block_size(b);
+	note_header(b);
+	note_counts(heap);
 	heap->used -= HDR_SIZE + size;
 	heap->nr_used--;
 
@@ -391,6 +430,8 @@ int nk_heap_free(struct nk_heap *heap, void *ptr)
 		b = prev;
 	}
 	next = block_next(heap, b);
+	note_header(b);
+	note_header(next);
 	if (next && block_is_free(next)) {
 		list_remove(heap, next);
 		size += block_size(next) + HDR_SIZE;
@@ -398,6 +439,7 @@ int nk_heap_free(struct nk_heap *heap, void *ptr)
 		next->tag = 0;
 		next = block_next(heap, b);
 	}
+	note_header(next);
 	if (next)
 		next->prev_phys = b;
 	b->size_flags = size | NK_BLOCK_FREE;
@@ -507,4 +549,19 @@ int nk_heap_check(struct nk_heap *heap)
 		}
 	}
 	return listed == nr_free ? 0 : -EFAULT;
+}
+
+bool nk_heap_block_at(struct nk_heap *heap, const void *addr, void **payload,
+		      size_t *size)
+{
+	if ((const char *)addr < (char *)heap->base)
+		return false;
+	for (struct nk_heap_block *b = heap->base; b; b = block_next(heap, b))
+		if ((const char *)addr <
+		    (char *)block_payload(b) + block_size(b)) {
+			*payload = block_payload(b);
+			*size = block_size(b);
+			return !block_is_free(b);
+		}
+	return false;
 }

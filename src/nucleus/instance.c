@@ -122,6 +122,7 @@ static int timers_join(struct nk_instance *nk)
 	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
 		if (nk->scheds[cpu].timers[nk->member].count)
 			return -EBUSY;
+		nk_journal_obj(&nk->scheds[cpu].programmed[nk->member]);
 		nk->scheds[cpu].programmed[nk->member] = NK_INFINITE;
 	}
 	return 0;
@@ -152,6 +153,7 @@ static int main_adopt(struct nk_instance *nk,
 	}
 	if (ret == 0 && !nk->place.joined) {
 		nk_sched_account(sched, nk_clock_now(nk));
+		nk_journal_obj(main);
 		sched->curr = main;
 		main->stats.switches = 1;
 	} else if (ret == 0) {
@@ -202,15 +204,20 @@ int nk_instance_create(const struct nk_instance_attr *attr,
 	ret = be->init(nk, nk->nr_cpus, &nucleus_handlers, &nk->be_priv);
 	if (ret)
 		goto fail;
+	nk->be_ready = true;
 	/* Before anything can raise an IRQ: no timer, no source yet. */
 	ret = ipipe_create(nk, &nk_ipipe_host, be, nk->be_priv, nk->nr_cpus,
 			   nk->member, &nk->pipeline);
+	/* Under the lock: the backend's threads run already. */
+	nk_lock_acquire(nk);
 	for (int cpu = 0; cpu < nk->nr_cpus && ret == 0 && !nk->place.joined;
 	     cpu++)
 		ret = nk_sched_init(nk, &nk->scheds[cpu], cpu);
+	nk_lock_release(nk);
 	if (ret == 0)
 		ret = main_adopt(nk, attr);
 	if (ret) {
+		nk->be_ready = false;
 		be->fini(nk->be_priv);
 		goto fail;
 	}
@@ -235,6 +242,7 @@ static void instance_end_here(struct nk_instance *nk, bool last)
 	nk_personality_end(nk, last);
 	nk_pipe_fini_all(nk);
 	nk_lock_release(nk);
+	nk->be_ready = false;
 	keep = nk->be->fini(nk->be_priv);
 	instance_free(nk, keep);
 }
@@ -309,6 +317,7 @@ int nk_instance_destroy(struct nk_instance *nk)
 	/* Nobody is left to run: a reschedule asked by the unlinking, or
 	 * by a fini hook, finds nothing to do. */
 	for (int cpu = 0; cpu < nk->nr_cpus; cpu++) {
+		nk_sched_note(&nk->scheds[cpu]);
 		nk->scheds[cpu].curr = nk->scheds[cpu].root;
 		nk->scheds[cpu].resched = false;
 	}

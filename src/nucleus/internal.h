@@ -9,6 +9,7 @@
 #include <fusion/fusion.h>
 #include <fusion/backend.h>
 #include <fusion/personality.h>
+#include <fusion/journal.h>
 
 #include "../session/nucleus.h"
 
@@ -92,23 +93,26 @@ void nk_check_fail(const char *fn, const char *what) __attribute__((noreturn));
 struct nk_sched {
 	struct nk_instance *nk;
 	int cpu;
+	/* From here to @levels: what a decision changes, noted at once for
+	 * a shared instance's journal (nk_sched_note). */
 	struct nk_thread *curr;
 	struct nk_thread *root;
 	bool resched;
 	/* 256 levels: one bit per non-empty level, plus a summary word. */
 	uint32_t level_map[NK_NR_PRIO / 32];
 	uint32_t level_summary;
-	struct nk_list levels[NK_NR_PRIO];
-	/* Armed timers by the member process that runs them (a private
-	 * instance's are all member 0's), and the deadline last handed to
-	 * the backend for each. */
-	struct nk_rbtree timers[NK_MAX_MEMBERS];
-	nk_time_t programmed[NK_MAX_MEMBERS];
 	nk_time_t switched_in; /* when curr became current */
 	nk_time_t idle_time;   /* spent with root (Linux) current */
 	nk_time_t rr_start;    /* when curr's current quantum began */
+	int irq_depth;	       /* > 0: pipeline handlers run on curr's stack */
+	struct nk_list levels[NK_NR_PRIO];
+	/* Armed timers by the member process that runs them (a private
+	 * instance's are all member 0's). */
+	struct nk_rbtree timers[NK_MAX_MEMBERS];
+	/* The deadline last handed to the backend for each member's timers,
+	 * noted one by one. */
+	nk_time_t programmed[NK_MAX_MEMBERS];
 	struct nk_timer rr_timer;
-	int irq_depth; /* > 0: pipeline handlers run on curr's stack */
 };
 
 struct nk_thread {
@@ -191,6 +195,9 @@ struct nk_core {
 	unsigned long thread_serial;
 	unsigned int trace_serial; /* the last nk_trace_id() */
 	struct nk_registry registry;
+	/* Its nucleus lock's undo journal, in a session (the backend's,
+	 * nk_journal_make). */
+	struct nk_journal *journal;
 	/* Appended under the lock; a thread's extensions are by slot. */
 	struct nk_core_personality personalities[NK_MAX_PERSONALITIES];
 	int nr_personalities;
@@ -205,6 +212,7 @@ struct nk_instance {
 	unsigned int magic;
 	const struct nk_backend_ops *be;
 	void *be_priv;
+	_Atomic bool be_ready; /* be_priv's lock may be taken (init to fini) */
 	int nr_cpus;
 	struct nk_sched *scheds;
 	struct nk_core *core;
@@ -310,6 +318,20 @@ static inline void nk_lock_release(struct nk_instance *nk)
 	nk->be->unlock(nk->be_priv);
 }
 
+/* Journal notes (fusion/journal.h) of what the nucleus changes most. */
+static inline void nk_sched_note(struct nk_sched *sched)
+{
+	nk_journal_save(&sched->curr, offsetof(struct nk_sched, levels) -
+					  offsetof(struct nk_sched, curr));
+}
+
+static inline void nk_core_note(struct nk_core *core)
+{
+	nk_journal_save(&core->nr_threads,
+			offsetof(struct nk_core, registry) -
+			    offsetof(struct nk_core, nr_threads));
+}
+
 static inline nk_time_t nk_clock_now(struct nk_instance *nk)
 {
 	return nk->be->now(nk->be_priv);
@@ -352,7 +374,10 @@ static inline unsigned int nk_trace_id(struct nk_instance *nk)
 {
 	unsigned int id;
 
-	/* 0 means "no number": skipped when the counter wraps. */
+	/* 0 means "no number": skipped when the counter wraps.  An undo
+	 * may hand a number out twice: a trace then shows two objects as
+	 * one, nothing worse. */
+	nk_journal_obj(&nk->core->trace_serial);
 	do
 		id = __atomic_add_fetch(&nk->core->trace_serial, 1,
 					__ATOMIC_RELAXED);

@@ -7,6 +7,7 @@
  * lock and the instance's core (docs/architecture.md, "Sessions").
  */
 #include "internal.h"
+#include "journal.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -94,6 +95,12 @@ int nk_place(bool session, bool join, struct nk_instance **out)
 		session_unplace(&place);
 		return ret;
 	}
+	nk_journal_audit_range(arena, place.size, &arena->heap);
+	/* Changed under the session's lock, not the nucleus's, and by
+	 * anyone, with an atomic increment. */
+	nk_journal_audit_skip(&arena->open, sizeof(arena->open), true);
+	nk_journal_audit_skip(&arena->core.trace_serial,
+			      sizeof(arena->core.trace_serial), true);
 	nk = place.view;
 	nk->place = place;
 	nk->arena = arena;
@@ -161,33 +168,82 @@ void *nk_backend_state(struct nk_instance *nk, size_t size, bool *made)
 	return nk->core->be_state;
 }
 
+struct nk_journal *nk_journal_make(struct nk_instance *nk)
+{
+	struct nk_journal *j;
+
+	if (!nk_instance_valid(nk) || nk->arena == NULL)
+		return NULL;
+	j = nk_alloc(nk, sizeof(*j));
+	if (j)
+		nk_journal_init(j, nk->place.segment, nk->place.segment_size,
+				&nk->arena->heap);
+	nk->core->journal = j;
+	return j;
+}
+
+/*
+ * In a session, the heap changes under the nucleus lock once there is
+ * one, so that its journal undoes them with the changes of whatever
+ * they were made for (docs/architecture.md, "A member dying").  False:
+ * the heap's lock is not ours.  *@locked: the nucleus lock is.
+ */
+static bool heap_enter(struct nk_instance *nk, bool *locked)
+{
+	*locked = atomic_load_explicit(&nk->be_ready, memory_order_acquire);
+	if (*locked)
+		nk_lock_acquire(nk);
+	if (arena_lock(nk->arena) == 0)
+		return true;
+	if (*locked)
+		nk_lock_release(nk);
+	return false;
+}
+
+static void heap_leave(struct nk_instance *nk, bool locked)
+{
+	pthread_mutex_unlock(&nk->arena->lock);
+	if (locked)
+		nk_lock_release(nk);
+}
+
 void *nk_alloc(struct nk_instance *nk, size_t size)
 {
 	void *mem = NULL;
+	bool locked;
 
 	if (!nk_instance_valid(nk) || size == 0)
 		return NULL;
 	if (nk->arena == NULL)
 		return calloc(1, size);
-	if (arena_lock(nk->arena))
+	if (!heap_enter(nk, &locked))
 		return NULL;
 	nk_heap_alloc(&nk->arena->heap, size, &mem);
-	pthread_mutex_unlock(&nk->arena->lock);
-	if (mem)
+	if (mem) {
+		nk_journal_audit_young(mem, size);
 		memset(mem, 0, size);
+	}
+	heap_leave(nk, locked);
 	return mem;
 }
 
 void nk_free(struct nk_instance *nk, void *mem)
 {
+	size_t size;
+	bool locked;
+
 	if (mem == NULL || !nk_instance_valid(nk))
 		return;
 	if (nk->arena == NULL) {
 		free(mem);
 		return;
 	}
-	if (arena_lock(nk->arena) == 0) {
-		nk_heap_free(&nk->arena->heap, mem);
-		pthread_mutex_unlock(&nk->arena->lock);
-	}
+	if (!heap_enter(nk, &locked))
+		return;
+	/* Undone, the free must give back what the block held: the same
+	 * section may hand the memory out again. */
+	if (nk_heap_size(&nk->arena->heap, mem, &size) == 0)
+		nk_journal_save(mem, size);
+	nk_heap_free(&nk->arena->heap, mem);
+	heap_leave(nk, locked);
 }

@@ -17,6 +17,7 @@ int nk_mutex_init(struct nk_instance *nk, struct nk_mutex *mutex,
 	if (mutex == NULL || (flags & ~(NK_MUTEX_RECURSIVE | NK_SYNCH_PRIO |
 					NK_SYNCH_PI | NK_SYNCH_PP)))
 		return -EINVAL;
+	nk_journal_obj(mutex);
 	ret = nk_synch_init(nk, &mutex->synch, name,
 			    (flags & ~NK_MUTEX_RECURSIVE) | NK_SYNCH_OWNER,
 			    ceiling);
@@ -32,6 +33,7 @@ int nk_mutex_destroy(struct nk_mutex *mutex)
 {
 	if (!mutex_valid(mutex))
 		return -EINVAL;
+	nk_journal_obj(&mutex->magic);
 	mutex->magic = 0;
 	return nk_synch_destroy(&mutex->synch);
 }
@@ -48,6 +50,7 @@ static int mutex_lock(struct nk_mutex *mutex, nk_time_t timeout,
 	struct nk_thread *self = nk_current(mutex->synch.nk);
 	int ret;
 
+	nk_journal_obj(mutex);
 	if (self && mutex->synch.owner == self &&
 	    (mutex->flags & NK_MUTEX_RECURSIVE)) {
 		if (mutex->depth == UINT_MAX)
@@ -96,6 +99,7 @@ int nk_mutex_trylock_locked(struct nk_mutex *mutex)
 	self = nk_current(mutex->synch.nk);
 	if (self == NULL)
 		return -EPERM;
+	nk_journal_obj(mutex);
 	if (mutex->synch.owner == self) {
 		if (!(mutex->flags & NK_MUTEX_RECURSIVE))
 			return -EDEADLK;
@@ -118,6 +122,7 @@ static int mutex_unlock(struct nk_mutex *mutex)
 
 	if (mutex->synch.owner == NULL || mutex->synch.owner != nk_current(nk))
 		return -EPERM;
+	nk_journal_obj(mutex);
 	if (--mutex->depth)
 		return 0;
 	ret = nk_synch_release(&mutex->synch);
@@ -152,6 +157,7 @@ int nk_mutex_giveup_locked(struct nk_mutex *mutex, unsigned int *depth)
 	    mutex->synch.owner != nk_current(mutex->synch.nk))
 		return -EPERM;
 	*depth = mutex->depth;
+	nk_journal_obj(mutex);
 	mutex->depth = 0;
 	return nk_synch_release(&mutex->synch);
 }
@@ -165,6 +171,7 @@ int nk_mutex_regain_locked(struct nk_mutex *mutex, unsigned int depth)
 	ret = nk_synch_reacquire(&mutex->synch);
 	if (ret != NK_WAKE_OK && ret != NK_WAKE_OWNER_DEAD)
 		return ret;
+	nk_journal_obj(mutex);
 	mutex->depth = depth;
 	return 0;
 }

@@ -60,6 +60,8 @@ static int core_add(struct nk_instance *nk, const struct nk_personality *pers)
 		return ret;
 	}
 	slot = &core->personalities[core->nr_personalities];
+	nk_journal_obj(slot);
+	nk_journal_obj(&core->nr_personalities);
 	strcpy(slot->name, pers->name);
 	slot->state = state;
 	return core->nr_personalities++;
@@ -165,6 +167,7 @@ int nk_thread_attach(struct nk_thread *thread,
 		if (ret == 0 && pers->attach)
 			ret = pers->attach(thread, data);
 		if (ret == 0) {
+			nk_journal_obj(thread);
 			thread->pers_ext[slot] = data;
 			thread->pers_attached[slot] = true;
 			thread->pers_order[thread->nr_attached++] =
@@ -180,6 +183,13 @@ int nk_thread_attach(struct nk_thread *thread,
 	return ret;
 }
 
+void nk_journal_thread(struct nk_thread *thread)
+{
+	nk_journal_obj(thread);
+	for (int i = 0; i < thread->nr_attached; i++)
+		nk_journal_block(thread->pers_ext[thread->pers_order[i]]);
+}
+
 void *nk_thread_personality(struct nk_thread *thread,
 			    const struct nk_personality *pers)
 {
@@ -188,7 +198,11 @@ void *nk_thread_personality(struct nk_thread *thread,
 	if (!nk_thread_valid(thread) || pers == NULL)
 		return NULL;
 	slot = slot_of(thread->nk, pers);
-	return slot < 0 ? NULL : thread->pers_ext[slot];
+	if (slot < 0)
+		return NULL;
+	/* Found to be changed, most often: noted under the lock. */
+	nk_journal_block(thread->pers_ext[slot]);
+	return thread->pers_ext[slot];
 }
 
 /*
@@ -204,6 +218,8 @@ static void thread_hooks(struct nk_thread *thread, bool finalize)
 {
 	struct nk_instance *nk = thread->nk;
 
+	if (finalize)
+		nk_journal_obj(thread);
 	for (int i = thread->nr_attached - 1; i >= 0; i--) {
 		int slot = thread->pers_order[i];
 		const struct nk_personality *pers =
@@ -213,6 +229,9 @@ static void thread_hooks(struct nk_thread *thread, bool finalize)
 							       ? pers->finalize
 							       : pers->exit;
 
+		/* The hooks change the extension (of any thread: a
+		 * deletion's) under the lock. */
+		nk_journal_block(thread->pers_ext[slot]);
 		if (hook)
 			hook(thread, thread->pers_ext[slot]);
 		if (finalize) {
@@ -256,8 +275,10 @@ void nk_personality_end(struct nk_instance *nk, bool last)
 			slot->pers->fini(nk, slot->state);
 		nk_free(nk, slot->state);
 	}
-	if (last)
+	if (last) {
+		nk_journal_obj(&nk->core->nr_personalities);
 		nk->core->nr_personalities = 0;
+	}
 	nk->nr_personalities = 0;
 }
 

@@ -61,6 +61,15 @@ struct nk_pipe {
 #define PIPE_RETRY_MIN 1000000LL  /* 1 ms */
 #define PIPE_RETRY_MAX 64000000LL /* 64 ms */
 
+/* A pipe's own fields, about to change under the lock (its heap notes
+ * its own changes). */
+static void pipe_note(struct nk_pipe *pipe)
+{
+	nk_journal_save(pipe, offsetof(struct nk_pipe, heap));
+	nk_journal_save(&pipe->pool,
+			sizeof(*pipe) - offsetof(struct nk_pipe, pool));
+}
+
 static bool pipe_valid(const struct nk_pipe *pipe)
 {
 	return pipe && pipe->magic == NK_PIPE_MAGIC;
@@ -115,6 +124,7 @@ static bool pipe_unused(struct nk_pipe *pipe)
 		return false;
 	while (*link != pipe)
 		link = &(*link)->next;
+	nk_journal_obj(link);
 	*link = pipe->next;
 	return true;
 }
@@ -132,6 +142,7 @@ static void pipe_flush(unsigned int irq, void *cookie)
 		nk_lock_release(nk); /* deleted since the flush was asked */
 		return;
 	}
+	pipe_note(pipe);
 	while (!pipe->dead && !nk_list_empty(&pipe->out)) {
 		struct pipe_msg *msg =
 		    nk_list_first_entry(&pipe->out, struct pipe_msg, link);
@@ -143,6 +154,7 @@ static void pipe_flush(unsigned int irq, void *cookie)
 		n = nk->be->chan_send(nk->be_priv, pipe->fd_nucleus, msg->data,
 				      msg->size);
 		nk_lock_acquire(nk);
+		pipe_note(pipe);
 		pipe->flushing = false;
 		if (n == -EAGAIN && !pipe->dead) {
 			/* Linux does not keep up: keep it and come back. */
@@ -210,6 +222,7 @@ static void pipe_readable(unsigned int irq, void *cookie)
 {
 	struct nk_pipe *pipe = cookie;
 
+	pipe_note(pipe);
 	if (!pipe_pull(pipe) && !pipe->src_masked &&
 	    ipipe_lock_irq(pipe->nk, irq) == 0)
 		pipe->src_masked = true;
@@ -295,6 +308,7 @@ int nk_pipe_create(struct nk_instance *nk, const char *name, size_t poolsize,
 		return ret == -EINVAL ? -ENOMEM : ret;
 	}
 	nk_lock_acquire(nk);
+	pipe_note(pipe);
 	pipe->next = nk->pipes;
 	nk->pipes = pipe;
 	nk_lock_release(nk);
@@ -311,6 +325,7 @@ int nk_pipe_delete(struct nk_pipe *pipe)
 		return -EINVAL;
 	nk = pipe->nk;
 	nk_lock_acquire(nk);
+	pipe_note(pipe);
 	pipe->magic = 0;
 	pipe->dead = true;
 	/* Dead first: a flusher back from Linux no longer arms it. */
@@ -358,6 +373,7 @@ ssize_t nk_pipe_room(struct nk_pipe *pipe, unsigned int flags)
 	if (!pipe_valid(pipe) || !flags_valid(flags))
 		return -EINVAL;
 	nk_lock_acquire(pipe->nk);
+	pipe_note(pipe);
 	/* nk_heap_alloc() takes exactly what fits the largest free block. */
 	nk_heap_stats(&pipe->heap, &st);
 	if (st.largest_free > sizeof(struct pipe_msg))
@@ -382,10 +398,13 @@ ssize_t nk_pipe_send(struct nk_pipe *pipe, const void *buf, size_t size,
 		return -EINVAL;
 	nk = pipe->nk;
 	nk_lock_acquire(nk);
+	pipe_note(pipe);
 	last = out_last(pipe);
 	if ((flags & NK_PIPE_STREAM) && last) {
 		/* Grow the queued message in place when its block allows. */
 		if (msg_room(pipe, last) >= size) {
+			nk_journal_obj(last);
+			nk_journal_save(last->data + last->size, size);
 			memcpy(last->data + last->size, buf, size);
 			last->size += size;
 			nk_lock_release(nk);
@@ -432,6 +451,7 @@ int nk_pipe_resize(struct nk_pipe *pipe, size_t poolsize)
 		return -EINVAL;
 	}
 	nk_lock_acquire(nk);
+	pipe_note(pipe);
 	/* The root context sends a message from the pool: not now. */
 	if (pipe->flushing || pipe->dead) {
 		ret = pipe->dead ? -EINVAL : -EBUSY;
@@ -487,6 +507,7 @@ ssize_t nk_pipe_recv(struct nk_pipe *pipe, void *buf, size_t size,
 		return -EINVAL;
 	nk = pipe->nk;
 	nk_lock_acquire(nk);
+	pipe_note(pipe);
 	/* One deadline across the wake-ups that find nothing to take. */
 	if (mode == NK_RELATIVE && timeout > 0) {
 		timeout = nk_abs_timeout(nk, timeout, mode);
@@ -536,6 +557,7 @@ void nk_pipe_fini_all(struct nk_instance *nk)
 
 	for (pipe = nk->pipes; pipe; pipe = next) {
 		next = pipe->next;
+		pipe_note(pipe);
 		if (!pipe->dead) {
 			pipe->magic = 0;
 			pipe->dead = true;

@@ -1,11 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 #include <fusion/rbtree.h>
+#include <fusion/journal.h>
 
 /*
  * Red-black tree with NULL leaves (which count as black).  Nodes are
  * intrusive, so erase relinks nodes rather than swapping payloads: the
  * caller's containers must never move between trees behind its back.
  */
+
+/* A node about to change, for the journal of a shared instance's lock. */
+static inline void mark(struct nk_rbnode *node)
+{
+	if (node)
+		nk_journal_obj(node);
+}
+
+static inline void paint(struct nk_rbnode *node, int red)
+{
+	mark(node);
+	node->red = red;
+}
 
 static inline bool is_red(const struct nk_rbnode *node)
 {
@@ -17,6 +31,7 @@ static inline void replace_child(struct nk_rbtree *tree,
 				 struct nk_rbnode *parent,
 				 struct nk_rbnode *old, struct nk_rbnode *new)
 {
+	mark(parent);
 	if (!parent)
 		tree->root = new;
 	else if (parent->left == old)
@@ -29,6 +44,9 @@ static void rotate_left(struct nk_rbtree *tree, struct nk_rbnode *x)
 {
 	struct nk_rbnode *y = x->right;
 
+	mark(x);
+	mark(y);
+	mark(y->left);
 	x->right = y->left;
 	if (y->left)
 		y->left->parent = x;
@@ -42,6 +60,9 @@ static void rotate_right(struct nk_rbtree *tree, struct nk_rbnode *x)
 {
 	struct nk_rbnode *y = x->left;
 
+	mark(x);
+	mark(y);
+	mark(y->right);
 	x->left = y->right;
 	if (y->right)
 		y->right->parent = x;
@@ -71,9 +92,9 @@ static void insert_fixup(struct nk_rbtree *tree, struct nk_rbnode *node)
 			if (is_red(uncle)) {
 				/* Recolour: black height unchanged, retry
 				 * above. */
-				parent->red = 0;
-				uncle->red = 0;
-				gparent->red = 1;
+				paint(parent, 0);
+				paint(uncle, 0);
+				paint(gparent, 1);
 				node = gparent;
 				continue;
 			}
@@ -84,15 +105,15 @@ static void insert_fixup(struct nk_rbtree *tree, struct nk_rbnode *node)
 				node = parent;
 				parent = node->parent;
 			}
-			parent->red = 0;
-			gparent->red = 1;
+			paint(parent, 0);
+			paint(gparent, 1);
 			rotate_right(tree, gparent);
 		} else {
 			uncle = gparent->left;
 			if (is_red(uncle)) {
-				parent->red = 0;
-				uncle->red = 0;
-				gparent->red = 1;
+				paint(parent, 0);
+				paint(uncle, 0);
+				paint(gparent, 1);
 				node = gparent;
 				continue;
 			}
@@ -101,13 +122,13 @@ static void insert_fixup(struct nk_rbtree *tree, struct nk_rbnode *node)
 				node = parent;
 				parent = node->parent;
 			}
-			parent->red = 0;
-			gparent->red = 1;
+			paint(parent, 0);
+			paint(gparent, 1);
 			rotate_left(tree, gparent);
 		}
 		break;
 	}
-	tree->root->red = 0;
+	paint(tree->root, 0);
 }
 
 void nk_rbtree_insert(struct nk_rbtree *tree, struct nk_rbnode *node,
@@ -116,6 +137,7 @@ void nk_rbtree_insert(struct nk_rbtree *tree, struct nk_rbnode *node,
 	struct nk_rbnode **link = &tree->root, *parent = NULL;
 	bool leftmost = true;
 
+	nk_journal_obj(tree);
 	while (*link) {
 		parent = *link;
 		/*
@@ -130,10 +152,12 @@ void nk_rbtree_insert(struct nk_rbtree *tree, struct nk_rbnode *node,
 		}
 	}
 
+	mark(node);
+	mark(parent);
 	node->parent = parent;
 	node->left = NULL;
 	node->right = NULL;
-	node->red = 1;
+	paint(node, 1);
 	*link = node;
 
 	/* Never having turned right means nothing sorts before us. */
@@ -166,55 +190,55 @@ static void erase_fixup(struct nk_rbtree *tree, struct nk_rbnode *node,
 			if (sibling->red) {
 				/* Make the sibling black to reach the cases
 				 * below. */
-				sibling->red = 0;
-				parent->red = 1;
+				paint(sibling, 0);
+				paint(parent, 1);
 				rotate_left(tree, parent);
 				sibling = parent->right;
 			}
 			if (!is_red(sibling->left) && !is_red(sibling->right)) {
 				/* Shed a black on both sides; deficit moves up.
 				 */
-				sibling->red = 1;
+				paint(sibling, 1);
 				node = parent;
 				parent = node->parent;
 				continue;
 			}
 			if (!is_red(sibling->right)) {
-				sibling->left->red = 0;
-				sibling->red = 1;
+				paint(sibling->left, 0);
+				paint(sibling, 1);
 				rotate_right(tree, sibling);
 				sibling = parent->right;
 			}
 			/* Borrow a black from the sibling's side: done. */
-			sibling->red = parent->red;
-			parent->red = 0;
-			sibling->right->red = 0;
+			paint(sibling, parent->red);
+			paint(parent, 0);
+			paint(sibling->right, 0);
 			rotate_left(tree, parent);
 			node = tree->root;
 			break;
 		} else {
 			sibling = parent->left;
 			if (sibling->red) {
-				sibling->red = 0;
-				parent->red = 1;
+				paint(sibling, 0);
+				paint(parent, 1);
 				rotate_right(tree, parent);
 				sibling = parent->left;
 			}
 			if (!is_red(sibling->left) && !is_red(sibling->right)) {
-				sibling->red = 1;
+				paint(sibling, 1);
 				node = parent;
 				parent = node->parent;
 				continue;
 			}
 			if (!is_red(sibling->left)) {
-				sibling->right->red = 0;
-				sibling->red = 1;
+				paint(sibling->right, 0);
+				paint(sibling, 1);
 				rotate_left(tree, sibling);
 				sibling = parent->left;
 			}
-			sibling->red = parent->red;
-			parent->red = 0;
-			sibling->left->red = 0;
+			paint(sibling, parent->red);
+			paint(parent, 0);
+			paint(sibling->left, 0);
 			rotate_right(tree, parent);
 			node = tree->root;
 			break;
@@ -222,7 +246,7 @@ static void erase_fixup(struct nk_rbtree *tree, struct nk_rbnode *node,
 	}
 	/* A red node absorbing the deficit just turns black. */
 	if (node)
-		node->red = 0;
+		paint(node, 0);
 }
 
 void nk_rbtree_erase(struct nk_rbtree *tree, struct nk_rbnode *node)
@@ -230,6 +254,8 @@ void nk_rbtree_erase(struct nk_rbtree *tree, struct nk_rbnode *node)
 	struct nk_rbnode *child, *parent, *succ;
 	bool removed_black;
 
+	nk_journal_obj(tree);
+	mark(node);
 	/*
 	 * The leftmost node has no left child, so its successor is its
 	 * right child or its parent: this lookup is O(1) in practice.
@@ -243,6 +269,7 @@ void nk_rbtree_erase(struct nk_rbtree *tree, struct nk_rbnode *node)
 		parent = node->parent;
 		removed_black = !node->red;
 		replace_child(tree, parent, node, child);
+		mark(child);
 		if (child)
 			child->parent = parent;
 	} else {
@@ -256,10 +283,15 @@ void nk_rbtree_erase(struct nk_rbtree *tree, struct nk_rbnode *node)
 			succ = succ->left;
 		child = succ->right;
 		removed_black = !succ->red;
+		mark(succ);
+		mark(child);
+		mark(node->left);
+		mark(node->right);
 		if (succ->parent == node) {
 			parent = succ;
 		} else {
 			parent = succ->parent;
+			mark(parent);
 			parent->left = child;
 			if (child)
 				child->parent = parent;
@@ -268,7 +300,7 @@ void nk_rbtree_erase(struct nk_rbtree *tree, struct nk_rbnode *node)
 		}
 		succ->left = node->left;
 		node->left->parent = succ;
-		succ->red = node->red;
+		paint(succ, node->red);
 		succ->parent = node->parent;
 		replace_child(tree, node->parent, node, succ);
 	}
@@ -281,7 +313,7 @@ void nk_rbtree_erase(struct nk_rbtree *tree, struct nk_rbnode *node)
 	node->parent = NULL;
 	node->left = NULL;
 	node->right = NULL;
-	node->red = 0;
+	paint(node, 0);
 }
 
 struct nk_rbnode *nk_rbtree_next(const struct nk_rbnode *node)

@@ -262,6 +262,8 @@ int nk_registry_namespace(struct nk_registry *reg, const char *name,
 		}
 	if (reg->nr_ns == NK_REGISTRY_MAX_NS)
 		return -ENOSPC;
+	nk_journal_obj(reg);
+	nk_journal_obj(&reg->ns_names[reg->nr_ns]);
 	memcpy(reg->ns_names[reg->nr_ns++], name, len + 1);
 	*ns = reg->nr_ns;
 	return 0;
@@ -293,10 +295,12 @@ int nk_registry_enter(struct nk_registry *reg, uint32_t ns, const char *name,
 		return -ENOSPC;
 
 	index = free_ring(reg)[reg->free_head];
+	nk_journal_obj(reg);
 	reg->free_head = (reg->free_head + 1) & index_mask(reg);
 	reg->nr_used++;
 
 	slot = &reg->slots[index];
+	nk_journal_obj(slot);
 	slot->object = object;
 	slot->type = type;
 	slot->hash = hash;
@@ -304,8 +308,10 @@ int nk_registry_enter(struct nk_registry *reg, uint32_t ns, const char *name,
 	slot->ns = ns;
 	memcpy(slot->name, len ? name : "", len + 1);
 	/* Append at the chain's tail: @link is its NIL terminator. */
-	if (link)
+	if (link) {
+		nk_journal_obj(link);
 		*link = index;
+	}
 
 	*handle = make_handle(reg, index);
 	return 0;
@@ -319,8 +325,10 @@ static void slot_unlink(struct nk_registry *reg, struct nk_registry_slot *slot)
 		    name_link(reg, slot->ns, slot->name, slot->hash);
 
 		/* Names are unique, so the link found is this slot's. */
+		nk_journal_obj(link);
 		*link = slot->next;
 	}
+	nk_journal_obj(slot);
 	slot->hash = 0;
 	slot->next = NK_REGISTRY_NIL;
 	slot->name[0] = '\0';
@@ -348,6 +356,9 @@ int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle)
 
 	/* Queue at the ring's tail: it is reused after all older ones. */
 	nr_free = reg->capacity - reg->nr_used;
+	nk_journal_obj(reg);
+	nk_journal_obj(
+	    &free_ring(reg)[(reg->free_head + nr_free) & index_mask(reg)]);
 	free_ring(reg)[(reg->free_head + nr_free) & index_mask(reg)] = index;
 	reg->nr_used--;
 	return 0;

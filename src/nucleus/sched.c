@@ -17,6 +17,7 @@ int nk_sched_init(struct nk_instance *nk, struct nk_sched *sched, int cpu)
 	root = nk_alloc(nk, sizeof(*root));
 	if (root == NULL)
 		return -ENOMEM;
+	nk_journal_obj(sched);
 	sched->nk = nk;
 	sched->cpu = cpu;
 	for (int i = 0; i < NK_NR_PRIO; i++)
@@ -61,6 +62,8 @@ void nk_sched_enqueue(struct nk_thread *thread, bool at_head)
 
 	nk_assert(!(thread->state & NK_THREAD_READY));
 	nk_assert(prio >= 0 && prio < NK_NR_PRIO);
+	nk_journal_obj(thread);
+	nk_sched_note(sched);
 	if (at_head)
 		nk_list_add_after(&thread->ready_link, &sched->levels[prio]);
 	else
@@ -76,6 +79,8 @@ void nk_sched_dequeue(struct nk_thread *thread)
 	int prio = thread->prio;
 
 	nk_assert(thread->state & NK_THREAD_READY);
+	nk_journal_obj(thread);
+	nk_sched_note(sched);
 	nk_list_del(&thread->ready_link);
 	if (nk_list_empty(&sched->levels[prio])) {
 		sched->level_map[prio / 32] &= ~(1u << (prio % 32));
@@ -100,6 +105,7 @@ static struct nk_thread *sched_pop(struct nk_sched *sched)
 
 void nk_sched_mark(struct nk_sched *sched)
 {
+	nk_sched_note(sched);
 	sched->resched = true;
 }
 
@@ -108,6 +114,8 @@ void nk_sched_account(struct nk_sched *sched, nk_time_t now)
 {
 	struct nk_thread *curr = sched->curr;
 
+	nk_journal_obj(curr);
+	nk_sched_note(sched);
 	if (!(curr->state & NK_THREAD_ROOT))
 		curr->stats.exec_time += now - sched->switched_in;
 	else
@@ -122,6 +130,8 @@ void nk_sched_rr_arm(struct nk_sched *sched)
 
 	if (curr->policy != NK_SCHED_RR || (curr->state & NK_THREAD_ROOT))
 		return;
+	nk_journal_obj(curr);
+	nk_sched_note(sched);
 	if (curr->rr_budget <= 0)
 		curr->rr_budget = curr->quantum;
 	sched->rr_start = nk_clock_now(sched->nk);
@@ -141,6 +151,7 @@ void nk_sched_set_policy(struct nk_thread *thread, enum nk_policy policy,
 	struct nk_sched *sched = thread->sched;
 	bool current = sched->curr == thread;
 
+	nk_journal_obj(thread);
 	if (current && thread->policy == NK_SCHED_RR)
 		nk_timer_stop_locked(&sched->rr_timer);
 	thread->policy = policy;
@@ -161,6 +172,7 @@ void nk_sched_rr_expired(struct nk_timer *timer)
 	if (curr->policy != NK_SCHED_RR || (curr->state & NK_THREAD_ROOT))
 		return;
 	/* A fresh quantum, then rotate: to the tail if anyone is level. */
+	nk_journal_obj(curr);
 	curr->rr_budget = 0;
 	curr->info |= NK_INFO_YIELD;
 	nk_sched_mark(sched);
@@ -187,6 +199,9 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 	nk_time_t now = nk_clock_now(nk);
 	unsigned int flags = 0;
 
+	nk_journal_obj(prev);
+	nk_journal_obj(next);
+	nk_sched_note(sched);
 	if (prev->policy == NK_SCHED_RR && !(prev->state & NK_THREAD_ROOT)) {
 		nk_timer_stop_locked(&sched->rr_timer);
 		prev->rr_budget -= now - sched->rr_start;
@@ -224,6 +239,7 @@ static void sched_move(struct nk_thread *thread, struct nk_sched *to,
 {
 	struct nk_instance *nk = thread->nk;
 
+	nk_journal_obj(thread);
 	thread->migrate_to = NULL;
 	if (thread->state & NK_THREAD_READY) {
 		nk_sched_dequeue(thread);
@@ -261,6 +277,8 @@ static void sched_reschedule(struct nk_sched *sched)
 		 */
 		if (runnable && curr->lock_count > 0)
 			return;
+		nk_sched_note(sched);
+		nk_journal_obj(curr);
 		sched->resched = false;
 		if (curr->migrate_to && !(curr->state & NK_THREAD_ZOMBIE)) {
 			struct nk_sched *to = curr->migrate_to;
@@ -337,6 +355,7 @@ int nk_thread_set_cpu(struct nk_thread *thread, int cpu)
 	} else if (thread->sched->curr == thread) {
 		/* It leaves its CPU itself, at its next reschedule: now if it
 		 * is the caller, at the kick if it runs elsewhere. */
+		nk_journal_obj(thread);
 		thread->migrate_to = to == thread->sched ? NULL : to;
 		if (thread->migrate_to) {
 			nk_sched_mark(thread->sched);
@@ -386,6 +405,8 @@ int nk_sched_lock(struct nk_instance *nk)
 		return -EINVAL;
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
+	if (self)
+		nk_journal_obj(self);
 	if (self == NULL)
 		ret = -EPERM;
 	else if (self->lock_count == INT32_MAX)
@@ -405,6 +426,8 @@ int nk_sched_unlock(struct nk_instance *nk)
 		return -EINVAL;
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
+	if (self)
+		nk_journal_obj(self);
 	if (self == NULL || self->lock_count == 0) {
 		ret = -EPERM;
 	} else if (--self->lock_count == 0) {

@@ -20,6 +20,7 @@ int nk_sem_init(struct nk_instance *nk, struct nk_sem *sem, const char *name,
 		max = ULONG_MAX;
 	if (count > max || (count && (flags & NK_SEM_PULSE)))
 		return -EINVAL;
+	nk_journal_obj(sem);
 	ret = nk_synch_init(nk, &sem->synch, name, flags & NK_SYNCH_PRIO, 0);
 	if (ret)
 		return ret;
@@ -34,6 +35,7 @@ int nk_sem_destroy(struct nk_sem *sem)
 {
 	if (!sem_valid(sem))
 		return -EINVAL;
+	nk_journal_obj(&sem->magic);
 	sem->magic = 0;
 	return nk_synch_destroy(&sem->synch);
 }
@@ -43,6 +45,7 @@ static inline int sem_take(struct nk_sem *sem, nk_time_t timeout,
 			   enum nk_tmode mode)
 {
 	if (sem->count > 0) {
+		nk_journal_obj(&sem->count);
 		sem->count--;
 		return 0;
 	}
@@ -86,8 +89,10 @@ static inline int sem_give(struct nk_sem *sem)
 		nk_sched_run(sem->synch.nk);
 	else if (sem->count == sem->max)
 		return sem->max ? -EOVERFLOW : 0; /* a pulse is lost */
-	else
+	else {
+		nk_journal_obj(&sem->count);
 		sem->count++;
+	}
 	return 0;
 }
 
@@ -114,6 +119,7 @@ int nk_sem_broadcast_locked(struct nk_sem *sem)
 {
 	if (!sem_valid(sem))
 		return -EINVAL;
+	nk_journal_obj(&sem->count);
 	sem->count = 0;
 	if (nk_synch_flush(&sem->synch, NK_WAKE_OK) > 0)
 		nk_sched_run(sem->synch.nk);

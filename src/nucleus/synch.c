@@ -45,6 +45,7 @@ int nk_synch_init(struct nk_instance *nk, struct nk_synch *synch,
 		flags |= NK_SYNCH_OWNER | NK_SYNCH_PRIO;
 	if (flags & NK_SYNCH_PP)
 		flags |= NK_SYNCH_OWNER;
+	nk_journal_obj(synch);
 	memset(synch, 0, sizeof(*synch));
 	synch->nk = nk;
 	synch->flags = flags;
@@ -110,6 +111,8 @@ static void synch_enqueue(struct nk_synch *synch, struct nk_thread *thread)
 {
 	struct nk_list *pos;
 
+	nk_journal_obj(synch);
+	nk_journal_obj(thread);
 	if (synch->flags & NK_SYNCH_PRIO) {
 		/* Before the first less urgent waiter: FIFO within a level. */
 		nk_list_for_each(pos, &synch->waiters) {
@@ -126,6 +129,8 @@ static void synch_enqueue(struct nk_synch *synch, struct nk_thread *thread)
 
 static void synch_dequeue(struct nk_synch *synch, struct nk_thread *thread)
 {
+	nk_journal_obj(synch);
+	nk_journal_obj(thread);
 	nk_list_del(&thread->wait_link);
 	synch->nr_waiters--;
 }
@@ -162,6 +167,7 @@ static void synch_wake(struct nk_synch *synch, struct nk_thread *thread,
 
 static void synch_set_owner(struct nk_synch *synch, struct nk_thread *thread)
 {
+	nk_journal_obj(synch);
 	synch->owner = thread;
 	nk_list_add_before(&synch->owner_link, &thread->owned);
 	nk_synch_update_chain(thread);
@@ -175,12 +181,14 @@ static void synch_transfer(struct nk_synch *synch, unsigned int info)
 {
 	struct nk_thread *old = synch->owner, *next;
 
+	nk_journal_obj(synch);
 	nk_list_del(&synch->owner_link);
 	synch->owner = NULL;
 	if (synch->nr_waiters) {
 		next = nk_list_first_entry(&synch->waiters, struct nk_thread,
 					   wait_link);
 		synch_wake(synch, next, info);
+		nk_journal_obj(next);
 		next->info |= NK_INFO_HANDED;
 		synch_set_owner(synch, next);
 	}
@@ -203,9 +211,11 @@ int nk_synch_destroy_locked(struct nk_synch *synch)
 	if (!synch_valid(synch))
 		return -EINVAL;
 	woken = nk_synch_flush(synch, NK_WAKE_DELETED);
+	nk_journal_obj(synch);
 	if (synch->owner) {
 		struct nk_thread *owner = synch->owner;
 
+		nk_journal_obj(owner);
 		if (owner->info & NK_INFO_HANDED)
 			owner->info |= NK_INFO_DELETED;
 		nk_list_del(&synch->owner_link);
@@ -283,9 +293,11 @@ int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, size_t size,
 			return -ENOMEM;
 		memcpy(seen, ctx, size);
 	}
+	nk_journal_obj(self);
 	self->wait_ctx = seen;
 	ret =
 	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
+	nk_journal_obj(self);
 	self->wait_ctx = NULL;
 	if (seen != ctx) {
 		memcpy(ctx, seen, size);
@@ -324,9 +336,11 @@ struct nk_thread *nk_synch_next_waiter(struct nk_synch *synch,
 void *nk_synch_waiter_ctx(struct nk_thread *thread)
 {
 	nk_check_locked(nk_thread_valid(thread) ? thread->nk : NULL);
-	return nk_thread_valid(thread) && (thread->state & NK_THREAD_PENDING)
-		   ? thread->wait_ctx
-		   : NULL;
+	if (!nk_thread_valid(thread) || !(thread->state & NK_THREAD_PENDING))
+		return NULL;
+	/* Its waker serves the request there: noted, in a session. */
+	nk_journal_block(thread->wait_ctx);
+	return thread->wait_ctx;
 }
 
 struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch)
@@ -445,6 +459,7 @@ static int synch_acquire(struct nk_synch *synch, nk_time_t timeout,
 		return -EDEADLK;
 	ret =
 	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
+	nk_journal_obj(self);
 	self->info &= ~NK_INFO_HANDED;
 	/* Deleted: @synch may be freed memory by now. */
 	nk_assert(ret == NK_WAKE_DELETED ||
@@ -475,11 +490,15 @@ int nk_synch_reacquire(struct nk_synch *synch)
 	 * could not know whether @synch was deleted before it ran again.
 	 */
 	self = nk_current(synch->nk);
-	if (self)
+	if (self) {
+		nk_journal_obj(self);
 		self->info |= NK_INFO_NOBREAK;
+	}
 	ret = synch_acquire(synch, NK_INFINITE, NK_RELATIVE, false);
-	if (self)
+	if (self) {
+		nk_journal_obj(self);
 		self->info &= ~NK_INFO_NOBREAK;
+	}
 	return ret;
 }
 

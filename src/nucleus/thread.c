@@ -20,6 +20,7 @@ void nk_thread_block(struct nk_thread *thread, unsigned int bits,
 {
 	struct nk_sched *sched = thread->sched;
 
+	nk_journal_obj(thread);
 	if (bits & (NK_THREAD_PENDING | NK_THREAD_DELAYED))
 		thread->info &= ~NK_INFO_WAKE_MASK;
 	if (thread->state & NK_THREAD_READY)
@@ -39,6 +40,7 @@ void nk_thread_release(struct nk_thread *thread, unsigned int bits)
 
 	if (!(thread->state & bits))
 		return;
+	nk_journal_obj(thread);
 	if (bits & NK_THREAD_DELAYED)
 		nk_timer_stop_locked(&thread->rtimer);
 	if (bits & NK_THREAD_PENDING)
@@ -76,6 +78,7 @@ void nk_thread_timeout(struct nk_timer *timer)
 	struct nk_thread *thread = timer->cookie;
 	struct nk_instance *nk = thread->nk;
 
+	nk_journal_obj(thread);
 	if (thread->state & NK_THREAD_PENDING) {
 		nk_trace(nk, thread->sched->cpu, NK_TRACE_TIMEOUT, thread,
 			 thread->wchan->name, thread->wchan->trace_id, 0);
@@ -101,6 +104,7 @@ void nk_thread_set_effective(struct nk_thread *thread, int prio,
 
 	if (prio == old)
 		return;
+	nk_journal_obj(thread);
 	if (thread->state & NK_THREAD_READY) {
 		nk_sched_dequeue(thread);
 		thread->prio = prio;
@@ -125,6 +129,8 @@ void nk_thread_set_effective(struct nk_thread *thread, int prio,
 static int thread_setup(struct nk_instance *nk, struct nk_thread *thread,
 			const char *name, int prio, int cpu)
 {
+	nk_journal_obj(thread);
+	nk_core_note(nk->core);
 	thread->magic = NK_THREAD_MAGIC;
 	thread->nk = nk;
 	thread->sched = &nk->scheds[cpu];
@@ -185,6 +191,7 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 	}
 	if (ret == 0) {
 		nk_list_add_before(&thread->instance_link, &nk->core->threads);
+		nk_core_note(nk->core);
 		nk->core->nr_threads++;
 		nk_trace(nk, attr->cpu, NK_TRACE_CREATE, thread, NULL, 0,
 			 thread->prio);
@@ -216,9 +223,11 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
 		nk_free(nk, thread);
 		return ret;
 	}
+	nk_journal_obj(thread);
 	thread->adopted = true;
 	thread->stack_size = nk->default_stack_size;
 	nk_list_add_before(&thread->instance_link, &nk->core->threads);
+	nk_core_note(nk->core);
 	nk->core->nr_threads++;
 	*out = thread;
 	return 0;
@@ -229,6 +238,7 @@ void nk_thread_wait_cpu(struct nk_thread *self)
 	struct nk_instance *nk = self->nk;
 
 	/* Ready it like a started thread, then wait for the CPU. */
+	nk_journal_obj(self);
 	self->state = NK_THREAD_DORMANT;
 	nk_thread_release(self, NK_THREAD_DORMANT);
 	nk_sched_run(nk);
@@ -280,6 +290,7 @@ int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
 	if (!(thread->state & NK_THREAD_DORMANT) || thread->entry) {
 		ret = -EBUSY;
 	} else {
+		nk_journal_obj(thread);
 		thread->entry = entry;
 		thread->arg = arg;
 		nk_trace(nk, thread->sched->cpu, NK_TRACE_START, thread, NULL,
@@ -295,6 +306,7 @@ int nk_thread_start(struct nk_thread *thread, nk_thread_fn entry, void *arg)
 
 void nk_thread_unlink(struct nk_thread *thread)
 {
+	nk_journal_obj(thread);
 	if (thread->state & NK_THREAD_PENDING)
 		nk_synch_forget_waiter(thread);
 	nk_timer_stop_locked(&thread->rtimer);
@@ -304,6 +316,7 @@ void nk_thread_unlink(struct nk_thread *thread)
 			   NK_THREAD_SUSPENDED | NK_THREAD_DORMANT);
 	thread->wchan = NULL;
 	if (thread->joining) {
+		nk_journal_obj(thread->joining);
 		thread->joining->joiner = NULL;
 		thread->joining = NULL;
 	}
@@ -316,6 +329,7 @@ void nk_thread_unlink(struct nk_thread *thread)
 static void thread_detach_all(struct nk_thread *thread)
 {
 	nk_thread_unlink(thread);
+	nk_journal_obj(thread);
 	thread->state |= NK_THREAD_ZOMBIE;
 	nk_trace(thread->nk, thread->sched->cpu, NK_TRACE_EXIT, thread, NULL, 0,
 		 0);
@@ -379,6 +393,8 @@ void nk_thread_free(struct nk_thread *thread)
 	nk->be->thread_reap(nk->be_priv, thread->shadow);
 	nk_personality_finalize(thread);
 	nk_list_del(&thread->instance_link);
+	nk_core_note(nk->core);
+	nk_journal_obj(thread);
 	nk->core->nr_threads--;
 	thread->magic = 0;
 	thread->rtimer.magic = 0;
@@ -418,6 +434,7 @@ int nk_thread_delete(struct nk_thread *thread)
 		   (thread->state & NK_THREAD_RELAXED)) {
 		/* Running on another CPU, or under Linux: it ends itself at
 		 * its next preemption point or nucleus call. */
+		nk_journal_obj(thread);
 		thread->info |= NK_INFO_CANCEL;
 		nk_sched_mark(thread->sched);
 		nk_sched_run(nk);
@@ -461,11 +478,15 @@ int nk_thread_join(struct nk_thread *thread)
 		ret = -EBUSY;
 	if (ret)
 		goto out;
+	nk_journal_obj(thread);
+	nk_journal_obj(self);
 	thread->joiner = self;
 	self->joining = thread;
 	if (!(thread->state & NK_THREAD_ZOMBIE))
 		ret =
 		    nk_synch_sleep(&thread->joiners, NK_INFINITE, NK_RELATIVE);
+	nk_journal_obj(thread);
+	nk_journal_obj(self);
 	thread->joiner = NULL;
 	self->joining = NULL;
 	if (ret == 0)
@@ -506,6 +527,7 @@ int nk_thread_suspend(struct nk_thread *thread)
 	else if (thread == self && self->lock_count > 0)
 		ret = -EPERM;
 	if (ret == 0) {
+		nk_journal_obj(thread);
 		thread->suspend_count++;
 		nk_trace(nk, thread->sched->cpu, NK_TRACE_SUSPEND, thread, NULL,
 			 0, thread->suspend_count);
@@ -532,6 +554,7 @@ int nk_thread_resume(struct nk_thread *thread)
 	} else if (thread->suspend_count == 0) {
 		ret = -EPERM;
 	} else {
+		nk_journal_obj(thread);
 		thread->suspend_count--;
 		nk_trace(nk, thread->sched->cpu, NK_TRACE_RESUME, thread, NULL,
 			 0, thread->suspend_count);
@@ -557,6 +580,7 @@ int nk_thread_set_priority(struct nk_thread *thread, int priority)
 	if (thread->state & NK_THREAD_ZOMBIE) {
 		ret = -ESRCH;
 	} else {
+		nk_journal_obj(thread);
 		thread->base_prio = priority;
 		nk_synch_update_chain(thread);
 		nk_sched_run(nk);
@@ -594,10 +618,12 @@ int nk_thread_yield(struct nk_instance *nk)
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self) {
+		nk_journal_obj(self);
 		self->info |= NK_INFO_YIELD;
 		nk_sched_mark(self->sched);
 		nk_sched_run(nk);
 		/* Nobody level to yield to: forget the request. */
+		nk_journal_obj(self);
 		self->info &= ~NK_INFO_YIELD;
 	}
 	nk_lock_release(nk);
@@ -661,6 +687,7 @@ int nk_thread_set_wakeup(struct nk_thread *thread, nk_time_t date,
 static void thread_set_periodic(struct nk_thread *thread, nk_time_t start,
 				nk_time_t period)
 {
+	nk_journal_obj(thread);
 	thread->period = period;
 	thread->next_release =
 	    start == NK_INFINITE ? nk_date_add(nk_clock_now(thread->nk), period)
@@ -716,6 +743,7 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 		ret = -EWOULDBLOCK;
 	if (ret)
 		goto out;
+	nk_journal_obj(self);
 	now = nk_clock_now(nk);
 	if (now < self->next_release) {
 		nk_time_t release = self->next_release;
@@ -724,6 +752,7 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 		if (ret)
 			goto out;
 		now = nk_clock_now(nk);
+		nk_journal_obj(self);
 		if (self->next_release == release) {
 			self->next_release =
 			    nk_date_add(self->next_release, self->period);
@@ -767,6 +796,7 @@ int nk_thread_unblock(struct nk_thread *thread)
 	} else if (thread->info & NK_INFO_NOBREAK) {
 		/* A relock: it goes on waiting, as it would after a break. */
 	} else {
+		nk_journal_obj(thread);
 		thread->info |= NK_INFO_UNBLOCKED;
 		if (thread->state & NK_THREAD_PENDING)
 			nk_synch_forget_waiter(thread);
@@ -796,6 +826,7 @@ static void thread_relax(struct nk_thread *self, int reason, long nr)
 	struct nk_instance *nk = self->nk;
 
 	nk_thread_block(self, NK_THREAD_RELAXED, NK_INFINITE, NULL);
+	nk_journal_obj(self);
 	self->stats.mode_switches++;
 	nk_trace(nk, self->sched->cpu, NK_TRACE_RELAX, self, NULL, 0, reason);
 	if (reason == NK_RELAX_SYSCALL && (self->mode & NK_MODE_WARNSW) &&
@@ -878,6 +909,7 @@ int nk_thread_set_mode(struct nk_instance *nk, unsigned int clear,
 	if (self) {
 		if (old)
 			*old = self->mode;
+		nk_journal_obj(self);
 		self->mode = (self->mode & ~clear) | set;
 	}
 	nk_lock_release(nk);
@@ -999,7 +1031,11 @@ int nk_thread_host(struct nk_thread *thread, pid_t *tid, pthread_t *pthread)
 
 int *nk_thread_errno(struct nk_thread *thread)
 {
-	return nk_thread_valid(thread) ? &thread->errno_slot : NULL;
+	if (!nk_thread_valid(thread))
+		return NULL;
+	/* Set through the pointer, under the lock for another thread's. */
+	nk_journal_obj(&thread->errno_slot);
+	return &thread->errno_slot;
 }
 
 const char *nk_thread_wait_name(struct nk_thread *thread)

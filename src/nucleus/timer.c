@@ -42,6 +42,7 @@ int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
 	    cpu < 0 || cpu >= nk->nr_cpus ||
 	    (name && strlen(name) >= NK_NAME_MAX))
 		return -EINVAL;
+	nk_journal_obj(timer);
 	memset(timer, 0, sizeof(*timer));
 	timer->nk = nk;
 	timer->cpu = cpu;
@@ -58,6 +59,7 @@ int nk_timer_init(struct nk_instance *nk, struct nk_timer *timer,
 void nk_timer_init_own(struct nk_instance *nk, struct nk_timer *timer, int cpu,
 		       enum nk_timer_kind kind, void *cookie)
 {
+	nk_journal_obj(timer);
 	memset(timer, 0, sizeof(*timer));
 	timer->nk = nk;
 	timer->cpu = cpu;
@@ -93,6 +95,7 @@ void nk_timer_reprogram(struct nk_sched *sched, int member)
 
 	if (when == sched->programmed[member])
 		return;
+	nk_journal_obj(&sched->programmed[member]);
 	sched->programmed[member] = when;
 	nk->be->program_timer(nk->be_priv, sched->cpu, member, when);
 }
@@ -104,6 +107,7 @@ static struct nk_rbtree *timer_tree(const struct nk_timer *timer)
 
 static void timer_dequeue(struct nk_timer *timer)
 {
+	nk_journal_obj(timer);
 	nk_rbtree_erase(timer_tree(timer), &timer->node);
 	timer->armed = false;
 }
@@ -111,6 +115,7 @@ static void timer_dequeue(struct nk_timer *timer)
 /* Into the tree of the member that may run it: see the top. */
 static void timer_enqueue(struct nk_timer *timer)
 {
+	nk_journal_obj(timer);
 	timer->tree = timer->owner >= 0 ? timer->owner : timer->nk->member;
 	nk_rbtree_insert(timer_tree(timer), &timer->node, timer_compare);
 	timer->armed = true;
@@ -129,6 +134,7 @@ void nk_timer_member_gone(struct nk_sched *sched, int member)
 {
 	struct nk_rbnode *first;
 
+	nk_sched_note(sched);
 	while ((first = nk_rbtree_first(&sched->timers[member])) != NULL) {
 		struct nk_timer *timer =
 		    nk_container_of(first, struct nk_timer, node);
@@ -139,6 +145,7 @@ void nk_timer_member_gone(struct nk_sched *sched, int member)
 		else
 			timer->date = NK_INFINITE;
 	}
+	nk_journal_obj(&sched->programmed[member]);
 	sched->programmed[member] = NK_INFINITE;
 	nk_timer_reprogram(sched, sched->nk->member);
 }
@@ -148,6 +155,7 @@ void nk_timer_migrate(struct nk_timer *timer, int cpu)
 {
 	int old = timer->cpu, tree = timer->tree;
 
+	nk_journal_obj(timer);
 	if (!timer->armed) {
 		timer->cpu = cpu;
 		return;
@@ -171,6 +179,7 @@ int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 	    (value == NK_INFINITE && interval > 0))
 		return -EINVAL;
 	date = nk_abs_timeout(timer->nk, value, mode);
+	nk_journal_obj(timer);
 	was_armed = timer->armed;
 	tree = timer->tree;
 	if (was_armed)
@@ -248,6 +257,7 @@ void nk_timer_handler(struct nk_instance *nk, int cpu)
 	nk_time_t now = nk_clock_now(nk);
 	struct nk_rbnode *first;
 
+	nk_journal_obj(&sched->programmed[nk->member]);
 	sched->programmed[nk->member] =
 	    NK_INFINITE; /* the backend consumed it */
 	while ((first = nk_rbtree_first(tree)) != NULL) {

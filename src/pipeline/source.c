@@ -6,6 +6,8 @@
  */
 #include "pipeline.h"
 
+#include <fusion/journal.h>
+
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +18,9 @@ static int irq_alloc(struct ipipe *pipe, unsigned int first, unsigned int end,
 	for (unsigned int i = first; i < end; i++) {
 		if (pipe->kind[i] == IPIPE_IRQ_FREE) {
 			pipe->kind[i] = (unsigned char)kind;
+			/* The pipeline is the process's own; @irq may be in
+			 * a session's memory. */
+			nk_journal_obj(irq);
 			*irq = i;
 			return 0;
 		}
@@ -156,6 +161,7 @@ int ipipe_source_attach(struct ipipe *pipe, const struct ipipe_source *src,
 			irq_release(pipe, n);
 		} else {
 			source_describe(src, pipe->source_name[n]);
+			nk_journal_obj(irq);
 			*irq = n;
 		}
 	}

@@ -96,8 +96,11 @@ void live_timer_sync(struct live_cpu *c)
 void live_timer_remote(struct live *live, int cpu, int member, nk_time_t when)
 {
 	struct live_cpu_shared *c = &live->sh->cpus[cpu];
-	nk_time_t old = atomic_exchange(&c->deadline[member], when);
 	pid_t tid = atomic_load(&c->irq_tid[member]);
+	nk_time_t old;
+
+	nk_journal_obj(&c->deadline[member]);
+	old = atomic_exchange(&c->deadline[member], when);
 
 	if (when < old && tid > 0)
 		syscall(SYS_tgkill, atomic_load(&live->sh->pid[member]), tid,

@@ -28,6 +28,7 @@
 #include "../common/exit.h"
 #include "../common/options.h"
 #include "../common/host.h"
+#include "../../nucleus/journal.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -63,6 +64,13 @@ static __thread bool live_irq_ctx;
 static __thread sigjmp_buf *live_exit_point;
 /* Set while nk_consume spins: nucleus code, outside the lock. */
 static __thread bool live_busy_spin;
+/*
+ * Gates to open once the lock is released: a thread let go under the
+ * lock would run although an undo of the section, should its holder die
+ * before the release, said it must not (see release()).
+ */
+static __thread struct be_gate *live_opens[2 * NK_MAX_CPUS];
+static __thread int live_nr_opens;
 __thread unsigned int live_signals;
 
 /* Name of the calling shadow's thread, or NULL: async-signal-safe. */
@@ -138,8 +146,12 @@ static void shadow_unboost(struct live_shadow *s)
  */
 static void shadow_set_fifo(struct live *live, struct live_shadow *s, int fifo)
 {
-	int old = atomic_exchange(&s->fifo, fifo);
+	int old;
 
+	nk_journal_obj(&s->fifo);
+	nk_journal_obj(&live->sh->fifo_shadows[atomic_load(&s->fifo)]);
+	nk_journal_obj(&live->sh->fifo_shadows[fifo]);
+	old = atomic_exchange(&s->fifo, fifo);
 	if (old > 0)
 		atomic_fetch_sub(&live->sh->fifo_shadows[old], 1);
 	if (fifo > 0)
@@ -160,34 +172,93 @@ static bool shadow_outranked(struct live *live, const struct live_shadow *s)
 }
 
 /*
- * The nucleus lock, from a holder that died holding it (a member of the
- * session, killed): said once.  The cleanup that makes a shared instance
- * whole again is not built yet (docs/architecture.md, "A member dying").
- * A bare write: this may run in a signal handler.
+ * The nucleus lock is ours.  From a holder that died holding it (a member
+ * of the session, killed), its unfinished critical section is undone
+ * first, which only a journal that overflowed or was damaged prevents
+ * (docs/architecture.md, "A member dying"): said once.  Then our own
+ * changes are noted.  Bare writes: this may run in a signal handler.
  */
-static bool taken(struct live *live, enum be_pilock_taken how)
-{
-	static const char msg[] =
-	    "fusion: a member of the session died holding the nucleus "
-	    "lock: the instance it shares may be inconsistent\n";
+enum take_kind {
+	TAKE_CALL,    /* a call into the nucleus begins */
+	TAKE_HANDLER, /* a handler runs while the caller's call waits */
+	TAKE_RESUME,  /* a call goes on after a switch */
+};
 
+static bool taken(struct live *live, enum be_pilock_taken how,
+		  enum take_kind kind)
+{
+	static const char undone[] =
+	    "fusion: a member of the session died holding the nucleus "
+	    "lock: its unfinished change was undone\n";
+	static const char broken[] =
+	    "fusion: a member of the session died holding the nucleus "
+	    "lock: its change could not be undone, the instance it shares "
+	    "may be inconsistent\n";
+	struct nk_journal *j = live->sh->journal;
 	ssize_t told = 0;
 
-	if (how == BE_PILOCK_OWNER_DIED &&
-	    !atomic_exchange(&live->owner_died, true))
-		told = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	(void)told; /* nothing more to tell it with if it failed */
-	return how != BE_PILOCK_ABANDONED;
+	if (how == BE_PILOCK_ABANDONED)
+		return false;
+	if (how == BE_PILOCK_OWNER_DIED) {
+		bool whole = j == NULL || nk_journal_undo(j);
+
+		if (!atomic_exchange(&live->owner_died, true))
+			told = whole ? write(STDERR_FILENO, undone,
+					     sizeof(undone) - 1)
+				     : write(STDERR_FILENO, broken,
+					     sizeof(broken) - 1);
+		(void)told; /* nothing more to tell it with if it failed */
+	}
+	if (j && kind == TAKE_RESUME)
+		nk_journal_resume(j);
+	else if (j)
+		nk_journal_begin(j, kind == TAKE_CALL);
+	if (j && live_self && live_self->live == live && kind != TAKE_HANDLER)
+		nk_journal_thread(live_self->thread);
+	return true;
 }
 
-static void take(struct live *live)
+static void take(struct live *live, enum take_kind kind)
 {
-	taken(live, be_pilock_acquire(&live->sh->lock));
+	taken(live, be_pilock_acquire(&live->sh->lock), kind);
 }
 
-static bool take_unless(struct live *live, _Atomic bool *abandon)
+static bool take_unless(struct live *live, _Atomic bool *abandon,
+			enum take_kind kind)
 {
-	return taken(live, be_pilock_acquire_unless(&live->sh->lock, abandon));
+	return taken(live, be_pilock_acquire_unless(&live->sh->lock, abandon),
+		     kind);
+}
+
+/*
+ * Every change made under the lock is whole: no undo from here on.  The
+ * threads it let go run from here on.
+ */
+static void release(struct live *live)
+{
+	int opens = live_nr_opens;
+
+	if (live->sh->journal)
+		nk_journal_commit(live->sh->journal);
+	live_nr_opens = 0;
+	be_pilock_release(&live->sh->lock);
+	for (int i = 0; i < opens; i++)
+		be_gate_open(live_opens[i]);
+}
+
+/* Lock held: @s may run once it is released. */
+static void open_at_release(struct live_shadow *s)
+{
+	if (live_nr_opens < (int)(sizeof(live_opens) / sizeof(live_opens[0])))
+		live_opens[live_nr_opens++] = &s->gate;
+	else
+		be_gate_open(&s->gate);
+}
+
+/* Lock held: @c's record of who runs it is about to change. */
+static void note_cpu(struct live_cpu_shared *c)
+{
+	nk_journal_save(c->line, sizeof(c->line));
 }
 
 void live_nucleus_lock(struct live *live)
@@ -200,12 +271,16 @@ void live_nucleus_lock(struct live *live)
 	live_sud_allow();
 	atomic_signal_fence(memory_order_seq_cst);
 	if (s == NULL || s->live != live)
-		take(live);
-	else if (atomic_load(&s->killed) || !take_unless(live, &s->killed))
+		take(live, TAKE_CALL);
+	else if (atomic_load(&s->killed) ||
+		 !take_unless(live, &s->killed, TAKE_CALL))
 		shadow_exit(s); /* its killer may hold the lock, waiting */
-	if (s && s->live == live)
+	if (s && s->live == live) {
+		nk_journal_obj(&s->entries);
 		s->entries++;
+	}
 	if (s && s->live == live && s->relaxed && !live_irq_ctx) {
+		nk_journal_obj(&s->relaxed);
 		s->relaxed = false;
 		live->handlers->harden(live->nk);
 	}
@@ -224,7 +299,7 @@ void live_nucleus_unlock(struct live *live)
 	    atomic_load_explicit(&live->cpus[s->cpu].sh->current,
 				 memory_order_relaxed) == s)
 		live_timer_sync(&live->cpus[s->cpu]);
-	be_pilock_release(&live->sh->lock);
+	release(live);
 	atomic_signal_fence(memory_order_seq_cst);
 	live_depth = 0;
 	if (live_preempt_pending) {
@@ -315,12 +390,12 @@ static void shadow_interrupted(struct live_shadow *s)
 {
 	struct live *live = s->live;
 
-	if (!take_unless(live, &s->killed))
+	if (!take_unless(live, &s->killed, TAKE_HANDLER))
 		return;
 	live_irq_ctx = true;
 	live->handlers->interrupted(live->nk, s->thread);
 	live_irq_ctx = false;
-	be_pilock_release(&live->sh->lock);
+	release(live);
 }
 
 static void park(struct live_shadow *s)
@@ -369,8 +444,11 @@ static void park_idle(struct live *live, struct live_shadow *s,
 
 		if (n < 0)
 			break;
+		/* The hand-over is read under the lock: undone with the
+		 * section that made it, it never happened. */
+		take(live, TAKE_HANDLER);
+		note_cpu(c->sh);
 		next = atomic_exchange(&c->sh->handoff, NULL);
-		take(live);
 		live_irq_ctx = true;
 		live_idle_take(live, c, events, n);
 		/*
@@ -384,7 +462,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		waiter = atomic_load(&c->sh->idle_waiter) == s;
 		if (waiter)
 			until = live_timer_idle(live, c);
-		be_pilock_release(&live->sh->lock);
+		release(live);
 		/* Last: the thread handed over, more urgent, would preempt us
 		 * with the lock held. */
 		if (next)
@@ -411,7 +489,9 @@ static void park_idle(struct live *live, struct live_shadow *s,
 static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 			 struct live_shadow *n)
 {
+	note_cpu(c->sh);
 	if (w && w != n) {
+		atomic_store(&c->sh->handoff_pid, w->pid);
 		atomic_store(&c->sh->handoff, n);
 		if (be_gate_ring(&w->gate)) {
 			/* It opens @n's gate: it must get its CPU.  Were
@@ -422,7 +502,7 @@ static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 		if (atomic_exchange(&c->sh->handoff, NULL) != n)
 			return;
 	}
-	be_gate_open(&n->gate);
+	open_at_release(n);
 }
 
 /*
@@ -436,6 +516,8 @@ static void shadow_move(struct live *live, struct live_shadow *s, int cpu)
 	struct live_shadow *expected = s;
 	cpu_set_t set;
 
+	note_cpu(live->cpus[s->cpu].sh);
+	nk_journal_obj(&s->cpu);
 	if (atomic_compare_exchange_strong(&live->cpus[s->cpu].sh->idle_waiter,
 					   &expected, NULL))
 		be_gate_ring(&s->gate);
@@ -530,13 +612,17 @@ static bool live_fini(void *priv)
 static int shared_attach(struct live *live, int nr_cpus, const int *cpus)
 {
 	struct live_shared *sh;
+	size_t size = sizeof(*sh) + (size_t)nr_cpus * sizeof(sh->cpus[0]);
 	bool made;
 
-	sh = nk_backend_state(
-	    live->nk, sizeof(*sh) + (size_t)nr_cpus * sizeof(sh->cpus[0]),
-	    &made);
+	sh = nk_backend_state(live->nk, size, &made);
 	if (sh == NULL)
 		return -ENOMEM;
+	if (made && live->shared) {
+		sh->journal = nk_journal_make(live->nk);
+		if (sh->journal == NULL)
+			return -ENOMEM;
+	}
 	if (made) {
 		be_pilock_init(&sh->lock, live->shared);
 		sh->nr_cpus = nr_cpus;
@@ -549,6 +635,7 @@ static int shared_attach(struct live *live, int nr_cpus, const int *cpus)
 		atomic_store(&sh->cpus[i].deadline[live->member], NK_INFINITE);
 	atomic_store(&sh->pid[live->member], live->pid);
 	live->sh = sh;
+	nk_journal_audit_skip(sh, size, true);
 	return 0;
 }
 
@@ -671,6 +758,7 @@ static void live_program_timer(void *priv, int cpu, int member, nk_time_t when)
 		live_timer_remote(live, cpu, member, when);
 		return;
 	}
+	nk_journal_obj(c->deadline);
 	atomic_store(c->deadline, when);
 	/*
 	 * Earlier than the timer is armed, or it fired (an idle waiter
@@ -693,6 +781,10 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	nk_time_t until = NK_INFINITE;
 
 	if (!(flags & NK_SWITCH_PARK)) {
+		if (n)
+			note_cpu(live->cpus[n->cpu].sh);
+		if (p)
+			note_cpu(live->cpus[p->cpu].sh);
 		if (n) {
 			atomic_store(&live->cpus[n->cpu].sh->current, n);
 			waiter = atomic_exchange(
@@ -727,22 +819,23 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	if (flags & NK_SWITCH_RELAX) {
 		/* @p runs on under Linux; nobody parks for an idle CPU: the
 		 * interrupt thread takes its interrupts. */
+		nk_journal_obj(&p->relaxed);
 		p->relaxed = true;
 		if (n)
-			be_gate_open(&n->gate);
+			open_at_release(n);
 		shadow_unboost(p);
 		return;
 	}
 	if (flags & NK_SWITCH_EXIT) {
 		/* Everything shared is touched before the lock goes. */
-		be_pilock_release(&live->sh->lock);
+		release(live);
 		if (n)
 			be_gate_open(&n->gate);
 		shadow_exit(p);
 	}
 	if (idle)
 		atomic_store(&idle->sh->idle_waiter, p);
-	be_pilock_release(&live->sh->lock);
+	release(live);
 	if (n)
 		be_gate_open(&n->gate);
 	/* Only now: lowered sooner, @p could lose its CPU to the load it
@@ -754,7 +847,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	else
 		park(p);
 	/* Killed since its gate opened: its killer holds the lock. */
-	if (!take_unless(live, &p->killed))
+	if (!take_unless(live, &p->killed, TAKE_RESUME))
 		shadow_exit(p);
 }
 
@@ -802,6 +895,14 @@ static void live_kick(void *priv, int cpu)
 	}
 }
 
+/* The records of our threads change without the lock too (gates,
+ * flags): the journal's audit leaves them out. */
+static void shadow_free(struct live *live, struct live_shadow *s)
+{
+	nk_journal_audit_skip(s, sizeof(*s), false);
+	nk_free(live->nk, s);
+}
+
 static struct live_shadow *shadow_new(struct live *live,
 				      struct nk_thread *thread)
 {
@@ -809,6 +910,7 @@ static struct live_shadow *shadow_new(struct live *live,
 
 	if (s == NULL)
 		return NULL;
+	nk_journal_audit_skip(s, sizeof(*s), true);
 	s->live = live;
 	s->pid = live->pid;
 	s->member = live->member;
@@ -858,7 +960,7 @@ static void *shadow_main(void *arg)
 	if (sigsetjmp(exit_point, 0))
 		return NULL;
 	live_exit_point = &exit_point;
-	take(live);
+	take(live, TAKE_CALL);
 	live->handlers->thread_entry(s->thread);
 	return NULL;
 }
@@ -885,7 +987,7 @@ static int live_thread_init(void *priv, struct nk_thread *thread,
 	if (ret) {
 		*shadow = NULL;
 		shadow_set_fifo(live, s, 0);
-		nk_free(live->nk, s);
+		shadow_free(live, s);
 		return ret == -EAGAIN ? -EAGAIN : -ENOMEM;
 	}
 	snprintf(name, sizeof(name), "%s", nk_thread_name(thread));
@@ -926,7 +1028,7 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 		ret = be_exit_hook_arm(live->handlers, live->nk);
 	if (ret) {
 		shadow_set_fifo(live, s, 0);
-		nk_free(live->nk, s);
+		shadow_free(live, s);
 		return ret;
 	}
 	unblock_backend_signals(live);
@@ -1039,7 +1141,7 @@ static void live_thread_reap(void *priv, void *shadow)
 				(int)s->pid);
 			return;
 		}
-		nk_free(live->nk, s);
+		shadow_free(live, s);
 		return;
 	}
 	if (live_self != s) {
@@ -1060,7 +1162,7 @@ static void live_thread_reap(void *priv, void *shadow)
 		live_watchdog_forget(s);
 		atomic_fetch_sub(&live->bound, 1);
 	}
-	nk_free(live->nk, s);
+	shadow_free(live, s);
 }
 
 static struct nk_thread *live_self_thread(void *priv)

@@ -126,6 +126,9 @@ struct live_cpu_shared {
 			 */
 			struct live_shadow *_Atomic idle_waiter;
 			struct live_shadow *_Atomic handoff;
+			/* The process of the waiter rung to open it: if
+			 * that one dies first, its cleaner does. */
+			_Atomic pid_t handoff_pid;
 			int linux_cpu; /* the same for every member */
 		};
 		char line[LIVE_CPU_STRIDE];
@@ -144,6 +147,8 @@ struct live_cpu_shared {
  */
 struct live_shared {
 	struct be_pilock lock; /* the nucleus lock */
+	/* Its holder's notes, in a session (NULL: a private instance). */
+	struct nk_journal *journal;
 	int nr_cpus;
 	_Atomic pid_t pid[NK_MAX_MEMBERS]; /* each member's process, 0: none */
 	/* How many shadows have each SCHED_FIFO priority as their own. */

@@ -18,7 +18,8 @@
 /*
  * Lock held: no CPU names a shadow of dead process @pid (member
  * @member) any more.  A thread handed to it as the idle waiter, which
- * it would have let in, is let in here.
+ * it would have let in, is let in here, whether it was still the
+ * waiter or was rung out of its poll already.
  */
 static void forget(struct live *live, int member, pid_t pid)
 {
@@ -26,8 +27,13 @@ static void forget(struct live *live, int member, pid_t pid)
 		struct live_cpu_shared *c = &live->sh->cpus[i];
 		struct live_shadow *s = atomic_load(&c->idle_waiter);
 
-		if (s && s->pid == pid) {
+		nk_journal_save(c->line, sizeof(c->line));
+		nk_journal_obj(&c->deadline[member]);
+		nk_journal_obj(&c->irq_tid[member]);
+		if (s && s->pid == pid)
 			atomic_store(&c->idle_waiter, NULL);
+		if ((s && s->pid == pid) ||
+		    atomic_load(&c->handoff_pid) == pid) {
 			s = atomic_exchange(&c->handoff, NULL);
 			if (s && s->pid != pid)
 				be_gate_open(&s->gate);
@@ -38,6 +44,7 @@ static void forget(struct live *live, int member, pid_t pid)
 		atomic_store(&c->deadline[member], NK_INFINITE);
 		atomic_store(&c->irq_tid[member], 0);
 	}
+	nk_journal_obj(&live->sh->pid[member]);
 	atomic_store(&live->sh->pid[member], 0);
 }
 

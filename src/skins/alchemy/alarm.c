@@ -30,6 +30,7 @@ static void alarm_fire(struct nk_timer *timer)
 {
 	struct alchemy_alarm *a = timer->cookie;
 
+	nk_journal_obj(&a->expiries);
 	a->expiries++;
 	/* rt_alarm_delete() refuses to run in here, so @a stays valid. */
 	a->handler(a->arg);

@@ -111,6 +111,8 @@ static void ring_put(struct alchemy_buffer *b, const unsigned char *src,
 
 	if (first > len)
 		first = len;
+	nk_journal_save(b->data + b->wroff, first);
+	nk_journal_save(b->data, len - first);
 	memcpy(b->data + b->wroff, src, first);
 	memcpy(b->data, src + first, len - first);
 	b->wroff = (b->wroff + len) % b->bufsz;

@@ -83,6 +83,7 @@ void alchemy_heap_reclaim(struct nk_instance *nk, void *object)
 
 	nk_heap_destroy(&h->heap);
 	skin_wait_destroy(nk, &h->synch);
+	nk_journal_data(h->pool, 0, false);
 	nk_free(nk, h->pool);
 	nk_free(nk, h);
 }
@@ -99,6 +100,7 @@ static int heap_prepare(struct nk_instance *nk, void *object, const char *wname)
 	h->pool = nk_alloc(nk, bytes);
 	if (h->pool == NULL || nk_heap_init(&h->heap, h->pool, bytes))
 		return -ENOMEM;
+	nk_journal_data(h->pool, bytes, true);
 	return 0;
 }
 

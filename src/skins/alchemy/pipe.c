@@ -82,6 +82,7 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 	if (p == NULL)
 		return -ENOMEM;
 	nk_lock(nk);
+	nk_journal_obj(p);
 	ret = minor_reserve(p, minor);
 	nk_unlock(nk);
 	if (ret) {
@@ -97,6 +98,7 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 	}
 	minor = p->minor;
 	nk_lock(nk);
+	nk_journal_obj(p);
 	if (ret == 0) {
 		p->np = np;
 		p->linux_fd = nk_pipe_linux_fd(np);

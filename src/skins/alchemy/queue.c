@@ -167,14 +167,18 @@ static struct queue_msg *msg_alloc(struct alchemy_queue *q, size_t size)
 	msg->refcount = 0;
 	msg->queued = 0;
 	nk_list_init(&msg->link);
+	/* The payload is the user's, written and read without the lock. */
+	nk_journal_data(msg + 1, size, true);
 	return msg;
 }
 
 /* Give the block back once nobody refers to it any more. */
 static void msg_release(struct alchemy_queue *q, struct queue_msg *msg)
 {
-	if (msg->refcount == 0 && !msg->queued)
+	if (msg->refcount == 0 && !msg->queued) {
+		nk_journal_data(msg + 1, 0, false);
 		nk_heap_free(&q->heap, msg);
+	}
 }
 
 /*
@@ -231,6 +235,7 @@ int rt_queue_free(RT_QUEUE *queue, void *buf)
 	if (msg == NULL || msg->refcount == 0) {
 		ret = -EINVAL;
 	} else {
+		nk_journal_obj(msg);
 		msg->refcount--;
 		msg_release(q, msg);
 	}
@@ -270,6 +275,7 @@ static ssize_t hand_over(struct nk_thread *to, struct queue_req *req,
 			memcpy(req->buf, data, size);
 		return ret ? ret : (ssize_t)size;
 	}
+	nk_journal_obj(msg);
 	msg->refcount++;
 	req->msg = msg;
 	return (ssize_t)size;
@@ -319,6 +325,7 @@ static int post(struct nk_instance *nk, struct alchemy_queue *q,
 	int n = deliver(q, msg, data, size, mode);
 
 	if (n == 0 && !(mode & Q_BROADCAST)) {
+		nk_journal_obj(msg);
 		msg->queued = 1;
 		if (mode & Q_URGENT)
 			nk_list_add_after(&msg->link, &q->msgs);
@@ -355,6 +362,7 @@ int rt_queue_send(RT_QUEUE *queue, const void *buf, size_t size, int mode)
 		   nk_synch_nr_waiters(&q->synch) == 0) {
 		ret = -ENOMEM;
 	} else {
+		nk_journal_obj(msg);
 		msg->refcount--;
 		msg->size = size;
 		ret = post(nk, q, msg, buf, size, mode);
@@ -417,6 +425,7 @@ static ssize_t take_queued(struct alchemy_queue *q, struct queue_req *req)
 	ssize_t ret;
 
 	nk_list_del(&msg->link);
+	nk_journal_obj(msg);
 	msg->queued = 0;
 	q->mcount--;
 	ret = hand_over(NULL, req, msg, msg_payload(msg), msg->size);
@@ -538,6 +547,7 @@ int rt_queue_flush(RT_QUEUE *queue)
 		    nk_list_first_entry(&q->msgs, struct queue_msg, link);
 
 		nk_list_del(&msg->link);
+		nk_journal_obj(msg);
 		msg->queued = 0;
 		msg_release(q, msg);
 	}

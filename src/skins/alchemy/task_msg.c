@@ -35,6 +35,8 @@ void alchemy_task_msg_destroy(struct alchemy_task *t)
 
 static void msg_unlink(struct alchemy_msg *msg)
 {
+	/* In its sender's TCB: changed by the receiver too. */
+	nk_journal_obj(msg);
 	if (msg->receiver) {
 		nk_list_del(&msg->link);
 		msg->receiver = NULL;
@@ -52,6 +54,7 @@ void alchemy_task_msg_exit(struct alchemy_task *t)
 	}
 	if (t->msg_out) {
 		msg_unlink(t->msg_out);
+		nk_journal_obj(&t->msg_out);
 		t->msg_out = NULL;
 	}
 }

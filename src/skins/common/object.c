@@ -80,6 +80,8 @@ int skin_enter_slow(const struct skin_desc *desc, struct nk_instance **nkp,
 		return skin_error(desc, ret);
 	nk_lock(nk);
 	ret = nk_personality_register(nk, &desc->pers, (void **)&sk);
+	if (ret == 0)
+		nk_journal_block(sk);
 	if (ret == 0 && !__atomic_load_n(&sk->ready, __ATOMIC_RELAXED))
 		ret = skin_setup(desc, nk, sk);
 	nk_unlock(nk);
@@ -178,6 +180,7 @@ int skin_register_locked(struct skin *sk, unsigned int cls, const char *name,
 				object, &h);
 	if (ret)
 		return skin_error(skin_desc_of(sk), ret);
+	nk_journal_obj(handle);
 	*handle = make_handle(c, h);
 	if (name && name[0] && nk_synch_flush(&c->binders, NK_WAKE_OK) > 0)
 		nk_sched_run(sk->nk);

@@ -290,8 +290,12 @@ static inline int skin_lookup_locked(struct skin *sk, unsigned int cls,
 	tag = sk->classes[cls].tag;
 	if (__builtin_expect(handle >> 32 == tag, 1) &&
 	    nk_registry_lookup(sk->reg, (nk_handle_t)handle, skin_type(sk, cls),
-			       object) == 0)
+			       object) == 0) {
+		/* Found to be changed, most often: noted for the journal of
+		 * a shared instance's lock. */
+		nk_journal_block(*object);
 		return 0;
+	}
 	return skin_bad_handle(skin_desc_of(sk), cls);
 }
 

@@ -14,6 +14,7 @@
 
 void psos_asr_count(int delta)
 {
+	nk_journal_obj(&psos()->asr_pending);
 	__atomic_add_fetch(&psos()->asr_pending, (unsigned int)delta,
 			   __ATOMIC_RELAXED);
 }
@@ -44,6 +45,7 @@ void psos_asr_deliver(struct nk_instance *nk)
 		jmp_buf back;
 
 		nk_lock(nk);
+		nk_journal_block(t);
 		if (t->asr && t->signals && !(t->mode & T_NOASR)) {
 			asr = t->asr;
 			mode = t->asr_mode;
@@ -78,6 +80,7 @@ unsigned long as_catch(void (*start_addr)(unsigned long signals),
 	if (ret)
 		return ret;
 	nk_lock(nk);
+	nk_journal_block(t);
 	t->asr = start_addr;
 	t->asr_mode = mode;
 	nk_unlock(nk);

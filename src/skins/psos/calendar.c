@@ -104,6 +104,7 @@ unsigned long tm_set(unsigned long date, unsigned long time,
 	nk_lock(nk);
 	ret = psos_cal_ticks(st, date, time, ticks, &cal);
 	if (ret == 0) {
+		nk_journal_block(st);
 		st->cal_offset = cal - (int64_t)nk_tbase_ticks(&st->skin.tbase);
 		st->time_set = true;
 		cal_moved(nk, st);

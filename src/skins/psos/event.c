@@ -20,6 +20,8 @@ static bool ev_take(struct psos_task *t, struct ev_wait *w)
 
 	if ((w->flags & EV_ANY) ? bits == 0 : bits != w->mask)
 		return false;
+	nk_journal_obj(&t->events);
+	nk_journal_obj(w);
 	t->events &= ~bits;
 	w->got = bits;
 	return true;
@@ -33,6 +35,7 @@ static bool ev_serve(struct nk_thread *waiter, void *ctx, void *arg)
 
 void psos_events_post(struct psos_task *t, unsigned long events)
 {
+	nk_journal_obj(&t->events);
 	t->events |= events;
 	skin_wait_serve_locked(&t->evwait, ev_serve, t, false);
 }

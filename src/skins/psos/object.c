@@ -109,6 +109,7 @@ unsigned long psos_configure(const struct psos_config *config)
 	if (ret)
 		return ret;
 	nk_lock(nk);
+	nk_journal_block(st);
 	if (config->kc_ticks2sec != st->ticks2sec) {
 		nk_tbase_set_period(&st->skin.tbase,
 				    1000000000 /

@@ -106,6 +106,7 @@ static unsigned long partition_get(struct nk_instance *nk, void *object,
 		return ERR_OBJID;
 	for (unsigned long i = 0; i < p->nbuf; i++) {
 		if (!p->out[i]) {
+			nk_journal_obj(&p->out[i]);
 			p->out[i] = 1;
 			p->used++;
 			*out = p->base + i * p->bsize;
@@ -133,6 +134,7 @@ static unsigned long partition_put(struct nk_instance *nk, void *object,
 		return ERR_BUFADDR;
 	if (!p->out[i])
 		return ERR_BUFFREE;
+	nk_journal_obj(&p->out[i]);
 	p->out[i] = 0;
 	p->used--;
 	return SUCCESS;

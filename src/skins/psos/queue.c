@@ -240,6 +240,7 @@ static unsigned long queue_post(unsigned long qid, unsigned int kind,
 		ret = m ? SUCCESS : ERR_NOMGB;
 	}
 	if (m) {
+		nk_journal_save(m, sizeof(*m) + len);
 		memcpy(m->data, buf, len);
 		m->len = len;
 		if (urgent)

@@ -128,6 +128,7 @@ static void *region_take(struct psos_region *r, unsigned long n)
 		if (++run == n) {
 			unsigned long start = u + 1 - n;
 
+			nk_journal_save(&r->map[start], n * sizeof(r->map[0]));
 			r->map[start] = (short)n;
 			for (unsigned long i = start + 1; i <= u; i++)
 				r->map[i] = -1;
@@ -208,6 +209,7 @@ static unsigned long region_put(struct nk_instance *nk, void *object,
 	if (r->map[u] == 0)
 		return ERR_SEGFREE;
 	n = (unsigned long)r->map[u];
+	nk_journal_save(&r->map[u], n * sizeof(r->map[0]));
 	for (unsigned long i = u; i < u + n; i++)
 		r->map[i] = 0;
 	r->used -= n;

@@ -45,6 +45,7 @@ int psos_task_attach(struct nk_thread *thread, void *ext)
 	int ret;
 
 	if (t) {
+		nk_journal_obj(&x->task);
 		x->task = t;
 		return 0;
 	}
@@ -183,6 +184,7 @@ static unsigned long task_get(unsigned long tid, struct nk_instance **nk,
 	if (ret)
 		return ret;
 	nk_lock(*nk);
+	nk_journal_block(*t);
 	return SUCCESS;
 }
 
@@ -248,6 +250,7 @@ unsigned long t_create(const char *name, unsigned long prio,
 /* Start @t's thread at its entry in mode @mode.  Lock held. */
 static int task_launch(struct psos_task *t, unsigned long mode)
 {
+	nk_journal_block(t);
 	t->mode = mode & PSOS_MODE_BITS;
 	t->unlocked = false;
 	/* A restart of a task that had them off turns them back on. */
@@ -336,6 +339,7 @@ unsigned long t_restart(unsigned long tid, unsigned long targs[4])
 	attr.stack_size = t->stack;
 	err = nk_thread_create(nk, &attr, &thread);
 	if (err == 0) {
+		nk_journal_obj(&st->adopt);
 		st->adopt = t;
 		err = nk_thread_attach(thread, &psos_skin.pers, (void **)&x);
 		st->adopt = NULL;
@@ -350,6 +354,7 @@ unsigned long t_restart(unsigned long tid, unsigned long targs[4])
 	old = t->thread;
 	x = nk_thread_personality(old, &psos_skin.pers);
 	x->task = NULL;
+	nk_journal_block(t);
 	t->thread = thread;
 	t->events = 0;
 	/* It catches its signals again, if it wants them. */
@@ -507,6 +512,7 @@ unsigned long psos_task_mode(struct nk_instance *nk, struct psos_task *t,
 	unsigned long old;
 
 	nk_lock(nk);
+	nk_journal_block(t);
 	old = t->mode;
 	t->mode = mode & PSOS_MODE_BITS;
 	if ((old ^ mode) & T_TSLICE)

@@ -28,6 +28,7 @@ static void timer_fire(struct nk_timer *timer)
 	struct psos_timer *tm =
 	    nk_container_of(timer, struct psos_timer, timer);
 
+	nk_journal_block(tm);
 	psos_events_post(tm->task, tm->events);
 	if (!tm->periodic && tm->handle) {
 		skin_unregister_locked(&psos_in(timer->nk)->skin, tm->handle);

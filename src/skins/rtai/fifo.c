@@ -135,6 +135,7 @@ int rtf_create(unsigned int fifo, int size)
 	/* Sockets and memory: outside the lock. */
 	ret = nk_pipe_create(nk, NULL, (size_t)f->cap, &np);
 	nk_lock(nk);
+	nk_journal_obj(f);
 	if (fifos[fifo]) {
 		/* Created already (maybe meanwhile): one open more. */
 		fifos[fifo]->opens++;

@@ -32,6 +32,7 @@ RTIME start_rt_timer(int period)
 		return 0;
 	st = rtai_state();
 	nk_lock(nk);
+	nk_journal_block(st);
 	st->timer_running = true;
 	if (st->periodic_mode && period > 0) {
 		(void)nk_tbase_set_period(&st->skin.tbase, period);
@@ -52,6 +53,7 @@ void stop_rt_timer(void)
 		return;
 	st = rtai_state();
 	nk_lock(nk);
+	nk_journal_block(st);
 	st->timer_running = false;
 	(void)nk_tbase_set_period(&st->skin.tbase, 0);
 	nk_unlock(nk);

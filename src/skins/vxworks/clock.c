@@ -52,6 +52,7 @@ STATUS sysClkRateSet(int ticksPerSecond)
 		return vx_fail(ret);
 	nk_lock(nk);
 	nk_tbase_set_period(&vs->skin.tbase, 1000000000 / ticksPerSecond);
+	nk_journal_obj(&vs->clk_rate);
 	vs->clk_rate = ticksPerSecond;
 	/* A time slice counts ticks: its length follows the rate. */
 	if (vs->slice)

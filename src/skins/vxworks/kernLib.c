@@ -26,6 +26,7 @@ STATUS kernelTimeSlice(int ticks)
 	if (ret)
 		return vx_fail(ret);
 	nk_lock(nk);
+	nk_journal_obj(&vs->slice);
 	vs->slice = ticks;
 	vx_slice_all(vs);
 	nk_unlock(nk);

@@ -68,6 +68,7 @@ static int ring_put(struct vx_msgq *q, struct nk_thread *from,
 	char *slot = slot_at(q, index);
 	int ret = 0;
 
+	nk_journal_save(slot, sizeof(UINT) + m->len);
 	if (from)
 		ret = nk_thread_copy_from(from, slot + sizeof(UINT), m->buf,
 					  m->len);

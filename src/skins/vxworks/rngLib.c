@@ -76,9 +76,10 @@ static void ring_copy(struct vx_ring *r, int pos, char *data, int n, bool in)
 		int at = (pos + done) % r->size;
 		int run = r->size - at < n - done ? r->size - at : n - done;
 
-		if (in)
+		if (in) {
+			nk_journal_save(r->buf + at, (size_t)run);
 			memcpy(r->buf + at, data + done, (size_t)run);
-		else
+		} else
 			memcpy(data + done, r->buf + at, (size_t)run);
 		done += run;
 	}
@@ -109,8 +110,12 @@ static int ring_apply(struct vx_ring *r, enum ring_op op, char *data, int n)
 	case RING_ROOM:
 		return room;
 	case RING_AHEAD:
-		if (n < room)
-			r->buf[(r->head + r->count + n) % r->size] = *data;
+		if (n < room) {
+			char *at = &r->buf[(r->head + r->count + n) % r->size];
+
+			nk_journal_obj(at);
+			*at = *data;
+		}
 		return 0;
 	case RING_MOVE:
 		r->count += n < room ? n : room;

@@ -47,6 +47,7 @@ TASK_ID taskIdDefault(TASK_ID tid)
 	if (vx_enter(&nk, &vs))
 		return 0;
 	nk_lock(nk);
+	nk_journal_obj(&vs->default_tid);
 	if (tid != 0)
 		vs->default_tid = tid;
 	ret = vs->default_tid;

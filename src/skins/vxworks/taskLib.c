@@ -172,8 +172,10 @@ int vx_task_get(TASK_ID tid, struct nk_instance **nk, struct vx_task **out)
 
 	if (tid == 0) {
 		ret = vx_task_current(nk, out);
-		if (ret == 0)
+		if (ret == 0) {
 			nk_lock(*nk);
+			nk_journal_block(*out);
+		}
 		return ret;
 	}
 	ret = vx_enter(nk, NULL);
@@ -196,6 +198,7 @@ int vx_task_lookup_locked(uintptr_t tid, struct vx_task **out)
 
 	if (ret == 0) {
 		*out = anchor->tcb;
+		nk_journal_block(*out);
 		return 0;
 	}
 	/* Not a handle: maybe a taskInit() task's WIND_TCB address. */
@@ -271,6 +274,7 @@ static int task_spawn(struct vx_spawn *sp, int priority, TASK_ID *tid)
 	if (ret)
 		return ret;
 	nk_lock(nk);
+	nk_journal_obj(&vs->spawned);
 	/* Anonymous tasks are named as VxWorks names them; long names are
 	 * cut to what the registry and the nucleus keep. */
 	if (sp->name == NULL || sp->name[0] == '\0')
