@@ -82,13 +82,14 @@ test: trace-tools gui-tools build
 # of tools/ and the docs checks, which test nothing of the architecture,
 # the live runs of the tick-based skins, whose margins of a tick or a
 # millisecond the emulator's delays exceed (their sim runs stay), the
-# skins' runs in a session, which qemu-user refuses (it keeps no robust
-# futex list; session/ tests skip themselves there), and
+# skins' runs in a session and their journal audits, which qemu-user
+# refuses (it keeps no robust futex list; session/ tests skip themselves
+# there), and
 # fusion sim's runner test, whose runner starts programs with exec,
 # which qemu-user cannot follow without binfmt_misc.
 ARCH ?= aarch64
 CROSS_TESTS ?= .
-CROSS_EXCLUDE ?= ^(fuzz|tools|docs)/|^(vxworks|psos|rtai)-live/|-session/|^sim/test_runner$$
+CROSS_EXCLUDE ?= ^(fuzz|tools|docs|journal-audit)/|^(vxworks|psos|rtai)-live/|-session/|^sim/test_runner$$
 cross:
 	@[ -f cmake/toolchain-$(ARCH).cmake ] || \
 		{ echo "ARCH=$(ARCH): no cmake/toolchain-$(ARCH).cmake (aarch64 or riscv64)"; exit 2; }
