@@ -374,10 +374,7 @@ static inline unsigned int nk_trace_id(struct nk_instance *nk)
 {
 	unsigned int id;
 
-	/* 0 means "no number": skipped when the counter wraps.  An undo
-	 * may hand a number out twice: a trace then shows two objects as
-	 * one, nothing worse. */
-	nk_journal_obj(&nk->core->trace_serial);
+	/* 0 means "no number": skipped when the counter wraps. */
 	do
 		id = __atomic_add_fetch(&nk->core->trace_serial, 1,
 					__ATOMIC_RELAXED);

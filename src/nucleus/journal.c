@@ -88,8 +88,9 @@ static void append(struct nk_journal *j, uintptr_t addr, size_t len, bool fresh)
 {
 	uint32_t entries =
 	    atomic_load_explicit(&j->entries, memory_order_relaxed);
-	size_t at = j->end, size;
-	struct nk_journal_entry *e;
+	struct nk_journal_entry hdr = {
+	    .addr = addr, .len = (uint32_t)len, .fresh = fresh};
+	size_t at = j->end, size = entry_size(&hdr);
 	unsigned int slot = 0;
 
 	if (j->overflow || !in_segment(j, addr, len))
@@ -102,17 +103,14 @@ static void append(struct nk_journal *j, uintptr_t addr, size_t len, bool fresh)
 		    j->seen[slot].len >= len)
 			return;
 	}
-	size = sizeof(*e) + (fresh ? 0 : (len + 7) & ~(size_t)7);
 	if (entries == NK_JOURNAL_ENTRIES || len > UINT32_MAX ||
 	    size > sizeof(j->log) - at) {
 		j->overflow = true;
 		return;
 	}
-	e = (void *)(j->log + at);
-	*e = (struct nk_journal_entry){
-	    .addr = addr, .len = (uint32_t)len, .fresh = fresh};
+	memcpy(j->log + at, &hdr, sizeof(hdr));
 	if (!fresh)
-		copy_noted((unsigned char *)(e + 1), addr, len);
+		copy_noted(j->log + at + sizeof(hdr), addr, len);
 	j->at[entries] = (uint32_t)at;
 	j->end = (uint32_t)(at + size);
 	if (!fresh && len >= RESUME_MIN) {

@@ -11,9 +11,9 @@
 
 #include <pthread.h>
 #include <stdio.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define AUDIT_SKIPS 1024
 

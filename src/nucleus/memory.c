@@ -96,8 +96,9 @@ int nk_place(bool session, bool join, struct nk_instance **out)
 		return ret;
 	}
 	nk_journal_audit_range(arena, place.size, &arena->heap);
-	/* Changed under the session's lock, not the nucleus's, and by
-	 * anyone, with an atomic increment. */
+	/* Changed under the session's lock, not the nucleus's; and by
+	 * anyone, lock or not, with an atomic increment that an undo need
+	 * not take back (journal.h). */
 	nk_journal_audit_skip(&arena->open, sizeof(arena->open), true);
 	nk_journal_audit_skip(&arena->core.trace_serial,
 			      sizeof(arena->core.trace_serial), true);

@@ -255,12 +255,6 @@ static void open_at_release(struct live_shadow *s)
 		be_gate_open(&s->gate);
 }
 
-/* Lock held: @c's record of who runs it is about to change. */
-static void note_cpu(struct live_cpu_shared *c)
-{
-	nk_journal_save(c->line, sizeof(c->line));
-}
-
 void live_nucleus_lock(struct live *live)
 {
 	struct live_shadow *s = live_self;
@@ -447,7 +441,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		/* The hand-over is read under the lock: undone with the
 		 * section that made it, it never happened. */
 		take(live, TAKE_HANDLER);
-		note_cpu(c->sh);
+		live_note_cpu(c->sh);
 		next = atomic_exchange(&c->sh->handoff, NULL);
 		live_irq_ctx = true;
 		live_idle_take(live, c, events, n);
@@ -489,7 +483,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 			 struct live_shadow *n)
 {
-	note_cpu(c->sh);
+	live_note_cpu(c->sh);
 	if (w && w != n) {
 		atomic_store(&c->sh->handoff_pid, w->pid);
 		atomic_store(&c->sh->handoff, n);
@@ -516,7 +510,7 @@ static void shadow_move(struct live *live, struct live_shadow *s, int cpu)
 	struct live_shadow *expected = s;
 	cpu_set_t set;
 
-	note_cpu(live->cpus[s->cpu].sh);
+	live_note_cpu(live->cpus[s->cpu].sh);
 	nk_journal_obj(&s->cpu);
 	if (atomic_compare_exchange_strong(&live->cpus[s->cpu].sh->idle_waiter,
 					   &expected, NULL))
@@ -782,9 +776,9 @@ static void live_switch_to(void *priv, void *prev, void *next,
 
 	if (!(flags & NK_SWITCH_PARK)) {
 		if (n)
-			note_cpu(live->cpus[n->cpu].sh);
+			live_note_cpu(live->cpus[n->cpu].sh);
 		if (p)
-			note_cpu(live->cpus[p->cpu].sh);
+			live_note_cpu(live->cpus[p->cpu].sh);
 		if (n) {
 			atomic_store(&live->cpus[n->cpu].sh->current, n);
 			waiter = atomic_exchange(

@@ -231,6 +231,13 @@ struct live {
 	struct live_source *sources[1024]; /* by IRQ (IPIPE_NR_IRQS) */
 };
 
+/* Lock held: @c's record of who runs it is about to change (the
+ * journal of a shared instance's lock, fusion/journal.h). */
+static inline void live_note_cpu(struct live_cpu_shared *c)
+{
+	nk_journal_save(c->line, sizeof(c->line));
+}
+
 /* setup.c */
 bool live_rt_allowed(bool no_rt);
 int live_fifo_prio(const struct live *live, int nucleus_prio);

@@ -27,7 +27,7 @@ static void forget(struct live *live, int member, pid_t pid)
 		struct live_cpu_shared *c = &live->sh->cpus[i];
 		struct live_shadow *s = atomic_load(&c->idle_waiter);
 
-		nk_journal_save(c->line, sizeof(c->line));
+		live_note_cpu(c);
 		nk_journal_obj(&c->deadline[member]);
 		nk_journal_obj(&c->irq_tid[member]);
 		if (s && s->pid == pid)
