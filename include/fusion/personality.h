@@ -77,6 +77,14 @@ struct nk_personality {
 	void (*exit)(struct nk_thread *thread, void *ext);
 	/** @p thread's storage is being freed (reaped, joined or destroyed). */
 	void (*finalize)(struct nk_thread *thread, void *ext);
+	/**
+	 * The block of a thread's own state that @p ext points to, when
+	 * the skin keeps it apart (a TCB that t_restart() hands to a new
+	 * thread): in a session, noted in the lock's journal with @p ext
+	 * each time the thread takes the lock (fusion/journal.h).  NULL:
+	 * the extension holds it all.
+	 */
+	void *(*tcb)(void *ext);
 	/** The instance is destroyed, after every thread was finalized. */
 	void (*fini)(struct nk_instance *nk, void *state);
 	/**

@@ -186,8 +186,15 @@ int nk_thread_attach(struct nk_thread *thread,
 void nk_journal_thread(struct nk_thread *thread)
 {
 	nk_journal_obj(thread);
-	for (int i = 0; i < thread->nr_attached; i++)
-		nk_journal_block(thread->pers_ext[thread->pers_order[i]]);
+	for (int i = 0; i < thread->nr_attached; i++) {
+		int slot = thread->pers_order[i];
+		const struct nk_personality *pers =
+		    thread->nk->personalities[slot].pers;
+
+		nk_journal_block(thread->pers_ext[slot]);
+		if (pers && pers->tcb)
+			nk_journal_block(pers->tcb(thread->pers_ext[slot]));
+	}
 }
 
 void *nk_thread_personality(struct nk_thread *thread,

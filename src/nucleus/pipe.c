@@ -435,29 +435,30 @@ int nk_pipe_resize(struct nk_pipe *pipe, size_t poolsize)
 {
 	struct nk_heap probe;
 	struct nk_instance *nk;
-	void *pool, *old;
+	void *pool = NULL, *old = NULL;
 	int ret = 0;
 
 	if (!pipe_valid(pipe) || poolsize == 0)
 		return -EINVAL;
 	nk = pipe->nk;
-	pool = nk_alloc(nk, poolsize);
-	if (pool == NULL)
-		return -ENOMEM;
-	/* A heap's blocks are tagged with its address: made in place
-	 * below, once this one says the pool can hold one. */
-	if (nk_heap_init(&probe, pool, poolsize)) {
-		nk_free(nk, pool);
-		return -EINVAL;
-	}
+	/* The new pool is taken in the section that installs it: undone
+	 * together, in a session. */
 	nk_lock_acquire(nk);
 	pipe_note(pipe);
 	/* The root context sends a message from the pool: not now. */
-	if (pipe->flushing || pipe->dead) {
+	if (pipe->flushing || pipe->dead)
 		ret = pipe->dead ? -EINVAL : -EBUSY;
+	else if ((pool = nk_alloc(nk, poolsize)) == NULL)
+		ret = -ENOMEM;
+	/* A heap's blocks are tagged with its address: made in place
+	 * below, once this one says the pool can hold one. */
+	else if (nk_heap_init(&probe, pool, poolsize))
+		ret = -EINVAL;
+	if (ret) {
 		old = pool;
 	} else {
 		old = pipe->pool;
+		nk_journal_obj(&pipe->heap);
 		nk_heap_destroy(&pipe->heap);
 		nk_list_init(&pipe->out);
 		nk_list_init(&pipe->in);

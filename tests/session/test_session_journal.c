@@ -264,12 +264,13 @@ TEST(killed_at_random)
 	struct nk_thread *e;
 	void *mem;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-	/* There the first victim does not come back from joining the
-	 * instance, or the second one (not understood yet, see
-	 * docs/architecture.md, Not yet): the plain and debug builds run
-	 * it. */
-	printf("skipped under the sanitizers\n");
+#if defined(__SANITIZE_THREAD__)
+	/* There a victim's thread spins on its CPU while another of its
+	 * threads kicks it, tens of thousands of times: ThreadSanitizer
+	 * runs a signal's handler at the thread's next call it intercepts
+	 * only (the loop is not found yet; docs/architecture.md, Not yet).
+	 * The other builds run it. */
+	printf("skipped under ThreadSanitizer\n");
 	return;
 #endif
 	session_test_name(name, sizeof(name), "kill");
@@ -300,8 +301,12 @@ TEST(killed_at_random)
 		CHECK(ret == NK_WAKE_OK || ret == NK_WAKE_OWNER_DEAD);
 		CHECK_EQ(nk_mutex_unlock(board->mutex), 0);
 		CHECK_EQ(echo_answers(), 0);
-		CHECK_EQ(nk_thread_relax(nk), 0);
+		/* The check takes the lock, which hardens us: relaxed after
+		 * it, we do not hold the CPU while we wait for the spawner
+		 * (without Syscall User Dispatch, as under the sanitizers,
+		 * nothing would relax us then). */
 		test_instance_whole(nk);
+		CHECK_EQ(nk_thread_relax(nk), 0);
 	}
 	undone = atomic_load(&nk->core->journal->undone);
 	lost = atomic_load(&nk->core->journal->lost);

@@ -69,6 +69,7 @@ extern const struct skin_desc psos_skin;
 /* The thread hooks and reclaim hooks, in their classes' files. */
 int psos_task_attach(struct nk_thread *thread, void *ext);
 void psos_task_exit(struct nk_thread *thread, void *ext);
+void *psos_task_tcb(void *ext);
 int psos_state_init(struct nk_instance *nk, void *state);
 void psos_state_fini(struct nk_instance *nk, void *state);
 void psos_sem_reclaim(struct nk_instance *nk, void *object);

@@ -81,6 +81,7 @@ const struct skin_desc psos_skin = {
 	    .init = psos_state_init,
 	    .attach = psos_task_attach,
 	    .exit = psos_task_exit,
+	    .tcb = psos_task_tcb,
 	    .fini = psos_state_fini,
 	    .leave = skin_leave,
 	    .member_gone = skin_member_gone,

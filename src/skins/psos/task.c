@@ -33,6 +33,11 @@ static void task_free(struct nk_instance *nk, struct psos_task *t)
 	nk_free(nk, t);
 }
 
+void *psos_task_tcb(void *ext)
+{
+	return ((struct psos_ext *)ext)->task;
+}
+
 /* Set up a TCB for @thread: the one t_restart() hands over, else a new
  * one, with the thread's priority, running (main, another skin's
  * thread) until t_create() says it is dormant.  Lock held. */

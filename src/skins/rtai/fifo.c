@@ -118,8 +118,18 @@ static int fifo_alloc(unsigned int fifo, int size, struct nk_instance **nk,
 	*f = nk_alloc(*nk, sizeof(**f) + (size_t)cap);
 	if (*f == NULL)
 		return -ENOMEM;
+	/* Only this process's threads use it, and an undo is only ever of
+	 * a dead process's section, whose FIFOs go with it: nothing of it
+	 * needs noting. */
+	nk_journal_data(*f, sizeof(**f) + (size_t)cap, true);
 	(*f)->cap = cap;
 	return 0;
+}
+
+static void fifo_free(struct nk_instance *nk, struct rtai_fifo *f)
+{
+	nk_journal_data(f, 0, false);
+	nk_free(nk, f);
 }
 
 int rtf_create(unsigned int fifo, int size)
@@ -135,7 +145,6 @@ int rtf_create(unsigned int fifo, int size)
 	/* Sockets and memory: outside the lock. */
 	ret = nk_pipe_create(nk, NULL, (size_t)f->cap, &np);
 	nk_lock(nk);
-	nk_journal_obj(f);
 	if (fifos[fifo]) {
 		/* Created already (maybe meanwhile): one open more. */
 		fifos[fifo]->opens++;
@@ -152,7 +161,7 @@ int rtf_create(unsigned int fifo, int size)
 		return 0;
 	if (ret == -EEXIST && np)
 		nk_pipe_delete(np);
-	nk_free(nk, f);
+	fifo_free(nk, f);
 	return ret == -EEXIST ? 0 : ret;
 }
 
@@ -179,7 +188,7 @@ int rtf_resize(unsigned int fifo, int size)
 		nf = f;
 	}
 	nk_unlock(nk);
-	nk_free(nk, nf);
+	fifo_free(nk, nf);
 	return ret ? ret : size;
 }
 
@@ -189,7 +198,7 @@ void rtai_fifo_reclaim(struct nk_instance *nk)
 		if (fifos[i]) {
 			sem_drop(fifos[i]);
 			nk_pipe_delete(fifos[i]->np);
-			nk_free(nk, fifos[i]);
+			fifo_free(nk, fifos[i]);
 			fifos[i] = NULL;
 		}
 }
@@ -235,7 +244,7 @@ static int fifo_op_locked(struct nk_instance *nk, unsigned int fifo,
 			fifos[fifo] = NULL;
 			sem_drop(f);
 			nk_pipe_delete(f->np);
-			nk_free(nk, f);
+			fifo_free(nk, f);
 		}
 		break;
 	case FIFO_PUT:

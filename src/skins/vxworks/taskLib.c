@@ -80,6 +80,7 @@ static int task_register(struct vx_state *vs, struct vx_task *t,
 		t->anchor = old->anchor;
 		t->handle = old->handle;
 		old->anchor = NULL;
+		nk_journal_obj(t->anchor);
 		t->anchor->tcb = t;
 		return 0;
 	}
