@@ -12,27 +12,34 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-static _Atomic uint32_t ping, pong;
+/* The two words: in a shared mapping for processes. */
+static _Atomic uint32_t *ping, *pong;
+static int futex_wait_op = FUTEX_WAIT_PRIVATE;
+static int futex_wake_op = FUTEX_WAKE_PRIVATE;
 static long rounds = 200000;
 static int cpu = -1;
 
 static void wait_word(_Atomic uint32_t *word)
 {
 	while (atomic_exchange(word, 0) == 0)
-		syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+		syscall(SYS_futex, word, futex_wait_op, 0, NULL, NULL, 0);
 }
 
 static void post_word(_Atomic uint32_t *word)
 {
 	atomic_store(word, 1);
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	syscall(SYS_futex, word, futex_wake_op, 1, NULL, NULL, 0);
 }
 
 static void setup_self(int prio)
@@ -52,8 +59,8 @@ static void *peer(void *arg)
 	(void)arg;
 	setup_self(23);
 	for (long i = 0; i < rounds; i++) {
-		wait_word(&ping);
-		post_word(&pong);
+		wait_word(ping);
+		post_word(pong);
 	}
 	return NULL;
 }
@@ -68,25 +75,56 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
+	const char *mode = argc > 3 ? argv[3] : "threads";
+	bool processes = strcmp(mode, "processes") == 0;
+	_Atomic uint32_t *words;
 	pthread_t thread;
+	pid_t child = 0;
 	double t0, t1;
 
 	if (argc > 1)
 		rounds = strtol(argv[1], NULL, 10);
 	cpu = argc > 2 ? atoi(argv[2]) : (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	if (rounds <= 0 || cpu < 0) {
-		fprintf(stderr, "usage: bench_futex_pingpong [ROUNDS] [CPU]\n");
+	if (rounds <= 0 || cpu < 0 ||
+	    (!processes && strcmp(mode, "threads") != 0)) {
+		fprintf(stderr, "usage: bench_futex_pingpong [ROUNDS] [CPU] "
+				"[threads|processes]\n");
 		return 2;
 	}
+	words = mmap(NULL, 2 * sizeof(*words), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (words == MAP_FAILED) {
+		perror("bench_futex_pingpong: mmap");
+		return 1;
+	}
+	ping = &words[0];
+	pong = &words[1];
+	if (processes) {
+		futex_wait_op = FUTEX_WAIT;
+		futex_wake_op = FUTEX_WAKE;
+		child = fork();
+		if (child < 0) {
+			perror("bench_futex_pingpong: fork");
+			return 1;
+		}
+		if (child == 0) {
+			peer(NULL);
+			_exit(0);
+		}
+	} else {
+		pthread_create(&thread, NULL, peer, NULL);
+	}
 	setup_self(20);
-	pthread_create(&thread, NULL, peer, NULL);
 	t0 = now_ns();
 	for (long i = 0; i < rounds; i++) {
-		post_word(&ping);
-		wait_word(&pong);
+		post_word(ping);
+		wait_word(pong);
 	}
 	t1 = now_ns();
-	pthread_join(thread, NULL);
+	if (processes)
+		waitpid(child, NULL, 0);
+	else
+		pthread_join(thread, NULL);
 	printf("%.1f ns per switch\n", (t1 - t0) / (2.0 * rounds));
 	return 0;
 }
