@@ -276,10 +276,17 @@ TEST(write_to_linux)
 	CHECK_STR(r.data[1], "bb");
 	CHECK_STR(r.data[2], "ccc");
 
-	/* Deleted: what was queued is dropped, Linux reads end of file. */
+	/*
+	 * Deleted: what was queued is dropped, Linux reads end of file.
+	 * The lock held from the write to the delete: the root side's
+	 * flush of "ccc" may still be on its way back from Linux, and would
+	 * send "lost" too if it got the lock in between.
+	 */
 	st = root_stall();
+	nk_lock(test_runtime());
 	CHECK_EQ(rt_pipe_write(&p, "lost", 4, P_NORMAL), 4);
 	CHECK_EQ(rt_pipe_delete(&p), 0);
+	nk_unlock(test_runtime());
 	root_restore(st);
 	CHECK_EQ(fusion_pipe_open(4), -ENOENT);
 	linux_read_start(&r, fd, 1);
