@@ -253,13 +253,13 @@ TEST(mutex_recursion_and_ownership)
 static SEM_ID m1, m2;
 
 /*
- * How long L holds m1, in ticks: on live, room for the checks main
- * makes meanwhile on a slow build (the journal's audit, a loaded
- * machine).
+ * How long a holder keeps a mutex: @ticks on sim, and on live room for
+ * what main does meanwhile on a slow build (the journal's audit, a
+ * Debug build, a loaded machine).
  */
-static int hold_ticks(void)
+static int held(int ticks)
 {
-	return on_sim() ? 10 : 200;
+	return on_sim() ? ticks : 200;
 }
 
 static int holder_body(long arg)
@@ -267,7 +267,7 @@ static int holder_body(long arg)
 	(void)arg;
 	CHECK_EQ(semTake(m1, WAIT_FOREVER), OK);
 	note("L-holds");
-	taskDelay(hold_ticks());
+	taskDelay(held(10));
 	note("L-gives");
 	CHECK_EQ(semGive(m1), OK);
 	note("L-done");
@@ -314,7 +314,7 @@ TEST(inheritance_is_transitive)
 	CHECK_EQ(prio, 10);
 	CHECK_EQ(taskPriorityGet(mid, &prio), OK);
 	CHECK_EQ(prio, 10);
-	CHECK_EQ(taskDelay(2 * hold_ticks()), OK);
+	CHECK_EQ(taskDelay(2 * held(10)), OK);
 	check_log("L-holds@0 M-holds@0 H-waits@0 L-gives@10 M-got@10 "
 		  "H-got@10 L-done@10");
 	CHECK_EQ(semDelete(m1), OK);
@@ -333,7 +333,7 @@ TEST(no_inheritance_without_option)
 	spawn("M", 40, (FUNCPTR)middle_body, 0);
 	CHECK_EQ(taskPriorityGet(low, &prio), OK);
 	CHECK_EQ(prio, 50);
-	CHECK_EQ(taskDelay(2 * hold_ticks()), OK);
+	CHECK_EQ(taskDelay(2 * held(10)), OK);
 	CHECK_EQ(semDelete(m1), OK);
 	CHECK_EQ(semDelete(m2), OK);
 }
@@ -345,7 +345,7 @@ static int safe_holder_body(long arg)
 	CHECK_EQ(semTake(m, WAIT_FOREVER), OK);
 	CHECK_EQ(semTake(m, WAIT_FOREVER), OK);
 	note("holds");
-	taskDelay(4);
+	taskDelay(held(4));
 	CHECK_EQ(semGive(m), OK);
 	note("nested");
 	CHECK_EQ(semGive(m), OK);
