@@ -168,6 +168,8 @@ static bool cleaned_up(int ours)
 		nk_lock(nk);
 		nr = nk->core->nr_threads;
 		nk_unlock(nk);
+		/* The lock hardened us: not to sleep holding the CPU. */
+		CHECK_EQ(nk_thread_relax(nk), 0);
 		if (nr == (unsigned int)ours)
 			return true;
 		nanosleep(&(struct timespec){0, 1000000}, NULL);
