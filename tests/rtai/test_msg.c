@@ -13,6 +13,9 @@ static RT_TASK *server;
 
 #define IS_ERR(p) rt_is_reterr((long)(p))
 
+/* A sleep that only rt_task_masked_unblock() ends. */
+#define LONG_SLEEP nano2count(10000 * MS)
+
 /* Receives three words, answers the calls among them doubled. */
 static void server_body(void *arg)
 {
@@ -264,7 +267,8 @@ static void slow_server(void *arg)
 
 	(void)arg;
 	slow = rt_task_init(nam2num("SLOW"), 30, 0, 0);
-	CHECK_EQ(rt_sleep(MS), 0);
+	/* Until the caller waits and the test has seen the boost. */
+	CHECK_EQ(rt_sleep(LONG_SLEEP), RTE_UNBLKD);
 	from = rt_receive(NULL, &msg);
 	/* The caller waits for the return: still boosted. */
 	slow_prio[0] = rt_get_inher_prio(NULL);
@@ -293,6 +297,7 @@ TEST(receiver_inherits_priority)
 	/* The call waits: the server runs at the caller's priority. */
 	CHECK_EQ(rt_get_inher_prio(slow), 5);
 	CHECK_EQ(rt_get_prio(slow), 30);
+	CHECK_EQ(rt_task_masked_unblock(slow, RT_SCHED_DELAYED), 0);
 	finish(s);
 	finish(c);
 	CHECK_EQ(reply, 42);
@@ -314,8 +319,10 @@ static void state_server(void *arg)
 	(void)arg;
 	st_server = rt_task_init(0, 10, 0, 0);
 	first = rt_receive(NULL, &msg);
-	/* The caller waits for the return while the server sleeps. */
-	CHECK_EQ(rt_sleep(MS), 0);
+	/* The caller waits for the return while the server sleeps, until
+	 * the test has seen every state: a timed sleep raced the start of
+	 * the other clients on live under AddressSanitizer in CI. */
+	CHECK_EQ(rt_sleep(LONG_SLEEP), RTE_UNBLKD);
 	CHECK(rt_return(first, 0) == first);
 	for (int i = 0; i < 2; i++) {
 		RT_TASK *from = rt_receive(NULL, &msg);
@@ -354,6 +361,7 @@ TEST(task_states)
 	CHECK_EQ(rt_get_task_state(st_clients[2]), RT_SCHED_RPC);
 	CHECK_EQ(rt_get_task_state(NULL), -EINVAL);
 	CHECK_EQ(rt_get_task_state((RT_TASK *)0x10), -EINVAL);
+	CHECK_EQ(rt_task_masked_unblock(st_server, RT_SCHED_DELAYED), 0);
 	finish(s);
 	for (int i = 0; i < 3; i++)
 		finish(c[i]);
