@@ -153,6 +153,25 @@ nk_export void *nk_alloc(struct nk_instance *nk, size_t size);
 /** Give back memory from nk_alloc() (NULL: nothing).  Context: any; it
  * stays valid while the instance is destroyed, for reclaim hooks. */
 nk_export void nk_free(struct nk_instance *nk, void *mem);
+/**
+ * As nk_alloc(), for an object only this process can use (a pipe's
+ * Linux side is a descriptor here; an alarm's handler is code here): in
+ * a session the block is this member's, and when the member dies the
+ * member that cleans up after it frees the block, which nobody else
+ * could find (docs/architecture.md, "A member dying").  The owner's
+ * nucleus timers in it are disarmed by then.  Context: any, after the
+ * instance's backend is up.
+ */
+nk_export void *nk_alloc_local(struct nk_instance *nk, size_t size);
+/** Give back memory from nk_alloc_local() (NULL: nothing).  Context: as
+ * nk_free(). */
+nk_export void nk_free_local(struct nk_instance *nk, void *mem);
+/**
+ * How many blocks of nk_alloc_local() member @p member holds in @p nk,
+ * for tools and tests: none once a dead member was cleaned up after.
+ * Errors: -EINVAL.  Context: a plain thread (takes the lock).
+ */
+nk_export int nk_member_blocks(struct nk_instance *nk, int member);
 
 /**
  * Check the invariants of @p nk by walking it (under its lock): every

@@ -53,8 +53,8 @@ static inline void nk_journal_save(const void *addr, size_t len)
 nk_export void nk_journal_block_in(struct nk_journal *j, const void *mem);
 
 /**
- * nk_journal_save() of the whole block that nk_alloc() returned as
- * @p mem (nothing for other memory): an object whose fields a service
+ * nk_journal_save() of the whole block that nk_alloc() or
+ * nk_alloc_local() returned as @p mem (nothing for other memory): an object whose fields a service
  * changes here and there, noted once as it is found.
  */
 static inline void nk_journal_block(const void *mem)

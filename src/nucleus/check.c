@@ -242,6 +242,32 @@ static bool owner_ok(struct check *c, struct nk_thread *t)
 	return true;
 }
 
+/* The blocks of nk_alloc_local(): well linked, each marked, its
+ * member's number in range. */
+static bool locals_ok(struct check *c)
+{
+	const struct nk_list *head = &c->nk->core->locals;
+	struct nk_list *pos;
+	unsigned int n;
+
+	if (c->nk->arena == NULL)
+		return true;
+	if (!list_ok(head,
+		     (unsigned int)(c->nk->place.segment_size /
+				    sizeof(struct nk_local)),
+		     &n))
+		return fail(c, "the list of local blocks is torn");
+	nk_list_for_each(pos, head) {
+		const struct nk_local *b =
+		    nk_list_entry(pos, struct nk_local, link);
+
+		if (b->magic != NK_LOCAL_MAGIC || b->member < 0 ||
+		    b->member >= NK_MAX_MEMBERS)
+			return fail(c, "local block %p is not one", (void *)b);
+	}
+	return true;
+}
+
 static bool instance_ok(struct check *c)
 {
 	unsigned int ready = 0, queued = 0;
@@ -265,7 +291,7 @@ static bool instance_ok(struct check *c)
 	}
 	if (nk_registry_check(&c->nk->core->registry))
 		return fail(c, "registry: counts or chains do not add up");
-	return true;
+	return locals_ok(c);
 }
 
 int nk_instance_check(struct nk_instance *nk, char *why, size_t len)

@@ -88,6 +88,7 @@ static int core_make(struct nk_instance *nk,
 	nk->nr_cpus = core->nr_cpus = attr->nr_cpus ? attr->nr_cpus : 1;
 	nk_list_init(&core->threads);
 	nk_list_init(&core->reapable);
+	nk_list_init(&core->locals);
 	ret = nk_registry_init_in(
 	    &core->registry,
 	    attr->registry_capacity ? attr->registry_capacity : 4096, nk);

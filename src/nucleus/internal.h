@@ -13,6 +13,7 @@
 
 #include "../session/nucleus.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define NK_INSTANCE_MAGIC 0x4e4b494eu /* NKIN */
@@ -23,6 +24,7 @@
 #define NK_MUTEX_MAGIC 0x4e4b4d58u    /* NKMX */
 #define NK_TBASE_MAGIC 0x4e4b5442u    /* NKTB */
 #define NK_PIPE_MAGIC 0x4e4b5050u     /* NKPP */
+#define NK_LOCAL_MAGIC 0x4e4b4c43u    /* NKLC */
 
 /* Own invariants (lua_assert): checked in debug builds only. */
 #ifdef NK_DEBUG
@@ -191,6 +193,8 @@ struct nk_core {
 	struct nk_list threads; /* every live or zombie thread */
 	/* Dead non-joinable threads, each freed by its own process. */
 	struct nk_list reapable;
+	/* Blocks of nk_alloc_local() in a session, each its member's. */
+	struct nk_list locals;
 	unsigned int nr_threads;
 	unsigned long thread_serial;
 	unsigned int trace_serial; /* the last nk_trace_id() */
@@ -444,6 +448,18 @@ void nk_thread_handle_harden(struct nk_instance *nk);
 void nk_thread_handle_gone(struct nk_instance *nk);
 /* member.c: the backend's member_gone handler. */
 void nk_member_handle_gone(struct nk_instance *nk, int member);
+/*
+ * memory.c: a block of nk_alloc_local() in a session, on the core's
+ * list of them, ahead of what the caller got.
+ */
+struct nk_local {
+	struct nk_list link;
+	unsigned int magic;
+	int member;
+	_Alignas(max_align_t) unsigned char data[];
+};
+/* Free dead member @member's blocks of nk_alloc_local().  Lock held. */
+void nk_local_member_gone(struct nk_instance *nk, int member);
 void nk_thread_handle_interrupted(struct nk_instance *nk,
 				  struct nk_thread *thread);
 int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,

@@ -5,6 +5,7 @@
  * store of the entry count, after its copy: a holder killed while it
  * notes has not made the change the note was for.
  */
+#include "internal.h"
 #include "journal.h"
 
 #include <stdatomic.h>
@@ -142,10 +143,21 @@ void nk_journal_fresh(const void *addr, size_t len)
 
 void nk_journal_block_in(struct nk_journal *j, const void *mem)
 {
+	const struct nk_local *b;
 	size_t size;
 
-	if (mem && nk_heap_size(j->heap, (void *)mem, &size) == 0)
+	if (mem == NULL)
+		return;
+	if (nk_heap_size(j->heap, (void *)mem, &size) == 0) {
 		append(j, (uintptr_t)mem, size, false);
+		return;
+	}
+	/* A block of nk_alloc_local(): its caller's part follows the
+	 * header. */
+	b = (const void *)((const char *)mem - offsetof(struct nk_local, data));
+	if (nk_heap_size(j->heap, (void *)b, &size) == 0 &&
+	    b->magic == NK_LOCAL_MAGIC)
+		append(j, (uintptr_t)b, size, false);
 }
 
 void nk_journal_init(struct nk_journal *j, const void *segment, size_t size,

@@ -7,7 +7,8 @@
  * joiners wake; the skins' hooks, this process's copy of them, let go
  * of their part), and a CPU one of them ran as current picks its next
  * thread; then each skin forgets the objects only that process could
- * use.
+ * use, and their memory (nk_alloc_local()) is freed: their timers were
+ * disarmed first, and only that process's threads, gone now, used them.
  */
 #include "internal.h"
 
@@ -57,5 +58,6 @@ void nk_member_handle_gone(struct nk_instance *nk, int member)
 			nk_thread_free(thread);
 	}
 	nk_personality_member_gone(nk, member);
+	nk_local_member_gone(nk, member);
 	nk_sched_run(nk);
 }

@@ -248,3 +248,80 @@ void nk_free(struct nk_instance *nk, void *mem)
 	nk_heap_free(&nk->arena->heap, mem);
 	heap_leave(nk, locked);
 }
+
+/*
+ * The block and its place on the list in one section: a member that
+ * dies in between leaves neither (its undo takes both back).
+ */
+void *nk_alloc_local(struct nk_instance *nk, size_t size)
+{
+	struct nk_local *b;
+
+	if (!nk_instance_valid(nk) || nk->arena == NULL)
+		return nk_alloc(nk, size);
+	if (size == 0 || size > SIZE_MAX - sizeof(*b) ||
+	    !atomic_load_explicit(&nk->be_ready, memory_order_acquire))
+		return NULL;
+	nk_lock_acquire(nk);
+	b = nk_alloc(nk, sizeof(*b) + size);
+	if (b) {
+		nk_journal_save(b, sizeof(*b));
+		b->magic = NK_LOCAL_MAGIC;
+		b->member = nk->member;
+		nk_list_add_before(&b->link, &nk->core->locals);
+	}
+	nk_lock_release(nk);
+	return b ? b->data : NULL;
+}
+
+static void local_free(struct nk_instance *nk, struct nk_local *b)
+{
+	nk_journal_save(b, sizeof(*b));
+	b->magic = 0;
+	nk_list_del(&b->link);
+	nk_free(nk, b);
+}
+
+void nk_free_local(struct nk_instance *nk, void *mem)
+{
+	struct nk_local *b;
+
+	if (mem == NULL || !nk_instance_valid(nk) || nk->arena == NULL) {
+		nk_free(nk, mem);
+		return;
+	}
+	b = nk_container_of(mem, struct nk_local, data);
+	nk_lock_acquire(nk);
+	if (b->magic == NK_LOCAL_MAGIC)
+		local_free(nk, b);
+	nk_lock_release(nk);
+}
+
+void nk_local_member_gone(struct nk_instance *nk, int member)
+{
+	struct nk_list *pos, *next;
+
+	nk_list_for_each_safe(pos, next, &nk->core->locals) {
+		struct nk_local *b = nk_list_entry(pos, struct nk_local, link);
+
+		if (b->member == member)
+			local_free(nk, b);
+	}
+}
+
+int nk_member_blocks(struct nk_instance *nk, int member)
+{
+	struct nk_list *pos;
+	int n = 0;
+
+	if (!nk_instance_valid(nk) || member < 0 || member >= NK_MAX_MEMBERS)
+		return -EINVAL;
+	if (nk->arena == NULL)
+		return 0;
+	nk_lock_acquire(nk);
+	nk_list_for_each(pos, &nk->core->locals)
+		n +=
+		    nk_list_entry(pos, struct nk_local, link)->member == member;
+	nk_lock_release(nk);
+	return n;
+}

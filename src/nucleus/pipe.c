@@ -98,8 +98,8 @@ static void pipe_free(struct nk_pipe *pipe)
 		nk->be->chan_close(nk->be_priv, pipe->fd_nucleus);
 	if (pipe->fd_linux >= 0)
 		nk->be->chan_close(nk->be_priv, pipe->fd_linux);
-	nk_free(nk, pipe->pool);
-	nk_free(nk, pipe);
+	nk_free_local(nk, pipe->pool);
+	nk_free_local(nk, pipe);
 }
 
 /* The pipe that @virq flushes; NULL once deleted.  Lock held. */
@@ -278,14 +278,14 @@ int nk_pipe_create(struct nk_instance *nk, const char *name, size_t poolsize,
 		return -EINVAL;
 	if (poolsize == 0)
 		poolsize = 16384;
-	pipe = nk_alloc(nk, sizeof(*pipe));
+	pipe = nk_alloc_local(nk, sizeof(*pipe));
 	if (pipe == NULL)
 		return -ENOMEM;
 	pipe->nk = nk;
 	pipe->fd_nucleus = pipe->fd_linux = -1;
 	nk_list_init(&pipe->out);
 	nk_list_init(&pipe->in);
-	pipe->pool = nk_alloc(nk, poolsize);
+	pipe->pool = nk_alloc_local(nk, poolsize);
 	ret = pipe->pool ? nk_heap_init(&pipe->heap, pipe->pool, poolsize)
 			 : -ENOMEM;
 	if (ret == 0)
@@ -448,7 +448,7 @@ int nk_pipe_resize(struct nk_pipe *pipe, size_t poolsize)
 	/* The root context sends a message from the pool: not now. */
 	if (pipe->flushing || pipe->dead)
 		ret = pipe->dead ? -EINVAL : -EBUSY;
-	else if ((pool = nk_alloc(nk, poolsize)) == NULL)
+	else if ((pool = nk_alloc_local(nk, poolsize)) == NULL)
 		ret = -ENOMEM;
 	/* A heap's blocks are tagged with its address: made in place
 	 * below, once this one says the pool can hold one. */
@@ -470,7 +470,7 @@ int nk_pipe_resize(struct nk_pipe *pipe, size_t poolsize)
 		}
 	}
 	nk_lock_release(nk);
-	nk_free(nk, old);
+	nk_free_local(nk, old);
 	return ret;
 }
 

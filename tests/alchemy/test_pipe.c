@@ -901,6 +901,18 @@ TEST(delete_under_traffic)
 	RT_TASK driver;
 	int rounds = 0;
 
+#if defined(__SANITIZE_THREAD__)
+	/*
+	 * ThreadSanitizer guards thread creation with spin locks that wait
+	 * by sched_yield(): on live, the driver at 50 spun for good on one
+	 * held by a reader at 10 that was still starting on the same CPU
+	 * (a priority inversion inside the sanitizer, seen in CI).
+	 */
+	if (!on_sim()) {
+		printf("skipped on live under ThreadSanitizer\n");
+		return;
+	}
+#endif
 	spawn(&driver, 50, churn_drive, &rounds);
 	CHECK_EQ(rt_task_join(&driver), 0);
 	CHECK(rounds > 0);

@@ -318,6 +318,9 @@ PROBE_FN(inst_describe, nk_instance_describe(o, count_line, NULL));
 PROBE_FN(inst_check, nk_instance_check(o, (char[8]){0}, 8));
 PROBE_FN(inst_shared, nk_instance_shared(o));
 PROBE_FN(inst_member, nk_instance_member(o));
+PROBE_FN(inst_member_blocks, nk_member_blocks(o, 0));
+PROBE_FN(inst_alloc_local, nk_alloc_local(o, 8) != NULL);
+PROBE_FN(inst_free_local, (nk_free_local(o, junk), 0));
 PROBE_FN(inst_host_cpu, nk_instance_host_cpu(o, 0));
 PROBE_FN(inst_memory_shared, nk_instance_memory_shared(o, junk, 8));
 PROBE_FN(inst_personality_of, nk_personality_of(o, junk) != NULL);
@@ -384,6 +387,9 @@ static const struct probe forged_instance_probes[] = {
     P(inst_check, -EINVAL),
     P(inst_shared, 0),
     P(inst_member, -EINVAL),
+    P(inst_member_blocks, -EINVAL),
+    P(inst_alloc_local, 0),
+    P(inst_free_local, 0),
     P(inst_host_cpu, -EINVAL),
     P(inst_memory_shared, 0),
     P(inst_personality_of, 0),
@@ -415,6 +421,8 @@ static const struct probe forged_instance_probes[] = {
 
 TEST(instance_forged)
 {
+	void *p;
+
 	setup(10);
 	PROBE_JUNK(forged_instance_probes);
 	PROBE(forged_instance_probes, NULL);
@@ -429,6 +437,13 @@ TEST(instance_forged)
 	CHECK(!nk_instance_shared(cx.nk));
 	CHECK_EQ(nk_instance_member(cx.nk), 0);
 	CHECK(nk_instance_memory_shared(cx.nk, junk, sizeof(junk)));
+	/* Its process's blocks are all its own: none is counted. */
+	p = nk_alloc_local(cx.nk, 64);
+	CHECK(p != NULL);
+	CHECK_EQ(nk_member_blocks(cx.nk, 0), 0);
+	nk_free_local(cx.nk, p);
+	CHECK(nk_alloc_local(cx.nk, 0) == NULL);
+	CHECK_EQ(nk_member_blocks(cx.nk, -1), -EINVAL);
 	CHECK_EQ(nk_instance_host_cpu(cx.nk, 0), -ENOSYS);
 	CHECK_EQ(nk_instance_host_cpu(cx.nk, -1), -EINVAL);
 	CHECK_EQ(nk_instance_host_cpu(cx.nk, 1), -EINVAL);

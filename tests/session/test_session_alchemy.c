@@ -7,8 +7,8 @@
  * message to another process's task and gets its reply; binding waits
  * for a name made later, and times out on the caller's own timer.
  * Alarms and pipes stay their process's.  A member that dies leaves
- * its semaphore to the others, its task's name free, and the instance
- * whole.
+ * its semaphore to the others, its task's name free, none of its alarm
+ * and pipe's memory, and the instance whole.
  */
 #include "session_test.h"
 
@@ -37,6 +37,7 @@ struct board {
 	int opcode;	   /* and its opcode */
 	RT_ALARM alarm;	   /* A's: a handle B may not use */
 	_Atomic int bound; /* B's binder found the late semaphore */
+	int member;	   /* A's number in the session */
 };
 
 static struct board *board;
@@ -125,6 +126,7 @@ static int step_fn(void *arg, int n)
 		    rt_alarm_create(&board->alarm, "alarm", noop, NULL) == 0);
 		PEER_CHECK(rt_pipe_create(&pipe_, "pipe", P_MINOR_AUTO, 0) >=
 			   0);
+		board->member = nk_instance_member(fusion_runtime_peek());
 		break;
 	case 2:
 		PEER_CHECK(join() == 0);
@@ -138,6 +140,10 @@ static int step_fn(void *arg, int n)
 		/* Not found, though A's is there: a pipe is its process's. */
 		PEER_CHECK(rt_pipe_bind(&mine, "pipe", TM_NONBLOCK) ==
 			   -EWOULDBLOCK);
+		/* What only A can use: its alarm, its pipe's block, and
+		 * its nucleus pipe's block and pool. */
+		PEER_CHECK(nk_member_blocks(fusion_runtime_peek(),
+					    board->member) == 4);
 		/* A bind nobody answers ends on our own timer. */
 		PEER_CHECK(rt_sem_bind(&persist, "never", 30 * MS) ==
 			   -ETIMEDOUT);
@@ -164,7 +170,8 @@ static int step_fn(void *arg, int n)
 		break;
 	case 7:
 		/* A died: its task is gone from the names (its skin's hooks
-		 * ran here), its semaphore stays, its pipe's name is free. */
+		 * ran here), its semaphore stays, its pipe's name is free and
+		 * its alarm and pipe's memory too. */
 		for (int i = 0; i < 200; i++) {
 			if (rt_task_bind(&gone, "server", TM_NONBLOCK) ==
 			    -EWOULDBLOCK)
@@ -178,6 +185,8 @@ static int step_fn(void *arg, int n)
 		PEER_CHECK(rt_sem_p(&persist, TM_NONBLOCK) == 0);
 		PEER_CHECK(rt_pipe_create(&mine, "pipe", P_MINOR_AUTO, 0) >= 0);
 		PEER_CHECK(rt_pipe_delete(&mine) == 0);
+		PEER_CHECK(nk_member_blocks(fusion_runtime_peek(),
+					    board->member) == 0);
 		PEER_CHECK(peer_instance_whole() == 0);
 		break;
 	default:
@@ -201,13 +210,7 @@ TEST(objects_across_processes)
 
 TEST(member_killed)
 {
-	struct peer a, b;
-
-	peers_pair_start(name, sizeof(name), "alchemy-killed", step_fn, &a, &b);
-	peer_kill(&a);
-	CHECK_EQ(peer_step(&b, 7), 0);
-	CHECK_EQ(peer_end(&b), 0);
-	session_test_remove(name);
+	peers_pair_kill_run(name, sizeof(name), "alchemy-killed", step_fn, 7);
 }
 
 TESTS(T(objects_across_processes), T(member_killed));

@@ -88,6 +88,7 @@ TEST(placed_in_the_segment)
 	struct nk_thread *t;
 	struct session_shm *b;
 	void *p;
+	int member;
 
 	session_test_name(name, sizeof(name), "place");
 	CHECK_EQ(fusion_session_join(name), 0);
@@ -109,6 +110,27 @@ TEST(placed_in_the_segment)
 	CHECK(p != NULL && in_segment(p, 1000));
 	CHECK_EQ(((char *)p)[999], 0);
 	nk_free(nk, p);
+	/* A block only this process uses: counted as its member's. */
+	member = nk_instance_member(nk);
+	CHECK_EQ(nk_member_blocks(nk, member), 0);
+	p = nk_alloc_local(nk, 1000);
+	CHECK(p != NULL && in_segment(p, 1000));
+	CHECK_EQ((uintptr_t)p % _Alignof(max_align_t), 0);
+	CHECK_EQ(((char *)p)[999], 0);
+	CHECK_EQ(nk_member_blocks(nk, member), 1);
+	CHECK_EQ(nk_member_blocks(nk, member + 1), 0);
+	CHECK_EQ(nk_instance_check(nk, NULL, 0), 0);
+	nk_free_local(nk, p);
+	CHECK_EQ(nk_member_blocks(nk, member), 0);
+	/* Bad input. */
+	CHECK(nk_alloc_local(nk, 0) == NULL);
+	CHECK(nk_alloc_local(nk, SIZE_MAX) == NULL);
+	CHECK(nk_alloc_local(NULL, 8) == NULL);
+	nk_free_local(nk, NULL);
+	nk_free_local(NULL, p);
+	CHECK_EQ(nk_member_blocks(NULL, 0), -EINVAL);
+	CHECK_EQ(nk_member_blocks(nk, -1), -EINVAL);
+	CHECK_EQ(nk_member_blocks(nk, NK_MAX_MEMBERS), -EINVAL);
 	/* It works there: a semaphore between two threads. */
 	CHECK_EQ(nk_sem_init(nk, &sem, "s", 0, 0, NK_SYNCH_PRIO), 0);
 	CHECK_EQ(nk_thread_create(nk, &attr, &t), 0);

@@ -4,11 +4,13 @@
  * one process makes a task and a mailbox, the other finds them with
  * rt_get_adr(nam2num(...)), calls the task with rt_rpc() and receives
  * from the mailbox; rt_shm_alloc() of one name is the same memory, at
- * the same address, in both.
+ * the same address, in both.  A member killed with a FIFO and its
+ * semaphore, which are its own, leaves none of their memory behind.
  */
 #include "session_test.h"
 
 #include <fusion/fusion.h>
+#include <rtai/rtai_fifos.h>
 #include <rtai/rtai_lxrt.h>
 #include <rtai/rtai_mbx.h>
 #include <rtai/rtai_msg.h>
@@ -19,7 +21,8 @@
 static char name[64];
 
 struct board {
-	char *shm; /* A's block, by its address */
+	char *shm;  /* A's block, by its address */
+	int member; /* A's number in the session */
 };
 
 static struct board *board;
@@ -89,9 +92,63 @@ static int step_fn(void *arg, int n)
 	return peer_relaxed(0);
 }
 
+/*
+ * A: 1 makes a FIFO and its semaphore (a block, and two nucleus pipes
+ * of a block and a pool each).  B: 2 counts A's blocks; 3, A killed,
+ * waits for them to go.
+ */
+static int fifo_step(void *arg, int n)
+{
+	void *mem;
+	int left = -1;
+
+	(void)arg;
+	switch (n) {
+	case 1:
+		PEER_CHECK(peer_join_board(name, sizeof(*board), &mem) == 0);
+		board = mem;
+		PEER_CHECK(rt_task_init(nam2num("MAINA"), 20, 0, 0) != NULL);
+		PEER_CHECK(rtf_create(0, 1000) == 0);
+		PEER_CHECK(rtf_put(0, "unread", 6) == 6);
+		PEER_CHECK(rtf_sem_init(0, 1) == 0);
+		board->member = nk_instance_member(fusion_runtime_peek());
+		break;
+	case 2:
+		PEER_CHECK(peer_join_board(name, sizeof(*board), &mem) == 0);
+		board = mem;
+		PEER_CHECK(rt_task_init(nam2num("MAINB"), 20, 0, 0) != NULL);
+		PEER_CHECK(nk_member_blocks(fusion_runtime_peek(),
+					    board->member) == 5);
+		/* Its FIFO is not ours: our number 0 is free. */
+		PEER_CHECK(rtf_get_avbs(0) == -EINVAL);
+		break;
+	case 3:
+		/* Its cleaner is whoever sees the death first: us. */
+		for (int i = 0; i < 200 && left != 0; i++) {
+			left = nk_member_blocks(fusion_runtime_peek(),
+						board->member);
+			if (left)
+				rt_sleep(nano2count(10000000));
+		}
+		PEER_CHECK(left == 0);
+		PEER_CHECK(rtf_create(0, 1000) == 0);
+		PEER_CHECK(rtf_destroy(0) == 0);
+		PEER_CHECK(peer_instance_whole() == 0);
+		break;
+	default:
+		return __LINE__;
+	}
+	return peer_relaxed(0);
+}
+
 TEST(objects_across_processes)
 {
 	peers_pair_run(name, sizeof(name), "rtai", step_fn);
 }
 
-TESTS(T(objects_across_processes));
+TEST(killed_with_a_fifo)
+{
+	peers_pair_kill_run(name, sizeof(name), "rtai-killed", fifo_step, 3);
+}
+
+TESTS(T(objects_across_processes), T(killed_with_a_fifo));

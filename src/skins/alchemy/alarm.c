@@ -50,7 +50,7 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	ret = alchemy_enter_object(&nk);
 	if (ret)
 		return ret;
-	a = nk_alloc(nk, sizeof(*a));
+	a = nk_alloc_local(nk, sizeof(*a));
 	if (a == NULL)
 		return -ENOMEM;
 	a->handler = handler;
@@ -58,7 +58,7 @@ int rt_alarm_create(RT_ALARM *alarm, const char *name,
 	ret = nk_timer_init(nk, &a->timer, name && name[0] ? name : "alarm", 0,
 			    alarm_fire, a);
 	if (ret) {
-		nk_free(nk, a);
+		nk_free_local(nk, a);
 		return ret;
 	}
 	ret = alchemy_publish(ALCHEMY_ALARM, name, a, &a->handle);
@@ -81,7 +81,7 @@ void alchemy_alarm_reclaim(struct nk_instance *nk, void *object)
 	struct alchemy_alarm *a = object;
 
 	nk_timer_destroy(&a->timer);
-	nk_free(nk, a);
+	nk_free_local(nk, a);
 }
 
 int rt_alarm_delete(RT_ALARM *alarm)

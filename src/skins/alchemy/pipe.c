@@ -78,7 +78,7 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 	ret = alchemy_enter(&nk);
 	if (ret)
 		return ret;
-	p = nk_alloc(nk, sizeof(*p));
+	p = nk_alloc_local(nk, sizeof(*p));
 	if (p == NULL)
 		return -ENOMEM;
 	nk_lock(nk);
@@ -86,7 +86,7 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 	ret = minor_reserve(p, minor);
 	nk_unlock(nk);
 	if (ret) {
-		nk_free(nk, p);
+		nk_free_local(nk, p);
 		return ret;
 	}
 	/* Sockets and memory: outside the lock, the minor being held. */
@@ -114,7 +114,7 @@ int rt_pipe_create(RT_PIPE *pipe, const char *name, int minor, size_t poolsize)
 	if (ret < 0) {
 		if (np)
 			nk_pipe_delete(np);
-		nk_free(nk, p);
+		nk_free_local(nk, p);
 	}
 	return ret;
 }
@@ -129,7 +129,7 @@ static struct nk_pipe *pipe_release(struct nk_instance *nk,
 	struct nk_pipe *np = p->np;
 
 	minors[p->minor] = NULL;
-	nk_free(nk, p);
+	nk_free_local(nk, p);
 	return np;
 }
 

@@ -72,8 +72,8 @@ struct skin_class {
 	 * (a handler's address, a file descriptor): in a session another
 	 * process neither finds them by name nor by handle (it gets the bad
 	 * handle code), they go when their process leaves (reclaim), and
-	 * when it dies they are forgotten (unregistered; their memory
-	 * stays in the session's until it ends).
+	 * when it dies they are forgotten (unregistered; their memory, of
+	 * nk_alloc_local(), is freed by the nucleus).
 	 */
 	bool local;
 };

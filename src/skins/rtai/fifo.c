@@ -115,7 +115,7 @@ static int fifo_alloc(unsigned int fifo, int size, struct nk_instance **nk,
 	if (ret)
 		return ret;
 	cap = size < FIFO_MIN_POOL ? FIFO_MIN_POOL : size;
-	*f = nk_alloc(*nk, sizeof(**f) + (size_t)cap);
+	*f = nk_alloc_local(*nk, sizeof(**f) + (size_t)cap);
 	if (*f == NULL)
 		return -ENOMEM;
 	/* Only this process's threads use it, and an undo is only ever of
@@ -129,7 +129,7 @@ static int fifo_alloc(unsigned int fifo, int size, struct nk_instance **nk,
 static void fifo_free(struct nk_instance *nk, struct rtai_fifo *f)
 {
 	nk_journal_data(f, 0, false);
-	nk_free(nk, f);
+	nk_free_local(nk, f);
 }
 
 int rtf_create(unsigned int fifo, int size)

@@ -43,7 +43,7 @@ void vx_wd_reclaim(struct nk_instance *nk, void *object)
 	struct vx_wd *w = object;
 
 	nk_timer_destroy(&w->timer);
-	nk_free(nk, w);
+	nk_free_local(nk, w);
 }
 
 /* Its count: 1 while it is started, 0 otherwise. */
@@ -61,7 +61,10 @@ WDOG_ID wdCreate(void)
 	uintptr_t id;
 	int ret;
 
-	ret = vx_object_alloc(sizeof(*w), &nk, (void **)&w);
+	/* Its routine is code of this process: its memory is too. */
+	ret = vx_enter_task_level(&nk, NULL);
+	if (ret == 0 && (w = nk_alloc_local(nk, sizeof(*w))) == NULL)
+		ret = S_memLib_NOT_ENOUGH_MEMORY;
 	if (ret == 0)
 		ret = vx_create(VX_WD, w, wd_setup, vx_wd_reclaim, &id);
 	vx_status(ret);

@@ -173,3 +173,15 @@ void peers_pair_run(char *name, size_t len, const char *what,
 	CHECK_EQ(peer_step(&b, PEER_STEP_CHECK), 0);
 	peers_pair_end(name, &a, &b);
 }
+
+void peers_pair_kill_run(char *name, size_t len, const char *what,
+			 int (*step)(void *arg, int n), int after)
+{
+	struct peer a, b;
+
+	peers_pair_start(name, len, what, step, &a, &b);
+	peer_kill(&a);
+	CHECK_EQ(peer_step(&b, after), 0);
+	CHECK_EQ(peer_end(&b), 0);
+	session_test_remove(name);
+}

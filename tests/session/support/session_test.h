@@ -69,6 +69,10 @@ void peers_pair_end(const char *name, struct peer *a, struct peer *b);
 /* The whole run: start, PEER_STEP_CHECK in A then B, end. */
 void peers_pair_run(char *name, size_t len, const char *what,
 		    int (*step)(void *arg, int n));
+/* Start, kill A (SIGKILL), then B runs step @after and ends: the session
+ * @name goes. */
+void peers_pair_kill_run(char *name, size_t len, const char *what,
+			 int (*step)(void *arg, int n), int after);
 
 /* A peer's check: answer the failing line. */
 #define PEER_CHECK(cond)                                                       \
