@@ -67,6 +67,7 @@ void be_gate_init(struct be_gate *gate, bool shared)
 	atomic_init(&gate->poll_fd, -1);
 	atomic_init(&gate->poll_pid, 0);
 	atomic_init(&gate->poll_tid, 0);
+	atomic_init(&gate->held, 0);
 }
 
 /* A gate's futex operations, as its word (any value of it) says. */
@@ -125,6 +126,34 @@ bool be_gate_open(struct be_gate *gate)
 
 	gate_wake(gate, old);
 	return old & BE_GATE_POLLING;
+}
+
+void be_gate_hold(struct be_gate *gate)
+{
+	atomic_fetch_add_explicit(&gate->held, 1, memory_order_relaxed);
+}
+
+void be_gate_unhold(struct be_gate *gate)
+{
+	atomic_fetch_sub_explicit(&gate->held, 1, memory_order_release);
+}
+
+bool be_gate_open_held(struct be_gate *gate)
+{
+	bool polled = be_gate_open(gate);
+
+	be_gate_unhold(gate);
+	return polled;
+}
+
+void be_gate_settle(struct be_gate *gate)
+{
+	struct timespec nap = {0, 10000};
+
+	for (int i = 0; i < 10000 &&
+			atomic_load_explicit(&gate->held, memory_order_acquire);
+	     i++)
+		nanosleep(&nap, NULL);
 }
 
 /*

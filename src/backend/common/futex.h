@@ -30,6 +30,9 @@ struct be_gate {
 	_Atomic int poll_fd; /* eventfd of a polling waiter */
 	/* A shared gate's polling waiter, for another process to ring. */
 	_Atomic pid_t poll_pid, poll_tid;
+	/* Opens promised under a lock and made after its release
+	 * (be_gate_hold): the gate's memory stays until they are done. */
+	_Atomic uint32_t held;
 };
 
 /*
@@ -51,6 +54,22 @@ pid_t be_self_pid(void);
 void be_gate_init(struct be_gate *gate, bool shared);
 /* Returns true when the waiter polls (see below): its doorbell rang. */
 bool be_gate_open(struct be_gate *gate);
+/*
+ * An open promised under a lock, to be made after its release: whoever
+ * takes the lock next and frees the gate's memory waits in
+ * be_gate_settle() for be_gate_open_held(), which still reads the gate
+ * after the waiter may have gone through.
+ */
+void be_gate_hold(struct be_gate *gate);
+bool be_gate_open_held(struct be_gate *gate);
+/* A held open not made after all (the gate's memory goes first). */
+void be_gate_unhold(struct be_gate *gate);
+/*
+ * Before the gate's memory goes: wait for the held opens to be done, by
+ * sleeping (the opener may be of lower priority on this CPU), 100 ms at
+ * most (an opener that died left its hold behind).
+ */
+void be_gate_settle(struct be_gate *gate);
 void be_gate_wait(struct be_gate *gate);
 /*
  * As be_gate_wait, but false (the token left where it is) when a signal

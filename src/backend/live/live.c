@@ -243,16 +243,18 @@ static void release(struct live *live)
 	live_nr_opens = 0;
 	be_pilock_release(&live->sh->lock);
 	for (int i = 0; i < opens; i++)
-		be_gate_open(live_opens[i]);
+		be_gate_open_held(live_opens[i]);
 }
 
 /* Lock held: @s may run once it is released. */
 static void open_at_release(struct live_shadow *s)
 {
-	if (live_nr_opens < (int)(sizeof(live_opens) / sizeof(live_opens[0])))
+	if (live_nr_opens < (int)(sizeof(live_opens) / sizeof(live_opens[0]))) {
+		be_gate_hold(&s->gate);
 		live_opens[live_nr_opens++] = &s->gate;
-	else
+	} else {
 		be_gate_open(&s->gate);
+	}
 }
 
 void live_nucleus_lock(struct live *live)
@@ -893,6 +895,14 @@ static void live_kick(void *priv, int cpu)
  * flags): the journal's audit leaves them out. */
 static void shadow_free(struct live *live, struct live_shadow *s)
 {
+	/* Freed in the section that let it go: nobody is to be let in. */
+	for (int i = live_nr_opens; i-- > 0;) {
+		if (live_opens[i] == &s->gate) {
+			be_gate_unhold(&s->gate);
+			live_opens[i] = live_opens[--live_nr_opens];
+		}
+	}
+	be_gate_settle(&s->gate);
 	nk_journal_audit_skip(s, sizeof(*s), false);
 	nk_free(live->nk, s);
 }
