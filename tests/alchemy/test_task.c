@@ -520,23 +520,13 @@ TEST(periodic_overrun)
 		CHECK(overruns[2] >= 1);
 }
 
-/*
- * The first release of body_periodic_unblocked(): 1 ms on sim; on live,
- * one main's unblock surely comes before (ThreadSanitizer in a session
- * made main's 0.5 ms sleep outlast 1 ms in CI).
- */
-static RTIME first_release(void)
-{
-	return on_sim() ? MS : 20 * MS;
-}
-
 static void body_periodic_unblocked(void *arg)
 {
 	unsigned long ov = 7;
 
 	(void)arg;
 	CHECK_EQ(rt_task_set_periodic(rt_task_self(),
-				      rt_timer_read() + first_release(), MS),
+				      rt_timer_read() + first_date(MS), MS),
 		 0);
 	/* -EINTR leaves the overrun count untouched. */
 	note("wait:%d", rt_task_wait_period(&ov));
@@ -554,7 +544,7 @@ TEST(periodic_errors)
 	    rt_task_spawn(&p, "p", 0, 10, 0, body_periodic_unblocked, NULL), 0);
 	CHECK_EQ(rt_task_sleep(MS / 2), 0);
 	CHECK_EQ(rt_task_unblock(&p), 0);
-	CHECK_EQ(rt_task_sleep(first_release() + MS), 0);
+	CHECK_EQ(rt_task_sleep(first_date(MS) + MS), 0);
 	check_log("wait:-4@500000 wait:0@1000000");
 	/* Any task (test_task_compat.c); no date in the past. */
 	CHECK_EQ(rt_task_create(&other, "other", 0, 10, 0), 0);
