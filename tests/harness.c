@@ -164,6 +164,13 @@ pid_t test_task_named(const char *name)
 	return tid;
 }
 
+bool test_emulated(void)
+{
+	const char *emulated = getenv("FUSION_TEST_EMULATED");
+
+	return emulated && emulated[0] == '1';
+}
+
 bool test_fifo_allowed(void)
 {
 	const char *no_rt = getenv("FUSION_NO_RT");

@@ -64,6 +64,13 @@ int test_run_child(int (*child)(void *), void *arg, char *err, size_t size);
  */
 bool test_fifo_allowed(void);
 
+/*
+ * Does the test run under an emulator (qemu-user, a cross build)?  Its
+ * first run of any code is a translation, and its signals wait for a
+ * block's end: dates and turns there are not real time's.
+ */
+bool test_emulated(void);
+
 /* The id of this process's thread named @name (its comm), or -1. */
 pid_t test_task_named(const char *name);
 

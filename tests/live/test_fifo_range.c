@@ -112,6 +112,17 @@ static struct nk_thread *started(const char *name, int prio, nk_thread_fn fn)
 	return thread;
 }
 
+/* Until @thread is in @state (it starts, then waits): a fixed sleep is
+ * too short where starting a thread is slow (qemu-user translates the
+ * code it runs first). */
+static void until_state(struct nk_thread *thread, unsigned int state)
+{
+	for (int ms = 0; !(nk_thread_state(thread) & state); ms++) {
+		CHECK(ms < 10000);
+		CHECK(nk_thread_sleep(nk, 1000000, NK_RELATIVE) >= 0);
+	}
+}
+
 /* The Linux priority follows the nucleus one: changed, then inherited
  * (a FIFO process between the two would otherwise starve the owner). */
 TEST(linux_priority_follows)
@@ -133,9 +144,9 @@ TEST(linux_priority_follows)
 	CHECK_EQ(nk_thread_set_priority(nk_thread_self(nk), 60), 0);
 	CHECK_EQ(fifo_of_thread(nk_thread_self(nk)), fifo ? 60 : 0);
 	lo = started("lo", 5, holder);
-	CHECK(nk_thread_sleep(nk, 1000000, NK_RELATIVE) >= 0); /* lo locks */
+	until_state(lo, NK_THREAD_DELAYED); /* lo holds the lock */
 	hi = started("hi", 50, waiter);
-	CHECK(nk_thread_sleep(nk, 1000000, NK_RELATIVE) >= 0); /* hi waits */
+	until_state(hi, NK_THREAD_PENDING);
 	CHECK_EQ(nk_thread_effective_priority(lo), 50);
 	CHECK_EQ(fifo_of_thread(lo), fifo ? 50 : 0);
 	CHECK_EQ(nk_thread_unblock(lo), 0);
