@@ -106,7 +106,8 @@ cross:
 STRESS_SEEDS ?= 10000
 # Session members killed at random points (tests/session/), and a tenth
 # as many killed running their instance in the session, and killed
-# sharing one instance with us.
+# sharing one instance with us; then the journal's audit over every skin
+# test, those that count time included.
 STRESS_KILLS ?= 20000
 STRESS_SECONDS ?= 300
 FUZZ := $(BUILD)/tests/fuzz
@@ -118,6 +119,7 @@ stress: build
 		$(BUILD)/bin/session_test_session_nucleus killed_in_place
 	FUSION_BACKEND=live FUSION_SESSION_KILLS=$(STRESS_KILLS) \
 		$(BUILD)/bin/session_test_session_journal
+	sh tests/session/audit_skin_tests.sh $(BUILD)
 	@for t in scenario options; do \
 		if [ ! -x $(FUZZ)/fuzz_$$t ]; then \
 			echo "fuzz_$$t: not built (no clang with libFuzzer)"; \

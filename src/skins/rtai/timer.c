@@ -67,6 +67,7 @@ static void timer_mode(bool periodic)
 	if (rtai_enter(&nk))
 		return;
 	nk_lock(nk);
+	nk_journal_obj(&rtai_state()->periodic_mode);
 	rtai_state()->periodic_mode = periodic;
 	nk_unlock(nk);
 }
