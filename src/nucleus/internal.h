@@ -196,6 +196,9 @@ struct nk_core {
 	/* Blocks of nk_alloc_local() in a session, each its member's. */
 	struct nk_list locals;
 	unsigned int nr_threads;
+	/* Bumped whenever threads gains or loses one: a walk that lets the
+	 * lock go between steps knows its place still holds (status.c). */
+	unsigned long threads_gen;
 	unsigned long thread_serial;
 	unsigned int trace_serial; /* the last nk_trace_id() */
 	struct nk_registry registry;

@@ -193,6 +193,7 @@ int nk_thread_create(struct nk_instance *nk, const struct nk_thread_attr *attr,
 		nk_list_add_before(&thread->instance_link, &nk->core->threads);
 		nk_core_note(nk->core);
 		nk->core->nr_threads++;
+		nk->core->threads_gen++;
 		nk_trace(nk, attr->cpu, NK_TRACE_CREATE, thread, NULL, 0,
 			 thread->prio);
 	}
@@ -229,6 +230,7 @@ int nk_thread_adopt(struct nk_instance *nk, const char *name, int prio, int cpu,
 	nk_list_add_before(&thread->instance_link, &nk->core->threads);
 	nk_core_note(nk->core);
 	nk->core->nr_threads++;
+	nk->core->threads_gen++;
 	*out = thread;
 	return 0;
 }
@@ -339,6 +341,8 @@ static void thread_detach_all(struct nk_thread *thread)
 		nk_list_del(&thread->instance_link);
 		nk_list_add_before(&thread->instance_link,
 				   &thread->nk->core->reapable);
+		nk_core_note(thread->nk->core);
+		thread->nk->core->threads_gen++;
 	}
 }
 
@@ -396,6 +400,7 @@ void nk_thread_free(struct nk_thread *thread)
 	nk_core_note(nk->core);
 	nk_journal_obj(thread);
 	nk->core->nr_threads--;
+	nk->core->threads_gen++;
 	thread->magic = 0;
 	thread->rtimer.magic = 0;
 	thread->joiners.magic = 0;

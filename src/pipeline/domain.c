@@ -101,7 +101,7 @@ int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		struct ipipe_entry *e = &pipe->head->irqs[IPIPE_TIMER_IRQ(cpu)];
 
-		pipe->kind[IPIPE_TIMER_IRQ(cpu)] = IPIPE_IRQ_TIMER;
+		ipipe_set_kind(pipe, IPIPE_TIMER_IRQ(cpu), IPIPE_IRQ_TIMER);
 		e->handler = host->timer;
 		e->cookie = nk;
 		e->mode = IPIPE_HANDLE;

@@ -91,6 +91,9 @@ struct ipipe {
 	struct nk_list domains;
 	struct ipipe_domain *head, *root;
 	unsigned char kind[IPIPE_NR_IRQS];
+	/* A bit per IRQ whose kind is not free (ipipe_set_kind): a walk
+	 * over the IRQs in use reads these words, not every table. */
+	uint64_t in_use[IPIPE_NR_IRQS / 64];
 	/* Handler runs still owed for a source IRQ: it is unmasked at 0. */
 	unsigned int inflight[IPIPE_NR_IRQS];
 	unsigned int locks[IPIPE_NR_IRQS]; /* ipipe_lock_irq() depth */
@@ -136,6 +139,19 @@ void ipipe_storm_reset(struct ipipe *pipe, unsigned int irq);
  * @nr_cpus RT CPUs; @member the process's number in the instance),
  * calling up through @host only.  Returns 0 or -ENOMEM.
  */
+/* @irq's kind, and its bit of in_use. */
+static inline void ipipe_set_kind(struct ipipe *pipe, unsigned int irq,
+				  enum ipipe_irq_kind kind)
+{
+	uint64_t bit = 1ull << (irq % 64);
+
+	pipe->kind[irq] = (unsigned char)kind;
+	if (kind == IPIPE_IRQ_FREE)
+		pipe->in_use[irq / 64] &= ~bit;
+	else
+		pipe->in_use[irq / 64] |= bit;
+}
+
 int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 		 const struct nk_backend_ops *be, void *be_priv, int nr_cpus,
 		 int member, struct ipipe **out);

@@ -17,7 +17,7 @@ static int irq_alloc(struct ipipe *pipe, unsigned int first, unsigned int end,
 {
 	for (unsigned int i = first; i < end; i++) {
 		if (pipe->kind[i] == IPIPE_IRQ_FREE) {
-			pipe->kind[i] = (unsigned char)kind;
+			ipipe_set_kind(pipe, i, kind);
 			/* The pipeline is the process's own; @irq may be in
 			 * a session's memory. */
 			nk_journal_obj(irq);
@@ -54,7 +54,7 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 		memset(&d->irqs[irq], 0, sizeof(d->irqs[irq]));
 		d->irqs[irq].mode = IPIPE_PASS;
 	}
-	pipe->kind[irq] = IPIPE_IRQ_FREE;
+	ipipe_set_kind(pipe, irq, IPIPE_IRQ_FREE);
 	pipe->inflight[irq] = 0;
 	pipe->locks[irq] = 0;
 	pipe->parked[irq] = false;

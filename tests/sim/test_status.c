@@ -10,6 +10,8 @@
 #include <fusion/fusion.h>
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MS 1000000
@@ -178,6 +180,134 @@ TEST(snapshot)
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
+/* More threads than one section of the walk copies: all of them, in
+ * creation order, and what each is. */
+TEST(many_threads)
+{
+	struct nk_instance_attr attr = {.backend = "sim", .main_priority = 50};
+	struct nk_status_thread threads[64];
+	struct nk_thread *t[40];
+	struct nk_status st;
+	char name[16];
+
+	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
+	for (int i = 0; i < 40; i++) {
+		struct nk_thread_attr ta = {.name = name, .priority = 1 + i};
+
+		snprintf(name, sizeof(name), "t%d", i);
+		CHECK_EQ(nk_thread_create(nk, &ta, &t[i]), 0);
+	}
+	CHECK_EQ(nk_thread_delete(t[5]), 0);
+	CHECK_EQ(nk_instance_status(nk, &st, threads, 64, NULL, 0), 0);
+	CHECK_EQ(st.nr_threads, 40);
+	CHECK_STR(threads[0].name, "main");
+	for (int i = 1, k = 0; i < 40; i++, k++) {
+		k += k == 5;
+		snprintf(name, sizeof(name), "t%d", k);
+		CHECK_STR(threads[i].name, name);
+		CHECK_STR(threads[i].state, "dormant");
+		CHECK_STR(threads[i].waits, "start");
+		CHECK_EQ(threads[i].base_prio, 1 + k);
+	}
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
+/*
+ * The walk lets the lock go between its steps, and a more urgent thread
+ * may run then: one that deletes a thread and makes another never makes
+ * it list a thread twice, skip one that lived throughout, or follow the
+ * one deleted (it starts again when the list changed).  The deletion
+ * is tried at dates 100 ns apart, each call taking 1 us of virtual
+ * time: one falls before the step that would read the thread deleted.
+ */
+#define STATIC 46 /* with main and churner before them, c is the 49th:
+		   * the fourth step's first (16 a step) */
+
+static struct nk_sem go, done;
+static struct nk_thread *c;
+static nk_time_t act_at;
+
+static struct nk_thread *dormant(const char *name, int prio)
+{
+	struct nk_thread_attr attr = {.name = name, .priority = prio};
+	struct nk_thread *t;
+
+	CHECK_EQ(nk_thread_create(nk, &attr, &t), 0);
+	return t;
+}
+
+/* At each act_at: c deleted, a new c made (last again). */
+static void churner(void *arg)
+{
+	(void)arg;
+	while (nk_sem_take(&go, NK_INFINITE, NK_RELATIVE) == 0) {
+		CHECK(nk_thread_sleep(nk, act_at, NK_ABSOLUTE) >= 0);
+		CHECK_EQ(nk_thread_delete(c), 0);
+		c = dormant("c", 1);
+		CHECK_EQ(nk_sem_give(&done), 0);
+	}
+}
+
+/* Every thread alive throughout listed once, c once. */
+static void check_snapshot(const struct nk_status_thread *t, unsigned int n)
+{
+	int seen[STATIC] = {0}, mains = 0, churners = 0, cs = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		int k;
+
+		if (strcmp(t[i].name, "main") == 0)
+			mains++;
+		else if (strcmp(t[i].name, "churner") == 0)
+			churners++;
+		else if (strcmp(t[i].name, "c") == 0)
+			cs++;
+		else if (sscanf(t[i].name, "t%d", &k) == 1 && k >= 0 &&
+			 k < STATIC)
+			seen[k]++;
+		else
+			CHECK(!"a thread of this test");
+	}
+	CHECK_EQ(mains, 1);
+	CHECK_EQ(churners, 1);
+	CHECK_EQ(cs, 1);
+	for (int k = 0; k < STATIC; k++)
+		CHECK_EQ(seen[k], 1);
+}
+
+TEST(walk_under_churn)
+{
+	struct nk_instance_attr attr = {.backend = "sim", .main_priority = 10};
+	struct nk_status_thread threads[STATIC + 8];
+	struct nk_thread *churn;
+	struct nk_status st;
+	char name[16];
+
+	CHECK_EQ(setenv("FUSION_SIM_COST", "1us", 1), 0);
+	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
+	CHECK_EQ(unsetenv("FUSION_SIM_COST"), 0);
+	CHECK_EQ(nk_sem_init(nk, &go, "go", 0, 1, 0), 0);
+	CHECK_EQ(nk_sem_init(nk, &done, "done", 0, 1, 0), 0);
+	for (int i = 0; i < STATIC; i++) {
+		snprintf(name, sizeof(name), "t%d", i);
+		dormant(name, 1);
+	}
+	churn = dormant("churner", 60);
+	c = dormant("c", 1);
+	CHECK_EQ(nk_thread_start(churn, churner, NULL), 0);
+	for (int k = 0; k < 80; k++) {
+		act_at = nk_now(nk) + 100 * k;
+		CHECK_EQ(nk_sem_give(&go), 0);
+		CHECK_EQ(nk_instance_status(nk, &st, threads, STATIC + 8, NULL,
+					    0),
+			 0);
+		CHECK(st.nr_threads <= STATIC + 8);
+		check_snapshot(threads, st.nr_threads);
+		CHECK_EQ(nk_sem_take(&done, NK_INFINITE, NK_RELATIVE), 0);
+	}
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+}
+
 TEST(bad_input)
 {
 	struct nk_instance_attr attr = {.backend = "sim"};
@@ -200,4 +330,4 @@ TEST(bad_input)
 	CHECK_EQ(nk_instance_destroy(nk), 0);
 }
 
-TESTS(T(snapshot), T(bad_input));
+TESTS(T(snapshot), T(many_threads), T(walk_under_churn), T(bad_input));
