@@ -134,11 +134,6 @@ void ipipe_storm_charge(struct ipipe *pipe, unsigned int irq, nk_time_t ns);
 bool ipipe_storm_unmask(struct ipipe *pipe, unsigned int irq);
 void ipipe_storm_reset(struct ipipe *pipe, unsigned int irq);
 
-/*
- * This process's pipeline of instance @nk (on backend @be, @be_priv,
- * @nr_cpus RT CPUs; @member the process's number in the instance),
- * calling up through @host only.  Returns 0 or -ENOMEM.
- */
 /* @irq's kind, and its bit of in_use. */
 static inline void ipipe_set_kind(struct ipipe *pipe, unsigned int irq,
 				  enum ipipe_irq_kind kind)
@@ -152,6 +147,11 @@ static inline void ipipe_set_kind(struct ipipe *pipe, unsigned int irq,
 		pipe->in_use[irq / 64] |= bit;
 }
 
+/*
+ * This process's pipeline of instance @nk (on backend @be, @be_priv,
+ * @nr_cpus RT CPUs; @member the process's number in the instance),
+ * calling up through @host only.  Returns 0 or -ENOMEM.
+ */
 int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 		 const struct nk_backend_ops *be, void *be_priv, int nr_cpus,
 		 int member, struct ipipe **out);

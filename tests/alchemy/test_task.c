@@ -414,7 +414,8 @@ static void check_turns(const char *expected)
 {
 	char want[sizeof(trail)], got[sizeof(trail)];
 
-	if (on_sim() || (sched_getscheduler(0) == SCHED_FIFO && !test_emulated())) {
+	if (on_sim() ||
+	    (sched_getscheduler(0) == SCHED_FIFO && !test_emulated())) {
 		check_log(expected);
 		return;
 	}
