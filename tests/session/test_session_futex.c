@@ -6,8 +6,9 @@
  * the holder that thread's priority and passes to it.  A private gate,
  * for contrast, never wakes the other process: the shared flag, set when
  * the instance is placed in a session (nk_instance_shared), is what
- * carries the wake.  A holder that dies with the lock leaves it to the
- * next locker, who is told.
+ * carries the wake.  An open a killed process owed is made by whoever
+ * cleans up after it, once.  A holder that dies with the lock leaves it
+ * to the next locker, who is told.
  */
 #include "harness.h"
 #include "backend/common/futex.h"
@@ -17,6 +18,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -125,6 +127,43 @@ TEST(gate_wakes_another_process)
 
 	CHECK(!be_gate_open(&m->gate));
 	CHECK_EQ(child_status(pid), 0); /* woken, with the token */
+	CHECK_EQ(atomic_load(&m->gate.word), BE_GATE_SHARED);
+	munmap(m, sizeof(*m));
+}
+
+/* The debtor is killed before it pays: the debt outlives it, and is
+ * paid once, by its own number only. */
+TEST(gate_debt_outlives_its_debtor)
+{
+	struct shared *m = shared_map();
+	pid_t waiter = gate_waiter(m, true, 10 * 1000000000L), debtor;
+	int status;
+
+	debtor = fork();
+	CHECK(debtor >= 0);
+	if (debtor == 0) {
+		be_gate_owe(&m->gate, 7);
+		raise(SIGKILL);
+	}
+	CHECK_EQ(waitpid(debtor, &status, 0), debtor);
+	CHECK(WIFSIGNALED(status));
+	CHECK_EQ(be_gate_debtor(&m->gate), 7);
+	CHECK(!be_gate_pay(&m->gate, 6)); /* not its debt */
+	CHECK_EQ(atomic_load(&m->gate.word) & BE_GATE_OPEN, 0);
+	CHECK(be_gate_pay(&m->gate, 7));
+	CHECK_EQ(child_status(waiter), 0);
+	CHECK(!be_gate_pay(&m->gate, 7)); /* paid: no second token */
+	CHECK_EQ(atomic_load(&m->gate.word), BE_GATE_SHARED);
+	/* Paid by another open: the waiter's token clears the debt. */
+	waiter = gate_waiter(m, true, 10 * 1000000000L);
+	be_gate_owe(&m->gate, 5);
+	CHECK(!be_gate_open(&m->gate));
+	CHECK_EQ(child_status(waiter), 0);
+	CHECK_EQ(be_gate_debtor(&m->gate), 0);
+	CHECK(!be_gate_pay(&m->gate, 5));
+	/* Owed by nobody: 0 clears a debt. */
+	be_gate_owe(&m->gate, 3);
+	be_gate_owe(&m->gate, 0);
 	CHECK_EQ(atomic_load(&m->gate.word), BE_GATE_SHARED);
 	munmap(m, sizeof(*m));
 }
@@ -244,6 +283,7 @@ TEST(lock_handed_on_by_a_dead_holder)
 	dead_holder(true);
 }
 
-TESTS(T(gate_wakes_another_process), T(private_gate_stays_in_its_process),
+TESTS(T(gate_wakes_another_process), T(gate_debt_outlives_its_debtor),
+      T(private_gate_stays_in_its_process),
       T(lock_lends_priority_across_processes), T(lock_of_a_dead_holder),
       T(lock_handed_on_by_a_dead_holder));

@@ -138,12 +138,37 @@ void be_gate_unhold(struct be_gate *gate)
 	atomic_fetch_sub_explicit(&gate->held, 1, memory_order_release);
 }
 
-bool be_gate_open_held(struct be_gate *gate)
+void be_gate_owe(struct be_gate *gate, uint32_t debtor)
 {
-	bool polled = be_gate_open(gate);
+	uint32_t v = atomic_load_explicit(&gate->word, memory_order_relaxed);
 
-	be_gate_unhold(gate);
-	return polled;
+	while (v >> BE_GATE_OWED_SHIFT != debtor &&
+	       !atomic_compare_exchange_weak_explicit(
+	    &gate->word, &v,
+	    (v & BE_GATE_FLAGS) | debtor << BE_GATE_OWED_SHIFT,
+	    memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
+bool be_gate_pay(struct be_gate *gate, uint32_t debtor)
+{
+	uint32_t v = atomic_load_explicit(&gate->word, memory_order_relaxed);
+
+	do {
+		if (v >> BE_GATE_OWED_SHIFT != debtor)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(
+	    &gate->word, &v,
+	    (v | BE_GATE_OPEN) & BE_GATE_FLAGS,
+	    memory_order_acq_rel, memory_order_relaxed));
+	gate_wake(gate, v);
+	return true;
+}
+
+uint32_t be_gate_debtor(struct be_gate *gate)
+{
+	return atomic_load_explicit(&gate->word, memory_order_relaxed) >>
+	       BE_GATE_OWED_SHIFT;
 }
 
 void be_gate_settle(struct be_gate *gate)
@@ -167,7 +192,8 @@ static bool gate_take(struct be_gate *gate, uint32_t sleep, uint32_t *seen)
 
 	for (;;) {
 		uint32_t want = v & BE_GATE_OPEN
-				    ? v & ~(BE_GATE_OPEN | BE_GATE_SLEEPING |
+				    ? v & BE_GATE_FLAGS &
+					  ~(BE_GATE_OPEN | BE_GATE_SLEEPING |
 					    BE_GATE_POLLING)
 				    : v | sleep;
 

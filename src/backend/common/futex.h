@@ -50,6 +50,10 @@ pid_t be_self_pid(void);
 #define BE_GATE_SLEEPING 2u
 #define BE_GATE_POLLING 4u
 #define BE_GATE_SHARED 8u
+/* Who owes the gate an open (be_gate_owe): the word's upper bits. */
+#define BE_GATE_OWED_SHIFT 8
+#define BE_GATE_DEBTOR_MAX (~0u >> BE_GATE_OWED_SHIFT)
+#define BE_GATE_FLAGS ((1u << BE_GATE_OWED_SHIFT) - 1)
 
 void be_gate_init(struct be_gate *gate, bool shared);
 /* Returns true when the waiter polls (see below): its doorbell rang. */
@@ -57,13 +61,27 @@ bool be_gate_open(struct be_gate *gate);
 /*
  * An open promised under a lock, to be made after its release: whoever
  * takes the lock next and frees the gate's memory waits in
- * be_gate_settle() for be_gate_open_held(), which still reads the gate
- * after the waiter may have gone through.
+ * be_gate_settle() for the opener's be_gate_unhold() after its open,
+ * which still reads the gate after the waiter may have gone through.
  */
 void be_gate_hold(struct be_gate *gate);
-bool be_gate_open_held(struct be_gate *gate);
-/* A held open not made after all (the gate's memory goes first). */
+/* The held open made, or not made after all (the gate's memory goes
+ * first). */
 void be_gate_unhold(struct be_gate *gate);
+/*
+ * An open promised under a lock to a waiter of another process, which
+ * outlives the opener's death: @debtor (1 .. BE_GATE_DEBTOR_MAX; 0:
+ * nobody, the opener dies with the waiter) owes it, until be_gate_pay()
+ * opens it and clears the debt in one step, or the waiter takes a token
+ * (an open paid it).  A debt left by a dead debtor is paid by whoever
+ * cleans up after it, so that the open is neither lost nor made twice.
+ */
+void be_gate_owe(struct be_gate *gate, uint32_t debtor);
+/* Open @gate if @debtor still owes it (true); else nothing: it was
+ * paid, or another debtor owes it now. */
+bool be_gate_pay(struct be_gate *gate, uint32_t debtor);
+/* Who owes @gate an open, 0: nobody. */
+uint32_t be_gate_debtor(struct be_gate *gate);
 /*
  * Before the gate's memory goes: wait for the held opens to be done, by
  * sleeping (the opener may be of lower priority on this CPU), 100 ms at

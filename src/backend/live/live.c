@@ -65,11 +65,11 @@ static __thread sigjmp_buf *live_exit_point;
 /* Set while nk_consume spins: nucleus code, outside the lock. */
 static __thread bool live_busy_spin;
 /*
- * Gates to open once the lock is released: a thread let go under the
+ * Shadows to let go once the lock is released: a thread let go under the
  * lock would run although an undo of the section, should its holder die
  * before the release, said it must not (see release()).
  */
-static __thread struct be_gate *live_opens[2 * NK_MAX_CPUS];
+static __thread struct live_shadow *live_opens[2 * NK_MAX_CPUS];
 static __thread int live_nr_opens;
 __thread unsigned int live_signals;
 
@@ -231,6 +231,33 @@ static bool take_unless(struct live *live, _Atomic bool *abandon,
 }
 
 /*
+ * Lock held: @n, current, is to be let go by @opener once the lock is
+ * released.  A shadow of another process would outlive the opener,
+ * killed before it opens the gate: the gate records the debt, which
+ * whoever cleans up after the opener pays if @n is still current
+ * (members.c).  The opener's own die with it: no debt, and none left
+ * from before (a section undone).
+ */
+static void gate_owed_by(struct live_shadow *n, pid_t pid, int member)
+{
+	be_gate_owe(&n->gate, n->pid != pid ? (uint32_t)member + 1 : 0);
+}
+
+static void owe_open(struct live *live, struct live_shadow *n)
+{
+	gate_owed_by(n, live->pid, live->member);
+}
+
+/* Lock released: the open owe_open() promised, unless already paid. */
+static void open_owed(struct live *live, struct live_shadow *n)
+{
+	if (n->pid != live->pid)
+		(void)be_gate_pay(&n->gate, (uint32_t)live->member + 1);
+	else
+		(void)be_gate_open(&n->gate);
+}
+
+/*
  * Every change made under the lock is whole: no undo from here on.  The
  * threads it let go run from here on.
  */
@@ -242,16 +269,19 @@ static void release(struct live *live)
 		nk_journal_commit(live->sh->journal);
 	live_nr_opens = 0;
 	be_pilock_release(&live->sh->lock);
-	for (int i = 0; i < opens; i++)
-		be_gate_open_held(live_opens[i]);
+	for (int i = 0; i < opens; i++) {
+		open_owed(live, live_opens[i]);
+		be_gate_unhold(&live_opens[i]->gate);
+	}
 }
 
 /* Lock held: @s may run once it is released. */
-static void open_at_release(struct live_shadow *s)
+static void open_at_release(struct live *live, struct live_shadow *s)
 {
 	if (live_nr_opens < (int)(sizeof(live_opens) / sizeof(live_opens[0]))) {
 		be_gate_hold(&s->gate);
-		live_opens[live_nr_opens++] = &s->gate;
+		owe_open(live, s);
+		live_opens[live_nr_opens++] = s;
 	} else {
 		be_gate_open(&s->gate);
 	}
@@ -462,7 +492,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		/* Last: the thread handed over, more urgent, would preempt us
 		 * with the lock held. */
 		if (next)
-			be_gate_open(&next->gate);
+			open_owed(live, next);
 		shadow_unboost(s);
 		if (!waiter) {
 			park(s);
@@ -489,6 +519,7 @@ static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 	if (w && w != n) {
 		atomic_store(&c->sh->handoff_pid, w->pid);
 		atomic_store(&c->sh->handoff, n);
+		gate_owed_by(n, w->pid, w->member);
 		if (be_gate_ring(&w->gate)) {
 			/* It opens @n's gate: it must get its CPU.  Were
 			 * it quicker, it lowers itself before it parks. */
@@ -498,7 +529,7 @@ static void wake_on_idle(struct live_cpu *c, struct live_shadow *w,
 		if (atomic_exchange(&c->sh->handoff, NULL) != n)
 			return;
 	}
-	open_at_release(n);
+	open_at_release(c->live, n);
 }
 
 /*
@@ -818,22 +849,24 @@ static void live_switch_to(void *priv, void *prev, void *next,
 		nk_journal_obj(&p->relaxed);
 		p->relaxed = true;
 		if (n)
-			open_at_release(n);
+			open_at_release(live, n);
 		shadow_unboost(p);
 		return;
 	}
+	if (n)
+		owe_open(live, n);
 	if (flags & NK_SWITCH_EXIT) {
 		/* Everything shared is touched before the lock goes. */
 		release(live);
 		if (n)
-			be_gate_open(&n->gate);
+			open_owed(live, n);
 		shadow_exit(p);
 	}
 	if (idle)
 		atomic_store(&idle->sh->idle_waiter, p);
 	release(live);
 	if (n)
-		be_gate_open(&n->gate);
+		open_owed(live, n);
 	/* Only now: lowered sooner, @p could lose its CPU to the load it
 	 * was raised above before @n's gate opened; lowered here, it yields
 	 * to @n at once. */
@@ -897,7 +930,7 @@ static void shadow_free(struct live *live, struct live_shadow *s)
 {
 	/* Freed in the section that let it go: nobody is to be let in. */
 	for (int i = live_nr_opens; i-- > 0;) {
-		if (live_opens[i] == &s->gate) {
+		if (live_opens[i] == s) {
 			be_gate_unhold(&s->gate);
 			live_opens[i] = live_opens[--live_nr_opens];
 		}

@@ -19,7 +19,9 @@
  * Lock held: no CPU names a shadow of dead process @pid (member
  * @member) any more.  A thread handed to it as the idle waiter, which
  * it would have let in, is let in here, whether it was still the
- * waiter or was rung out of its poll already.
+ * waiter or was rung out of its poll already; so is a thread it made
+ * current and was to let in after its release (the debt its gate
+ * records, see owe_open()).
  */
 static void forget(struct live *live, int member, pid_t pid)
 {
@@ -36,11 +38,14 @@ static void forget(struct live *live, int member, pid_t pid)
 		    atomic_load(&c->handoff_pid) == pid) {
 			s = atomic_exchange(&c->handoff, NULL);
 			if (s && s->pid != pid)
-				be_gate_open(&s->gate);
+				(void)be_gate_pay(&s->gate,
+						  (uint32_t)member + 1);
 		}
 		s = atomic_load(&c->current);
 		if (s && s->pid == pid)
 			atomic_store(&c->current, NULL);
+		else if (s)
+			(void)be_gate_pay(&s->gate, (uint32_t)member + 1);
 		atomic_store(&c->deadline[member], NK_INFINITE);
 		atomic_store(&c->irq_tid[member], 0);
 	}
