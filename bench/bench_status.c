@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a status snapshot (fusion ps, fusion top) costs the instance it
- * reads: ns per nk_instance_status() with N dormant threads, min and
- * median of ROUNDS calls.  The walk lets the nucleus lock go every 16
- * threads, so the call with 16 threads (main and 15) is one section:
+ * reads: ns per nk_instance_status() with N dormant threads, then per
+ * nk_instance_objects() with N Alchemy semaphores, min and median of
+ * ROUNDS calls.  Both walks let the nucleus lock go every 16 threads or
+ * objects, so the call with 16 threads (main and 15) is one section:
  * the longest the lock is held, whatever N.
  * usage: bench_status [ROUNDS]   (FUSION_BACKEND as for any program)
  */
 #include "bench_clock.h"
 
+#include <alchemy/sem.h>
 #include <fusion/fusion.h>
 #include <fusion/status.h>
 
@@ -16,6 +18,9 @@
 #include <stdlib.h>
 
 #define MAX_THREADS 256
+#define MAX_OBJECTS 256
+
+static const int counts[] = {1, 16, 64, 250};
 
 static int by_value(const void *a, const void *b)
 {
@@ -24,9 +29,57 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void report(int n, int64_t *ns, int rounds)
+{
+	qsort(ns, (size_t)rounds, sizeof(*ns), by_value);
+	printf("%7d  %7lld  %10lld\n", n, (long long)ns[0],
+	       (long long)ns[rounds / 2]);
+}
+
+/* N named semaphores of the runtime's Alchemy skin. */
+static int objects_part(int64_t *ns, int rounds)
+{
+	static struct nk_status_object objects[MAX_OBJECTS];
+	static RT_SEM sems[MAX_OBJECTS];
+	struct nk_instance *nk;
+	unsigned int total;
+	char name[16];
+	int have = 0;
+
+	if (fusion_runtime(&nk)) {
+		fprintf(stderr, "bench_status: no runtime\n");
+		return 1;
+	}
+	printf("objects  min(ns)  median(ns)\n");
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		for (; have < counts[c]; have++) {
+			snprintf(name, sizeof(name), "s%d", have);
+			if (rt_sem_create(&sems[have], name, 0, S_PRIO)) {
+				fprintf(stderr, "bench_status: sem %d\n", have);
+				return 1;
+			}
+		}
+		for (int r = 0; r < rounds; r++) {
+			int64_t t0 = bench_mono_ns();
+
+			(void)nk_instance_objects(nk, objects, MAX_OBJECTS,
+						  &total);
+			ns[r] = bench_mono_ns() - t0;
+		}
+		if (total != (unsigned int)counts[c]) {
+			fprintf(stderr, "bench_status: %u objects listed\n",
+				total);
+			return 1;
+		}
+		report(counts[c], ns, rounds);
+	}
+	while (have > 0)
+		(void)rt_sem_delete(&sems[--have]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const int counts[] = {1, 16, 64, 250};
 	static struct nk_status_thread threads[MAX_THREADS];
 	int rounds = argc > 1 ? atoi(argv[1]) : 1000;
 	struct nk_instance *nk;
@@ -60,10 +113,10 @@ int main(int argc, char **argv)
 						 NULL, 0);
 			ns[r] = bench_mono_ns() - t0;
 		}
-		qsort(ns, (size_t)rounds, sizeof(*ns), by_value);
-		printf("%7d  %7lld  %10lld\n", counts[c], (long long)ns[0],
-		       (long long)ns[rounds / 2]);
+		report(counts[c], ns, rounds);
 	}
+	if (nk_instance_destroy(nk) || objects_part(ns, rounds))
+		return 1;
 	free(ns);
-	return nk_instance_destroy(nk) ? 1 : 0;
+	return 0;
 }

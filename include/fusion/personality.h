@@ -47,6 +47,13 @@ struct nk_object_info {
 	const struct nk_synch *senders;
 };
 
+/** Where a walk of a personality's objects stands between two calls of
+ * its objects hook: the personality's own, all zero at the start. */
+struct nk_objects_cursor {
+	uint32_t cls;  /**< the class being listed */
+	uint32_t slot; /**< the place in it to go on from */
+};
+
 /** A skin's description of itself, one constant per skin. */
 struct nk_personality {
 	const char *name; /**< non-empty; one registration per name */
@@ -100,12 +107,21 @@ struct nk_personality {
 	 */
 	void (*member_gone)(struct nk_instance *nk, void *state, int member);
 	/**
-	 * The debugger's view (fusion sim): call @p emit once per object
-	 * of the personality, in an order that replays the same.  Lock
-	 * held, simulation stopped.  NULL: nothing to show.
+	 * The objects of the personality, for the debugger (fusion sim)
+	 * and the status of a running program (fusion ps): call @p emit
+	 * once per object from @p at on, in an order that replays the
+	 * same, until @p emit returns false or the hook has looked at
+	 * *@p budget registry slots (each taken off it); then leave in
+	 * *@p at where the next call goes on, and return false.  True:
+	 * every object was emitted.  Lock held; between two calls it was
+	 * let go, and objects may have come and gone: a cursor must stay
+	 * safe to go on from (a place, not a pointer).  The objects are
+	 * registry entries, so that a walk knows from the registry's count
+	 * of changes that its set changed.  NULL: nothing to show.
 	 */
-	void (*objects)(struct nk_instance *nk, void *state,
-			void (*emit)(void *ctx,
+	bool (*objects)(struct nk_instance *nk, void *state,
+			struct nk_objects_cursor *at, uint32_t *budget,
+			bool (*emit)(void *ctx,
 				     const struct nk_object_info *info),
 			void *ctx);
 };

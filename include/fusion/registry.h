@@ -48,7 +48,13 @@ struct nk_registry {
 	uint32_t nr_buckets;		/**< power of two */
 	uint32_t nr_ns;			/**< interned namespaces */
 	char (*ns_names)[NK_NAME_MAX];	/**< interned namespace names */
+	/** Entries in each namespace: a listing skips an empty one. */
+	uint32_t *ns_used;
 	struct nk_instance *nk; /**< whose memory the tables are, or NULL */
+	/** Entries entered, removed or unnamed so far: a walk in steps
+	 * (nk_registry_next() between which the lock was let go) knows
+	 * from it that what it lists changed. */
+	uint32_t changes;
 };
 
 /** One entry, as nk_registry_next() lists it. */
@@ -130,5 +136,14 @@ nk_export int nk_registry_name(struct nk_registry *reg, nk_handle_t handle,
 nk_export int nk_registry_next(struct nk_registry *reg, uint32_t ns,
 			       uint32_t *cursor,
 			       struct nk_registry_entry *entry);
+/**
+ * As nk_registry_next(), looking at @p max slots at most: -EAGAIN when
+ * they held no entry of @p ns (*@p cursor past them, to go on from), so
+ * that a walk in steps holds its lock for a bounded time.  The slots
+ * looked at are the advance of *@p cursor.
+ */
+nk_export int nk_registry_next_within(struct nk_registry *reg, uint32_t ns,
+				      uint32_t *cursor, uint32_t max,
+				      struct nk_registry_entry *entry);
 
 #endif

@@ -87,8 +87,10 @@ nk_export int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
  * The objects of @p nk's skins, in the order the skins registered and
  * each skin's own: the first @p max into @p objects (NULL with a zero
  * @p max), how many there are into *@p total.  Names longer than the
- * fields are cut.  Holds the nucleus lock for the copy only: no system
- * call, no allocation.
+ * fields are cut.  Holds the nucleus lock for the copy only, in steps
+ * of 16 objects (a walk whose objects came or went between two steps
+ * starts again: each object is listed once): no system call, no
+ * allocation.
  * Errors: -EINVAL (bad instance, NULL @p total, NULL array with a count).
  * Context: any.
  */

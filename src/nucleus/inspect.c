@@ -108,7 +108,7 @@ struct objects_ctx {
 	const char *sep;
 };
 
-static void object_emit(void *ctx, const char *skin,
+static bool object_emit(void *ctx, const char *skin,
 			const struct nk_object_info *info)
 {
 	struct objects_ctx *oc = ctx;
@@ -130,13 +130,15 @@ static void object_emit(void *ctx, const char *skin,
 	if (info->senders)
 		synch_waiters(j, "senders", info->senders);
 	j->emit(j->ctx, "}");
+	return true;
 }
 
 static void inspect_objects(struct nk_instance *nk, struct json *j)
 {
 	struct objects_ctx oc = {.j = j, .sep = ""};
+	struct nk_objects_walk w = {.budget = UINT32_MAX};
 
-	nk_objects_each(nk, object_emit, &oc);
+	(void)nk_objects_walk(nk, &w, object_emit, &oc);
 }
 
 /* Whose timer @timer is: a thread's sleep or timeout, a CPU's round
@@ -248,26 +250,29 @@ struct level_ctx {
 	long count, capacity;
 };
 
-static void level_emit(void *ctx, const char *skin,
+/* Until the object named is found. */
+static bool level_emit(void *ctx, const char *skin,
 		       const struct nk_object_info *info)
 {
 	struct level_ctx *lc = ctx;
 
 	(void)skin;
-	if (lc->found || info->count < 0 || info->name == NULL ||
+	if (info->count < 0 || info->name == NULL ||
 	    strcmp(info->name, lc->name) != 0)
-		return;
+		return true;
 	lc->found = true;
 	lc->count = info->count;
 	lc->capacity = info->capacity;
+	return false;
 }
 
 int nk_inspect_level(struct nk_instance *nk, const char *name, long *count,
 		     long *capacity)
 {
 	struct level_ctx lc = {.name = name};
+	struct nk_objects_walk w = {.budget = UINT32_MAX};
 
-	nk_objects_each(nk, level_emit, &lc);
+	(void)nk_objects_walk(nk, &w, level_emit, &lc);
 	if (!lc.found)
 		return -ENOENT;
 	*count = lc.count;

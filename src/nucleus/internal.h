@@ -289,12 +289,22 @@ int nk_registry_init_in(struct nk_registry *reg, uint32_t capacity,
 /* Do its counts and hash chains add up?  0, -EUCLEAN or -EINVAL. */
 int nk_registry_check(struct nk_registry *reg);
 
+/* Where a walk of every skin's objects stands: all zero at the start. */
+struct nk_objects_walk {
+	int pers;			  /* the personality being listed */
+	struct nk_objects_cursor in; /* its own cursor */
+	uint32_t budget; /* registry slots the walk may still look at */
+};
+
 /*
- * personality.c.  Lock held: @fn for every object of every skin that
- * describes its objects, with the skin's name, in order of registration.
+ * personality.c.  Lock held: @fn for each object of the skins that
+ * describe their objects, with the skin's name, in order of
+ * registration, from @w on until @fn returns false or @w's budget is
+ * spent (false back, and @w where to go on from, even after the lock was
+ * let go).  True: the walk is done.
  */
-void nk_objects_each(struct nk_instance *nk,
-		     void (*fn)(void *ctx, const char *skin,
+bool nk_objects_walk(struct nk_instance *nk, struct nk_objects_walk *w,
+		     bool (*fn)(void *ctx, const char *skin,
 				const struct nk_object_info *info),
 		     void *ctx);
 

@@ -300,32 +300,37 @@ void nk_personality_member_gone(struct nk_instance *nk, int member)
 }
 
 struct each_ctx {
-	void (*fn)(void *ctx, const char *skin,
+	bool (*fn)(void *ctx, const char *skin,
 		   const struct nk_object_info *info);
 	void *ctx;
 	const char *skin;
 };
 
-static void each_emit(void *ctx, const struct nk_object_info *info)
+static bool each_emit(void *ctx, const struct nk_object_info *info)
 {
 	struct each_ctx *ec = ctx;
 
-	ec->fn(ec->ctx, ec->skin, info);
+	return ec->fn(ec->ctx, ec->skin, info);
 }
 
-void nk_objects_each(struct nk_instance *nk,
-		     void (*fn)(void *ctx, const char *skin,
+bool nk_objects_walk(struct nk_instance *nk, struct nk_objects_walk *w,
+		     bool (*fn)(void *ctx, const char *skin,
 				const struct nk_object_info *info),
 		     void *ctx)
 {
 	struct each_ctx ec = {.fn = fn, .ctx = ctx};
 
-	for (int i = 0; i < nk->nr_personalities; i++) {
-		const struct nk_personality_slot *slot = &nk->personalities[i];
+	for (; w->pers < nk->nr_personalities;
+	     w->pers++, w->in = (struct nk_objects_cursor){0}) {
+		const struct nk_personality_slot *slot =
+		    &nk->personalities[w->pers];
 
 		if (slot->pers == NULL || slot->pers->objects == NULL)
 			continue;
 		ec.skin = slot->pers->name;
-		slot->pers->objects(nk, slot->state, each_emit, &ec);
+		if (!slot->pers->objects(nk, slot->state, &w->in, &w->budget,
+					 each_emit, &ec))
+			return false;
 	}
+	return true;
 }

@@ -9,6 +9,7 @@
  *   buckets[capacity]   name hash -> first slot index of a chain
  *   free_ring[capacity] indices of free slots, oldest first
  *   ns_names[NK_REGISTRY_MAX_NS] the names of interned namespaces
+ *   ns_used[NK_REGISTRY_MAX_NS + 1] entries in each namespace
  *
  * Free slots are handed out in FIFO order (a ring of indices): a slot
  * freed now is reused only after every other free slot, which keeps its
@@ -158,7 +159,8 @@ int nk_registry_init_in(struct nk_registry *reg, uint32_t capacity,
 	 */
 	slots_size = (size_t)capacity * sizeof(struct nk_registry_slot);
 	size = slots_size + 2 * (size_t)capacity * sizeof(uint32_t) +
-	       sizeof(*reg->ns_names) * NK_REGISTRY_MAX_NS;
+	       sizeof(*reg->ns_names) * NK_REGISTRY_MAX_NS +
+	       sizeof(uint32_t) * (NK_REGISTRY_MAX_NS + 1);
 	mem = nk ? nk_alloc(nk, size) : malloc(size);
 	if (!mem)
 		return -ENOMEM;
@@ -170,11 +172,14 @@ int nk_registry_init_in(struct nk_registry *reg, uint32_t capacity,
 	reg->index_bits = bits;
 	reg->nr_buckets = capacity; /* load factor <= 1 */
 	reg->nr_used = 0;
+	reg->changes = 0;
 	reg->free_head = 0;
 	reg->nr_ns = 0;
 
 	ring = free_ring(reg);
 	reg->ns_names = (void *)(ring + capacity);
+	reg->ns_used = (uint32_t *)(reg->ns_names + NK_REGISTRY_MAX_NS);
+	memset(reg->ns_used, 0, sizeof(uint32_t) * (NK_REGISTRY_MAX_NS + 1));
 	for (i = 0; i < capacity; i++) {
 		struct nk_registry_slot *slot = &reg->slots[i];
 
@@ -196,15 +201,24 @@ int nk_registry_init_in(struct nk_registry *reg, uint32_t capacity,
 int nk_registry_check(struct nk_registry *reg)
 {
 	uint32_t used = 0, named = 0, chained = 0;
+	uint32_t in_ns[NK_REGISTRY_MAX_NS + 1] = {0};
 
 	if (!registry_valid(reg))
 		return -EINVAL;
 	for (uint32_t i = 0; i < reg->capacity; i++) {
 		const struct nk_registry_slot *slot = &reg->slots[i];
 
-		used += slot->type != 0;
-		named += slot->type != 0 && slot->name[0];
+		if (slot->type == 0)
+			continue;
+		if (slot->ns > reg->nr_ns)
+			return -EUCLEAN;
+		used++;
+		named += slot->name[0] != '\0';
+		in_ns[slot->ns]++;
 	}
+	for (uint32_t ns = 0; ns <= reg->nr_ns; ns++)
+		if (in_ns[ns] != reg->ns_used[ns])
+			return -EUCLEAN;
 	/* Each named slot on its bucket's chain, once: chains are bounded
 	 * by the named count, so a cycle is caught too. */
 	for (uint32_t b = 0; b < reg->nr_buckets; b++) {
@@ -235,6 +249,7 @@ int nk_registry_destroy(struct nk_registry *reg)
 	reg->slots = NULL;
 	reg->buckets = NULL;
 	reg->ns_names = NULL;
+	reg->ns_used = NULL;
 	reg->nr_ns = 0;
 	reg->capacity = 0;
 	reg->nr_buckets = 0;
@@ -298,6 +313,9 @@ int nk_registry_enter(struct nk_registry *reg, uint32_t ns, const char *name,
 	nk_journal_obj(reg);
 	reg->free_head = (reg->free_head + 1) & index_mask(reg);
 	reg->nr_used++;
+	reg->changes++;
+	nk_journal_obj(&reg->ns_used[ns]);
+	reg->ns_used[ns]++;
 
 	slot = &reg->slots[index];
 	nk_journal_obj(slot);
@@ -328,6 +346,8 @@ static void slot_unlink(struct nk_registry *reg, struct nk_registry_slot *slot)
 		nk_journal_obj(link);
 		*link = slot->next;
 	}
+	nk_journal_obj(reg);
+	reg->changes++;
 	nk_journal_obj(slot);
 	slot->hash = 0;
 	slot->next = NK_REGISTRY_NIL;
@@ -347,6 +367,8 @@ int nk_registry_remove(struct nk_registry *reg, nk_handle_t handle)
 	index = handle & index_mask(reg);
 
 	slot_unlink(reg, slot);
+	nk_journal_obj(&reg->ns_used[slot->ns]);
+	reg->ns_used[slot->ns]--;
 	slot->object = NULL;
 	slot->type = 0;
 	/* Retire every handle to this slot; 0 is reserved for "invalid". */
@@ -442,11 +464,27 @@ int nk_registry_name(struct nk_registry *reg, nk_handle_t handle, char *buf,
 int nk_registry_next(struct nk_registry *reg, uint32_t ns, uint32_t *cursor,
 		     struct nk_registry_entry *entry)
 {
+	return nk_registry_next_within(reg, ns, cursor, UINT32_MAX, entry);
+}
+
+int nk_registry_next_within(struct nk_registry *reg, uint32_t ns,
+			    uint32_t *cursor, uint32_t max,
+			    struct nk_registry_entry *entry)
+{
+	uint32_t end;
+
 	if (!registry_valid(reg) || !cursor || !entry || ns > reg->nr_ns)
 		return -EINVAL;
+	if (reg->ns_used[ns] == 0) {
+		*cursor = reg->capacity;
+		return -ENOENT;
+	}
+	end = *cursor < reg->capacity && max < reg->capacity - *cursor
+		  ? *cursor + max
+		  : reg->capacity;
 	/* By slot index: an entry entered or removed meanwhile is listed
 	 * or not, and no other is skipped or listed twice. */
-	for (uint32_t i = *cursor; i < reg->capacity; i++) {
+	for (uint32_t i = *cursor; i < end; i++) {
 		struct nk_registry_slot *slot = &reg->slots[i];
 
 		if (slot->type == 0 || slot->ns != ns)
@@ -457,6 +495,10 @@ int nk_registry_next(struct nk_registry *reg, uint32_t ns, uint32_t *cursor,
 		memcpy(entry->name, slot->name, sizeof(entry->name));
 		*cursor = i + 1;
 		return 0;
+	}
+	if (end < reg->capacity) {
+		*cursor = end;
+		return -EAGAIN;
 	}
 	*cursor = reg->capacity;
 	return -ENOENT;

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * nk_instance_status() and nk_instance_objects(): one snapshot of an
- * instance, copied under the lock with nothing else done there (the
- * formatting is the reader's).
+ * instance, copied under the lock in short steps with nothing else done
+ * there (the formatting is the reader's).
  */
 #include "internal.h"
 #include "../pipeline/pipeline.h"
 
 #include <fusion/status.h>
 
+#include <limits.h>
 #include <string.h>
 
 /* @src into @dst of @size, cut: snprintf's result without its parsing,
@@ -203,16 +204,18 @@ int nk_instance_status(struct nk_instance *nk, struct nk_status *st,
 struct objects_copy {
 	struct nk_status_object *out;
 	unsigned int max, n;
+	unsigned int left; /* objects this section may still copy */
 };
 
-static void object_copy(void *ctx, const char *skin,
+/* Until the section's share is copied. */
+static bool object_copy(void *ctx, const char *skin,
 			const struct nk_object_info *info)
 {
 	struct objects_copy *oc = ctx;
 	struct nk_status_object *o;
 
 	if (oc->n++ >= oc->max)
-		return;
+		return --oc->left > 0;
 	o = &oc->out[oc->n - 1];
 	copy_str(o->skin, sizeof(o->skin), skin);
 	copy_str(o->cls, sizeof(o->cls), info->cls);
@@ -223,18 +226,46 @@ static void object_copy(void *ctx, const char *skin,
 	o->capacity = info->capacity;
 	o->waiters = info->waiters ? info->waiters->nr_waiters : 0;
 	o->senders = info->senders ? info->senders->nr_waiters : 0;
+	return --oc->left > 0;
 }
+
+/*
+ * The objects as the threads (above): STATUS_STEP objects a section,
+ * and the walk starts again if the registry changed meanwhile.  Each
+ * skin's class is a scan of the registry's slots: STATUS_SLOTS of them
+ * at most a section (some 1.2 ns each).
+ */
+#define STATUS_SLOTS 512
 
 int nk_instance_objects(struct nk_instance *nk,
 			struct nk_status_object *objects, unsigned int max,
 			unsigned int *total)
 {
 	struct objects_copy oc = {.out = objects, .max = max};
+	struct nk_objects_walk w = {0};
+	unsigned int retries = 0;
+	uint32_t changes;
 
 	if (!nk_instance_valid(nk) || total == NULL || (objects == NULL && max))
 		return -EINVAL;
 	nk_lock_acquire(nk);
-	nk_objects_each(nk, object_copy, &oc);
+	changes = nk->core->registry.changes;
+	for (;;) {
+		bool last = retries > STATUS_RETRIES;
+
+		oc.left = last ? UINT_MAX : STATUS_STEP;
+		w.budget = last ? UINT32_MAX : STATUS_SLOTS;
+		if (nk_objects_walk(nk, &w, object_copy, &oc))
+			break;
+		nk_lock_release(nk);
+		nk_lock_acquire(nk);
+		if (nk->core->registry.changes != changes) {
+			changes = nk->core->registry.changes;
+			w = (struct nk_objects_walk){0};
+			oc.n = 0;
+			retries++;
+		}
+	}
 	nk_lock_release(nk);
 	*total = oc.n;
 	return 0;

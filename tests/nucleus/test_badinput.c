@@ -1702,12 +1702,16 @@ PROBE_FN(registry_name,
 PROBE_FN(registry_namespace, nk_registry_namespace(o, "ns", &(uint32_t){0}));
 PROBE_FN(registry_next, nk_registry_next(o, NK_NS_DEFAULT, &(uint32_t){0},
 					 &(struct nk_registry_entry){0}));
+PROBE_FN(registry_next_within,
+	 nk_registry_next_within(o, NK_NS_DEFAULT, &(uint32_t){0}, 1,
+				 &(struct nk_registry_entry){0}));
 
 static const struct probe bad_registry_probes[] = {
     P(registry_enter, -EINVAL),	    P(registry_remove, -EINVAL),
     P(registry_lookup, -EINVAL),    P(registry_find, -EINVAL),
     P(registry_name, -EINVAL),	    P(registry_destroy, -EINVAL),
     P(registry_namespace, -EINVAL), P(registry_next, -EINVAL),
+    P(registry_next_within, -EINVAL),
 };
 
 TEST(registry_bad)

@@ -4,6 +4,7 @@
  * limits, generation wrap and unlinked names.
  */
 #include "harness.h"
+#include "nucleus/internal.h" /* nk_registry_check */
 
 #include <fusion/registry.h>
 
@@ -798,9 +799,73 @@ TEST(listing)
 	CHECK_EQ(nk_registry_destroy(&reg), 0);
 }
 
+/*
+ * A listing in bounded steps: -EAGAIN past @max slots without an entry,
+ * the cursor where to go on; an empty namespace ends at once; the count
+ * of changes moves with every entry, removal and unnaming; the
+ * per-namespace counts are checked.
+ */
+TEST(listing_in_steps)
+{
+	struct nk_registry reg;
+	struct nk_registry_entry e;
+	uint32_t ns, empty, cursor = 0, changes;
+	nk_handle_t h[8];
+	int objs[8];
+
+	CHECK_EQ(nk_registry_init(&reg, 16), 0);
+	CHECK_EQ(nk_registry_namespace(&reg, "steps", &ns), 0);
+	CHECK_EQ(nk_registry_namespace(&reg, "empty", &empty), 0);
+	CHECK_EQ(reg.changes, 0);
+	/* Slots 0..7, then 0..5 removed: the entries left are 6 and 7. */
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(nk_registry_enter(&reg, ns, NULL, TYPE_A, &objs[i],
+					   &h[i]),
+			 0);
+	for (int i = 0; i < 6; i++)
+		CHECK_EQ(nk_registry_remove(&reg, h[i]), 0);
+	CHECK_EQ(reg.changes, 14);
+	CHECK_EQ(reg.ns_used[ns], 2);
+	CHECK_EQ(nk_registry_next_within(&reg, ns, &cursor, 4, &e), -EAGAIN);
+	CHECK_EQ(cursor, 4);
+	CHECK_EQ(nk_registry_next_within(&reg, ns, &cursor, 0, &e), -EAGAIN);
+	CHECK_EQ(cursor, 4);
+	CHECK_EQ(nk_registry_next_within(&reg, ns, &cursor, 3, &e), 0);
+	CHECK_EQ(e.handle, h[6]);
+	CHECK_EQ(cursor, 7);
+	CHECK_EQ(nk_registry_next_within(&reg, ns, &cursor, 1, &e), 0);
+	CHECK_EQ(e.handle, h[7]);
+	/* The end within the window: -ENOENT, not -EAGAIN. */
+	CHECK_EQ(nk_registry_next_within(&reg, ns, &cursor, 100, &e),
+		 -ENOENT);
+	CHECK_EQ(cursor, 16);
+	cursor = 0;
+	CHECK_EQ(nk_registry_next_within(&reg, empty, &cursor, 1, &e), -ENOENT);
+	CHECK_EQ(cursor, 16);
+	cursor = 20; /* past the end */
+	CHECK_EQ(nk_registry_next_within(&reg, ns, &cursor, 1, &e), -ENOENT);
+	CHECK_EQ(nk_registry_next_within(&reg, empty + 1, &cursor, 1, &e),
+		 -EINVAL);
+	CHECK_EQ(nk_registry_next_within(&reg, ns, NULL, 1, &e), -EINVAL);
+	CHECK_EQ(nk_registry_next_within(&reg, ns, &cursor, 1, NULL), -EINVAL);
+	changes = reg.changes;
+	CHECK_EQ(nk_registry_enter(&reg, ns, "n", TYPE_A, &objs[0], &h[0]),
+		 0);
+	CHECK_EQ(nk_registry_unlink(&reg, h[0]), 0);
+	CHECK_EQ(reg.changes, changes + 2);
+	CHECK_EQ(nk_registry_check(&reg), 0);
+	/* A count that disagrees with the slots is found. */
+	reg.ns_used[ns]++;
+	CHECK_EQ(nk_registry_check(&reg), -EUCLEAN);
+	reg.ns_used[ns]--;
+	CHECK_EQ(nk_registry_check(&reg), 0);
+	CHECK_EQ(nk_registry_destroy(&reg), 0);
+}
+
 TESTS(T(happy_path), T(argument_errors), T(duplicate_name),
       T(anonymous_entries), T(type_mismatch), T(stale_handle), T(fifo_reuse),
       T(forged_handles), T(forged_handles_max_index_bits), T(full_registry),
-      T(namespaces), T(namespace_limits), T(listing), T(generation_wrap),
+      T(namespaces), T(namespace_limits), T(listing), T(listing_in_steps),
+      T(generation_wrap),
       T(init_errors), T(destroyed_registry), T(name_too_long),
       T(find_after_remove), T(hash_chains), T(unlink_keeps_handle));

@@ -25,26 +25,32 @@ static struct nk_thread *lo;
  * and an anonymous queue whose class name is too long for the field,
  * with hi counted as waiting for room.
  */
-static void probe_objects(struct nk_instance *in, void *state,
-			  void (*emit)(void *ctx,
+static bool probe_objects(struct nk_instance *in, void *state,
+			  struct nk_objects_cursor *at, uint32_t *budget,
+			  bool (*emit)(void *ctx,
 				       const struct nk_object_info *info),
 			  void *ctx)
 {
-	struct nk_object_info mutex = {.cls = "mutex",
-				       .name = "lock",
-				       .count = -1,
-				       .owner = lo,
-				       .waiters = &lock.synch};
-	struct nk_object_info queue = {.cls = "queue-with-a-long-class",
-				       .name = NULL,
-				       .count = 5,
-				       .capacity = 8,
-				       .senders = &lock.synch};
+	const struct nk_object_info objects[] = {
+	    {.cls = "mutex",
+	     .name = "lock",
+	     .count = -1,
+	     .owner = lo,
+	     .waiters = &lock.synch},
+	    {.cls = "queue-with-a-long-class",
+	     .name = NULL,
+	     .count = 5,
+	     .capacity = 8,
+	     .senders = &lock.synch},
+	};
 
 	(void)in;
 	(void)state;
-	emit(ctx, &mutex);
-	emit(ctx, &queue);
+	(void)budget;
+	while (at->slot < 2)
+		if (!emit(ctx, &objects[at->slot++]))
+			return false;
+	return true;
 }
 
 static const struct nk_personality probe = {.name = "probe",

@@ -7,8 +7,9 @@
  */
 #include "skin.h"
 
-void skin_objects(struct nk_instance *nk, void *state,
-		  void (*emit)(void *ctx, const struct nk_object_info *info),
+bool skin_objects(struct nk_instance *nk, void *state,
+		  struct nk_objects_cursor *at, uint32_t *budget,
+		  bool (*emit)(void *ctx, const struct nk_object_info *info),
 		  void *ctx)
 {
 	struct skin *sk = state;
@@ -18,25 +19,35 @@ void skin_objects(struct nk_instance *nk, void *state,
 	(void)nk;
 	/* Never set up: nothing was registered. */
 	if (!sk->ready)
-		return;
+		return true;
 	desc = skin_desc_of(sk);
-	for (unsigned int i = 0; i < desc->nr_classes; i++) {
-		const struct skin_class *cls = &desc->classes[i];
-		uint32_t cursor = 0;
+	/* The registry's cursor is a slot's index: safe to go on from. */
+	for (; at->cls < desc->nr_classes; at->cls++, at->slot = 0) {
+		const struct skin_class *cls = &desc->classes[at->cls];
 
 		if (cls->describe == NULL)
 			continue;
-		while (skin_list_locked(sk, i, &cursor, &e) == 0) {
+		for (;;) {
+			uint32_t from = at->slot;
+			int ret = skin_list_within(sk, at->cls, &at->slot,
+						   *budget, &e);
 			struct nk_object_info info = {
 			    .cls = cls->name,
 			    .name = e.name,
 			    .count = -1,
 			};
 
+			*budget -= at->slot - from;
+			if (ret == -EAGAIN)
+				return false;
+			if (ret)
+				break;
 			cls->describe(e.object, &info);
-			emit(ctx, &info);
+			if (!emit(ctx, &info))
+				return false;
 		}
 	}
+	return true;
 }
 
 void skin_describe_sem(const void *object, struct nk_object_info *info)

@@ -307,16 +307,27 @@ int skin_unbind(uintptr_t *handle)
 int skin_list_locked(struct skin *sk, unsigned int cls, uint32_t *cursor,
 		     struct skin_entry *entry)
 {
+	return skin_list_within(sk, cls, cursor, UINT32_MAX, entry);
+}
+
+int skin_list_within(struct skin *sk, unsigned int cls, uint32_t *cursor,
+		     uint32_t max, struct skin_entry *entry)
+{
 	struct nk_registry_entry e;
 	struct skin_class_state *c;
+	uint32_t from;
 	int ret;
 
-	if (sk == NULL || cls >= skin_desc_of(sk)->nr_classes)
+	if (sk == NULL || cursor == NULL ||
+	    cls >= skin_desc_of(sk)->nr_classes)
 		return -EINVAL;
 	c = &sk->classes[cls];
+	from = *cursor;
 	/* A shared namespace holds the other classes too, and a local
 	 * class the objects of other processes: skip them. */
-	while ((ret = nk_registry_next(sk->reg, c->ns, cursor, &e)) == 0)
+	while ((ret = nk_registry_next_within(sk->reg, c->ns, cursor,
+					      max - (*cursor - from), &e)) ==
+	       0)
 		if (e.type == skin_type(sk, cls))
 			break;
 	if (ret)

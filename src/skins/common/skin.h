@@ -162,11 +162,12 @@ void skin_leave(struct nk_instance *nk, void *state);
  */
 void skin_member_gone(struct nk_instance *nk, void *state, int member);
 /*
- * The personality's objects hook (describe.c): every object of the
- * classes with a describe hook.  Lock held.
+ * The personality's objects hook (describe.c): the objects of the
+ * classes with a describe hook, from @at on.  Lock held.
  */
-void skin_objects(struct nk_instance *nk, void *state,
-		  void (*emit)(void *ctx, const struct nk_object_info *info),
+bool skin_objects(struct nk_instance *nk, void *state,
+		  struct nk_objects_cursor *at, uint32_t *budget,
+		  bool (*emit)(void *ctx, const struct nk_object_info *info),
 		  void *ctx);
 /* Describe hooks of objects that are a struct nk_sem, a struct nk_mutex
  * or a bare struct nk_synch (its waiters). */
@@ -433,6 +434,11 @@ struct skin_entry {
  */
 int skin_list_locked(struct skin *sk, unsigned int cls, uint32_t *cursor,
 		     struct skin_entry *entry);
+/* As skin_list_locked(), looking at @max registry slots at most:
+ * -EAGAIN when they held none of the class (see
+ * nk_registry_next_within). */
+int skin_list_within(struct skin *sk, unsigned int cls, uint32_t *cursor,
+		     uint32_t max, struct skin_entry *entry);
 
 /*
  * Waiting with a request, for objects whose waiters each ask for
