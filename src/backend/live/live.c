@@ -231,12 +231,12 @@ static bool take_unless(struct live *live, _Atomic bool *abandon,
 }
 
 /*
- * Lock held: @n, current, is to be let go by @opener once the lock is
- * released.  A shadow of another process would outlive the opener,
- * killed before it opens the gate: the gate records the debt, which
- * whoever cleans up after the opener pays if @n is still current
- * (members.c).  The opener's own die with it: no debt, and none left
- * from before (a section undone).
+ * Lock held: @n, current, is to be let go once the lock is released by
+ * a thread of process @pid, session member @member.  A shadow of another
+ * process would outlive that opener, killed before it opens the gate:
+ * the gate records the debt, which whoever cleans up after the opener
+ * pays if @n is still current (members.c).  The opener's own die with
+ * it: no debt, and none left from before (a section undone).
  */
 static void gate_owed_by(struct live_shadow *n, pid_t pid, int member)
 {
