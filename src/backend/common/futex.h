@@ -52,7 +52,6 @@ pid_t be_self_pid(void);
 #define BE_GATE_SHARED 8u
 /* Who owes the gate an open (be_gate_owe): the word's upper bits. */
 #define BE_GATE_OWED_SHIFT 8
-#define BE_GATE_DEBTOR_MAX (~0u >> BE_GATE_OWED_SHIFT)
 #define BE_GATE_FLAGS ((1u << BE_GATE_OWED_SHIFT) - 1)
 
 void be_gate_init(struct be_gate *gate, bool shared);
@@ -70,7 +69,7 @@ void be_gate_hold(struct be_gate *gate);
 void be_gate_unhold(struct be_gate *gate);
 /*
  * An open promised under a lock to a waiter of another process, which
- * outlives the opener's death: @debtor (1 .. BE_GATE_DEBTOR_MAX; 0:
+ * outlives the opener's death: @debtor (non-zero, below 2^24; 0:
  * nobody, the opener dies with the waiter) owes it, until be_gate_pay()
  * opens it and clears the debt in one step, or the waiter takes a token
  * (an open paid it).  A debt left by a dead debtor is paid by whoever

@@ -240,7 +240,7 @@ static bool take_unless(struct live *live, _Atomic bool *abandon,
  */
 static void gate_owed_by(struct live_shadow *n, pid_t pid, int member)
 {
-	be_gate_owe(&n->gate, n->pid != pid ? (uint32_t)member + 1 : 0);
+	be_gate_owe(&n->gate, n->pid != pid ? live_debtor(member) : 0);
 }
 
 static void owe_open(struct live *live, struct live_shadow *n)
@@ -252,7 +252,7 @@ static void owe_open(struct live *live, struct live_shadow *n)
 static void open_owed(struct live *live, struct live_shadow *n)
 {
 	if (n->pid != live->pid)
-		(void)be_gate_pay(&n->gate, (uint32_t)live->member + 1);
+		(void)be_gate_pay(&n->gate, live_debtor(live->member));
 	else
 		(void)be_gate_open(&n->gate);
 }

@@ -38,6 +38,13 @@ struct live;
  * @live, @pthread and the rest of its process's own are followed by
  * that process only (@pid says which).
  */
+/* Session member @member as a gate's debtor (be_gate_owe): 0 is
+ * nobody, and members count from 0. */
+static inline uint32_t live_debtor(int member)
+{
+	return (uint32_t)member + 1;
+}
+
 struct live_shadow {
 	struct live *live;
 	struct nk_thread *thread;

@@ -39,13 +39,13 @@ static void forget(struct live *live, int member, pid_t pid)
 			s = atomic_exchange(&c->handoff, NULL);
 			if (s && s->pid != pid)
 				(void)be_gate_pay(&s->gate,
-						  (uint32_t)member + 1);
+						  live_debtor(member));
 		}
 		s = atomic_load(&c->current);
 		if (s && s->pid == pid)
 			atomic_store(&c->current, NULL);
 		else if (s)
-			(void)be_gate_pay(&s->gate, (uint32_t)member + 1);
+			(void)be_gate_pay(&s->gate, live_debtor(member));
 		atomic_store(&c->deadline[member], NK_INFINITE);
 		atomic_store(&c->irq_tid[member], 0);
 	}
