@@ -253,10 +253,22 @@ TEST(delete)
 	check_log("a@0 b@0");
 }
 
+/*
+ * The unit of the tests whose threads act a fraction of it apart (ticks,
+ * quanta, spins): 1 ms on sim; 20 ms on live, where a thread woken or
+ * rotated half a millisecond late (ThreadSanitizer, a busy machine) would
+ * change the order the test checks.  The comments' milliseconds are
+ * units.
+ */
+static RTIME tick(void)
+{
+	return first_date(MS);
+}
+
 static void body_ticker(void *arg)
 {
 	for (int i = 0; i < 4; i++) {
-		CHECK_EQ(rt_task_sleep(MS), 0);
+		CHECK_EQ(rt_task_sleep(tick()), 0);
 		note("%s%d", (const char *)arg, i);
 	}
 }
@@ -267,18 +279,18 @@ TEST(suspend_resume)
 
 	log_start();
 	CHECK_EQ(rt_task_spawn(&a, "a", 0, 10, 0, body_ticker, "t"), 0);
-	CHECK_EQ(rt_task_sleep(3 * MS / 2), 0);
+	CHECK_EQ(rt_task_sleep(3 * tick() / 2), 0);
 	CHECK_EQ(rt_task_suspend(&a), 0);
 	CHECK_EQ(rt_task_suspend(&a), 0);
-	CHECK_EQ(rt_task_sleep(2 * MS), 0);
+	CHECK_EQ(rt_task_sleep(2 * tick()), 0);
 	note("resume1");
 	CHECK_EQ(rt_task_resume(&a), 0);
-	CHECK_EQ(rt_task_sleep(MS / 2), 0);
+	CHECK_EQ(rt_task_sleep(tick() / 2), 0);
 	note("resume2");
 	CHECK_EQ(rt_task_resume(&a), 0);
 	/* Not suspended: a no-op. */
 	CHECK_EQ(rt_task_resume(&a), 0);
-	CHECK_EQ(rt_task_sleep(3 * MS), 0);
+	CHECK_EQ(rt_task_sleep(3 * tick()), 0);
 	check_log("t0@1000000 resume1@3500000 resume2@4000000 t1@4000000 "
 		  "t2@5000000 t3@6000000");
 	CHECK_EQ(rt_task_suspend(&a), -EINVAL);
@@ -353,7 +365,7 @@ TEST(yield_round_robin)
 static void body_spin(void *arg)
 {
 	note("%s", (const char *)arg);
-	rt_timer_spin(5 * MS / 2);
+	rt_timer_spin(5 * tick() / 2);
 	note("%s-end", (const char *)arg);
 }
 
@@ -369,15 +381,15 @@ static void run_pair(RTIME slice_a, RTIME slice_b, void (*body)(void *))
 	log_start();
 	CHECK_EQ(rt_task_create(&a, "a", 0, 10, 0), 0);
 	CHECK_EQ(rt_task_create(&b, "b", 0, 10, 0), 0);
-	CHECK_EQ(rt_task_slice(&a, MS), 0);
-	CHECK_EQ(rt_task_slice(&b, MS), 0);
+	CHECK_EQ(rt_task_slice(&a, tick()), 0);
+	CHECK_EQ(rt_task_slice(&b, tick()), 0);
 	CHECK_EQ(rt_task_slice(&a, slice_a), 0);
 	CHECK_EQ(rt_task_slice(&b, slice_b), 0);
 	CHECK_EQ(rt_task_set_mode(0, T_LOCK, NULL), 0);
 	CHECK_EQ(rt_task_start(&a, body, "a"), 0);
 	CHECK_EQ(rt_task_start(&b, body, "b"), 0);
 	CHECK_EQ(rt_task_set_mode(T_LOCK, 0, NULL), 0);
-	CHECK_EQ(rt_task_sleep(10 * MS), 0);
+	CHECK_EQ(rt_task_sleep(10 * tick()), 0);
 }
 
 static int by_name(const void *a, const void *b)
@@ -427,15 +439,15 @@ static void check_turns(const char *expected)
 TEST(slice_round_robin)
 {
 	/* 1 ms slices: a 0-1, b 1-2, a 2-3, b 3-4, a 4-4.5, b 4.5-5. */
-	run_pair(MS, MS, body_spin);
+	run_pair(tick(), tick(), body_spin);
 	check_turns("a@0 b@1000000 a-end@4500000 b-end@5000000");
 	/* Slice 0 is FIFO again: b, once it runs, runs to its end. */
-	run_pair(MS, 0, body_spin);
+	run_pair(tick(), 0, body_spin);
 	check_turns("a@0 b@1000000 b-end@3500000 a-end@5000000");
 	run_pair(0, 0, body_spin);
 	check_turns("a@0 a-end@2500000 b@2500000 b-end@5000000");
 	/* Another quantum for a: 0.4 ms turns against b's 1 ms. */
-	run_pair(MS * 2 / 5, MS, body_spin);
+	run_pair(tick() * 2 / 5, tick(), body_spin);
 	check_turns("a@0 b@400000 b-end@3700000 a-end@5000000");
 }
 
@@ -447,9 +459,9 @@ static void body_slice_on_self(void *arg)
 		return;
 	}
 	note("a");
-	rt_timer_spin(3 * MS / 10);
-	CHECK_EQ(rt_task_slice(NULL, MS), 0);
-	rt_timer_spin(2 * MS);
+	rt_timer_spin(3 * tick() / 10);
+	CHECK_EQ(rt_task_slice(NULL, tick()), 0);
+	rt_timer_spin(2 * tick());
 	note("a-end");
 }
 
@@ -461,10 +473,10 @@ static void body_slice_off_self(void *arg)
 		return;
 	}
 	note("a");
-	rt_timer_spin(MS / 2);
+	rt_timer_spin(tick() / 2);
 	CHECK_EQ(rt_task_slice(NULL, 0), 0);
 	note("a-fifo");
-	rt_timer_spin(2 * MS);
+	rt_timer_spin(2 * tick());
 	note("a-end");
 }
 
@@ -477,7 +489,7 @@ TEST(slice_of_running_task)
 	run_pair(0, 0, body_slice_on_self);
 	check_turns("a@0 b@1300000 b-end@3800000 a-end@4800000");
 	/* Back to FIFO before its slice ends: a is never rotated. */
-	run_pair(MS, MS, body_slice_off_self);
+	run_pair(tick(), tick(), body_slice_off_self);
 	check_turns("a@0 a-fifo@500000 a-end@2500000 b@2500000 b-end@5000000");
 }
 
@@ -861,8 +873,10 @@ TEST(shadow_pthread)
 	}
 	CHECK_EQ(ret, 0);
 	CHECK_EQ(rt_task_inquire(&d, NULL), 0);
-	/* It deletes itself after a 1 ms sleep, its results written. */
-	for (int i = 0; i < 1000 && rt_task_inquire(&d, NULL) == 0; i++)
+	/* It deletes itself after a 1 ms sleep, its results written.  The
+	 * bound is 10 s, as above: 100 ms was once too short under
+	 * ThreadSanitizer with a parallel test. */
+	for (int i = 0; i < 100000 && rt_task_inquire(&d, NULL) == 0; i++)
 		CHECK_EQ(rt_task_sleep(MS / 10), 0);
 	CHECK_EQ(rt_task_inquire(&d, NULL), -EINVAL);
 	CHECK_EQ(shadow_results[0], 0);
