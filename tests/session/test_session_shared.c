@@ -5,7 +5,8 @@
  * Waiters of three processes wake by priority; a thread of one process
  * preempts another's at once, from its own process's timer; a holder in
  * one process inherits the priority of a waiter in another; a joiner's
- * own timeouts fire; a member leaves while the others run on.
+ * own timeouts fire, under another process's thread too; a member leaves
+ * while the others run on.
  *
  * Every process's threads run on RT CPU 0.  A main thread relaxes
  * before it waits for Linux (a pipe, a peer), so that the others' get
@@ -31,7 +32,7 @@ struct board {
 	pid_t victim;			   /* the member the killer kills */
 	struct nk_thread *holder, *joinee; /* a peer's, for us to end */
 	_Atomic int lock_result;
-	_Atomic bool flag;
+	_Atomic bool flag, spinning, idling;
 	_Atomic int n;
 	char order[32];
 };
@@ -102,11 +103,31 @@ static void spin_and_note(void *arg)
 {
 	struct timespec start, now;
 
+	atomic_store(&board->spinning, true);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	while (!atomic_load(&board->flag) && now.tv_sec - start.tv_sec < 2);
 	note(atomic_load(&board->flag) ? (char)(uintptr_t)arg : '!');
+}
+
+/*
+ * Sleep 10 ms (main relaxes meanwhile); then 100 ms at a time as the
+ * idle CPU's waiter until a spinner has taken the CPU; then 100 ms more
+ * under it: note, and stop it.
+ */
+static void sleep_under_spinner(void *arg)
+{
+	if (nk_thread_sleep(nk, 10000000, NK_RELATIVE))
+		return;
+	atomic_store(&board->idling, true);
+	do
+		if (nk_thread_sleep(nk, 100000000, NK_RELATIVE))
+			return;
+	while (!atomic_load(&board->spinning));
+	if (nk_thread_sleep(nk, 100000000, NK_RELATIVE) == 0)
+		note((char)(uintptr_t)arg);
+	atomic_store(&board->flag, true);
 }
 
 static void lock_and_note(void *arg)
@@ -165,15 +186,17 @@ static void time_out_and_note(void *arg)
  * asking for 2 CPUs, refused where it has 1; 2 starts a waiter at 30
  * ('B') and one at 10 ('b'); 3 a sleeper at 30; 4 a mutex waiter at
  * 30; 5 a timed waiter; 7 a mutex holder that then waits for ever; 8 a
- * spinner at 40; 12 a sleeper the test joins; 9 joins its threads and
- * leaves the instance.  The killer: 10 joins the session only; 11 kills
- * the victim 200 ms later.
+ * spinner at 40; 13 a spinner at 10 that notes when stopped (the step
+ * answers once it has); 12 a sleeper the test joins; 9 joins its threads
+ * and leaves the instance.  The killer: 10 joins the session only; 11
+ * kills the victim 200 ms later.
  */
 static void (*const plays[])(void *) = {[3] = sleep_and_note,
 					[4] = lock_and_note,
 					[5] = time_out_and_note,
 					[7] = hold_for_ever,
-					[8] = spin};
+					[8] = spin,
+					[13] = spin_and_note};
 
 static int peer_step_fn(void *arg, int n)
 {
@@ -213,6 +236,9 @@ static int peer_step_fn(void *arg, int n)
 	case 8:
 		/* Above every other thread: the CPU is its until it dies. */
 		mine[nr++] = spawn(up, 40, plays[n]);
+		break;
+	case 13:
+		mine[nr++] = spawn(up, 10, plays[n]);
 		break;
 	case 10:
 		/* The killer, in the session but not in the instance, on
@@ -390,6 +416,32 @@ TEST(timeout_in_a_joiner)
 }
 
 /*
+ * Our timer while another process's thread has the CPU.  Our 'a' (20)
+ * sleeps as the idle CPU's waiter, which polls until the date without
+ * arming its process's timer.  The peer's spinner 'B' (10) takes the
+ * CPU: our waiter, handing it over, arms our timer, which ends the
+ * sleep.  'a' then sleeps again, switching to 'B' itself, which arms it
+ * too; it ends the spin.  Unarmed, 'B' would spin 2 s ('!').
+ */
+TEST(own_timer_under_another_process)
+{
+	struct peer p;
+	struct nk_thread *a;
+
+	set_up("timer", &p, 1, NULL);
+	a = spawn('a', 20, sleep_under_spinner);
+	CHECK(a != NULL);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	for (int i = 0; i < 10000 && !atomic_load(&board->idling); i++)
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+	CHECK_EQ(peer_step(&p, 13), 0); /* 'B' has ended */
+	CHECK_STR(board->order, "aB");
+	CHECK_EQ(nk_thread_join(a), 0);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	tear_down(&p, 1);
+}
+
+/*
  * A thread of another process is deleted or joined from here: it ends
  * there.  Its mutex passes on; the joined one is freed by us.
  */
@@ -484,4 +536,5 @@ TEST(member_killed)
 
 TESTS(T(wake_order_across_processes), T(preemption_across_processes),
       T(inheritance_across_processes), T(timeout_in_a_joiner),
-      T(delete_and_join_across_processes), T(bad_input), T(member_killed));
+      T(own_timer_under_another_process), T(delete_and_join_across_processes),
+      T(bad_input), T(member_killed));

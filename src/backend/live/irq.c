@@ -33,7 +33,11 @@
  * idle set per RT CPU, for its own timers and sources (the CPU's one
  * idle waiter, of whichever member, takes only its own process's).  A
  * member that moves another's deadline earlier rings that member's
- * interrupt thread there (BE_SIG_DOORBELL), which arms its timerfd.
+ * interrupt thread there (BE_SIG_DOORBELL), which arms its timerfd.  A
+ * shadow that gives its CPU to another process's thread, or an idle
+ * waiter that hands its role over, arms its own first: the other brings
+ * up to date its own timer only.  A periodic thread of a session then
+ * costs one system call a period too.
  */
 #include "live.h"
 

@@ -488,6 +488,8 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		waiter = atomic_load(&c->sh->idle_waiter) == s;
 		if (waiter)
 			until = live_timer_idle(live, c);
+		else if (live->shared)
+			live_timer_sync(c); /* see on_way_out */
 		release(live);
 		/* Last: the thread handed over, more urgent, would preempt us
 		 * with the lock held. */
@@ -757,9 +759,11 @@ static nk_time_t live_now(void *priv)
  * Lock held: does the caller leave the nucleus through a point that
  * brings @c's timer up to date?  @c's interrupt thread does as it ends
  * its pass; @c's current shadow as it returns to application code or
- * switches away; @c's idle waiter as it polls again.  In a session only
- * the first: the thread @c runs next, or hands the idle role to, may be
- * another process's, which brings up to date its own timer only.
+ * switches away; @c's idle waiter as it polls again.  In a session, the
+ * thread @c runs next, or hands the idle role to, may be another
+ * process's, which brings up to date its own timer only: the shadow
+ * switching to it (live_switch_to) and the idle waiter handing over
+ * (park_idle) arm ours first.
  */
 static bool on_way_out(struct live *live, struct live_cpu *c)
 {
@@ -767,8 +771,6 @@ static bool on_way_out(struct live *live, struct live_cpu *c)
 
 	if (live_irq_cpu == c)
 		return true;
-	if (live->shared)
-		return false;
 	if (s == NULL || s->live != live || &live->cpus[s->cpu] != c)
 		return false;
 	if (live_irq_ctx)
@@ -827,6 +829,9 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			wake_on_idle(&live->cpus[n->cpu], waiter, n);
 		return;
 	}
+	/* Another process's @n would not arm our timer (on_way_out). */
+	if (n && n->pid != p->pid)
+		live_timer_sync(&live->cpus[p->cpu]);
 	/*
 	 * An idle CPU's timer is armed before anyone sleeps on it: for its
 	 * interrupt thread when @p does not wait there (it relaxes, ends or
