@@ -44,11 +44,12 @@ static void *server_body(void *arg)
 	return NULL;
 }
 
+/* @what, made by the other process: 10 s at most (ThreadSanitizer). */
 static void *find(const char *what)
 {
 	void *adr = NULL;
 
-	for (int i = 0; i < 200 && adr == NULL; i++)
+	for (int i = 0; i < 2000 && adr == NULL; i++)
 		if ((adr = rt_get_adr(nam2num(what))) == NULL)
 			rt_sleep(nano2count(5000000));
 	return adr;
@@ -123,8 +124,9 @@ static int fifo_step(void *arg, int n)
 		PEER_CHECK(rtf_get_avbs(0) == -EINVAL);
 		break;
 	case 3:
-		/* Its cleaner is whoever sees the death first: us. */
-		for (int i = 0; i < 200 && left != 0; i++) {
+		/* Its cleaner is whoever sees the death first: us (10 s at
+		 * most). */
+		for (int i = 0; i < 1000 && left != 0; i++) {
 			left = nk_member_blocks(fusion_runtime_peek(),
 						board->member);
 			if (left)
