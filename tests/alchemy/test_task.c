@@ -875,7 +875,7 @@ TEST(shadow_pthread)
 	CHECK_EQ(rt_task_inquire(&d, NULL), 0);
 	/* It deletes itself after a 1 ms sleep, its results written.  The
 	 * bound is 10 s, as above: 100 ms was once too short under
-	 * ThreadSanitizer with a parallel test. */
+	 * ThreadSanitizer. */
 	for (int i = 0; i < 100000 && rt_task_inquire(&d, NULL) == 0; i++)
 		CHECK_EQ(rt_task_sleep(MS / 10), 0);
 	CHECK_EQ(rt_task_inquire(&d, NULL), -EINVAL);

@@ -32,12 +32,6 @@
 
 struct live;
 
-/*
- * A shadow's record.  In a session it lies in the segment, where other
- * members read and write it (its gates, kick flag, CPU and priority);
- * @live, @pthread and the rest of its process's own are followed by
- * that process only (@pid says which).
- */
 /* Session member @member as a gate's debtor (be_gate_owe): 0 is
  * nobody, and members count from 0. */
 static inline uint32_t live_debtor(int member)
@@ -45,6 +39,12 @@ static inline uint32_t live_debtor(int member)
 	return (uint32_t)member + 1;
 }
 
+/*
+ * A shadow's record.  In a session it lies in the segment, where other
+ * members read and write it (its gates, kick flag, CPU and priority);
+ * @live, @pthread and the rest of its process's own are followed by
+ * that process only (@pid says which).
+ */
 struct live_shadow {
 	struct live *live;
 	struct nk_thread *thread;
