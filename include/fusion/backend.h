@@ -251,7 +251,9 @@ struct nk_backend_ops {
 	/*
 	 * End the OS thread of a shadow that is not current anywhere (it
 	 * waits in the backend, or was never started) without letting it
-	 * run nucleus code again.  Lock held.
+	 * run nucleus code again.  Lock held.  The OS thread of another
+	 * process ends once the lock is released (an undone section must
+	 * not have ended it); a second call does nothing.
 	 */
 	void (*thread_kill)(void *priv, void *shadow);
 	/*

@@ -91,6 +91,10 @@ void nk_check_fail(const char *fn, const char *what) __attribute__((noreturn));
 /* In a wait nothing breaks but its end or the object's deletion: a
  * relock (nk_synch_reacquire), which must come back owning. */
 #define NK_INFO_NOBREAK 0x80
+/* Deleted while it waited: the backend ends its OS thread (thread_kill),
+ * for a thread of another process only once the deleter's section is
+ * whole (see nk_member_handle_gone). */
+#define NK_INFO_KILLED 0x100
 
 struct nk_sched {
 	struct nk_instance *nk;

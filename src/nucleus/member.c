@@ -36,6 +36,21 @@ static void thread_gone(struct nk_thread *thread)
 	nk_thread_free(thread);
 }
 
+/*
+ * Lock held: @thread, another member's, was deleted by a section whole
+ * now, whose maker may have died before the backend ended its OS thread
+ * (that waits for the release): end it again, which does nothing to one
+ * that was.
+ */
+static void thread_kill_again(struct nk_thread *thread)
+{
+	struct nk_instance *nk = thread->nk;
+
+	if ((thread->state & NK_THREAD_ZOMBIE) &&
+	    (thread->info & NK_INFO_KILLED))
+		nk->be->thread_kill(nk->be_priv, thread->shadow);
+}
+
 void nk_member_handle_gone(struct nk_instance *nk, int member)
 {
 	struct nk_list *pos, *next;
@@ -48,6 +63,8 @@ void nk_member_handle_gone(struct nk_instance *nk, int member)
 
 		if (thread->member == member)
 			thread_gone(thread);
+		else
+			thread_kill_again(thread);
 	}
 	/* Its dead ones it had yet to free. */
 	nk_list_for_each_safe(pos, next, &nk->core->reapable) {
@@ -56,6 +73,8 @@ void nk_member_handle_gone(struct nk_instance *nk, int member)
 
 		if (thread->member == member)
 			nk_thread_free(thread);
+		else
+			thread_kill_again(thread);
 	}
 	nk_personality_member_gone(nk, member);
 	nk_local_member_gone(nk, member);

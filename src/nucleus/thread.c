@@ -445,6 +445,7 @@ int nk_thread_delete(struct nk_thread *thread)
 		nk_sched_run(nk);
 	} else {
 		thread_detach_all(thread);
+		thread->info |= NK_INFO_KILLED;
 		nk->be->thread_kill(nk->be_priv, thread->shadow);
 		nk_sched_run(nk);
 	}
@@ -756,17 +757,20 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 		ret = thread_sleep_until(self, release);
 		if (ret)
 			goto out;
-		now = nk_clock_now(nk);
 		nk_journal_obj(self);
 		if (self->next_release == release) {
 			self->next_release =
 			    nk_date_add(self->next_release, self->period);
-		} else if (self->period > 0 && self->next_release <= now) {
+		} else if (self->period > 0) {
 			/* Made periodic anew meanwhile: this release stands
 			 * for the new grid's points passed while it waited
-			 * (no overrun), the next one is the first to come. */
-			self->next_release =
-			    nk_grid_next(self->next_release, self->period, now);
+			 * (no overrun), the next one is the first to come.
+			 * Only then is the clock read: a periodic wake-up
+			 * reads it once, to time itself. */
+			now = nk_clock_now(nk);
+			if (self->next_release <= now)
+				self->next_release = nk_grid_next(
+				    self->next_release, self->period, now);
 		}
 	} else {
 		/* Late: every release point up to now has passed; the

@@ -20,8 +20,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static char name[64];
 
@@ -187,9 +189,10 @@ static void time_out_and_note(void *arg)
  * ('B') and one at 10 ('b'); 3 a sleeper at 30; 4 a mutex waiter at
  * 30; 5 a timed waiter; 7 a mutex holder that then waits for ever; 8 a
  * spinner at 40; 13 a spinner at 10 that notes when stopped (the step
- * answers once it has); 12 a sleeper the test joins; 9 joins its threads
- * and leaves the instance.  The killer: 10 joins the session only; 11
- * kills the victim 200 ms later.
+ * answers once it has); 12 a sleeper the test joins; 14 deletes our
+ * holder inside a section of its own and dies before that ends; 9 joins
+ * its threads and leaves the instance.  The killer: 10 joins the
+ * session only; 11 kills the victim 200 ms later.
  */
 static void (*const plays[])(void *) = {[3] = sleep_and_note,
 					[4] = lock_and_note,
@@ -240,6 +243,11 @@ static int peer_step_fn(void *arg, int n)
 	case 13:
 		mine[nr++] = spawn(up, 10, plays[n]);
 		break;
+	case 14:
+		nk_lock(nk);
+		PEER_CHECK(nk_thread_delete(board->holder) == 0);
+		raise(SIGKILL);
+		return __LINE__;
 	case 10:
 		/* The killer, in the session but not in the instance, on
 		 * a CPU the spinner leaves it: kills the victim later. */
@@ -534,7 +542,44 @@ TEST(member_killed)
 	CHECK(!session_test_exists(name));
 }
 
+/*
+ * A member deletes our 'a', waiting on the semaphore, and dies inside
+ * the same section: the next holder of the lock undoes the deletion, so
+ * 'a' must still be there to take the semaphore.  Ended at the deletion
+ * instead of at the section's release, its OS thread would be gone,
+ * and the CPU given to it lost.
+ */
+TEST(kill_undone_with_its_section)
+{
+	struct peer p;
+	struct nk_thread *a;
+	pthread_t pthread;
+	pid_t tid;
+
+	set_up("undone", &p, 1, NULL);
+	a = board->holder = spawn('a', 20, take_and_note);
+	CHECK(a != NULL);
+	CHECK_EQ(nk_thread_host(a, &tid, &pthread), 0);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	CHECK_EQ(peer_step(&p, 14), -1);
+	CHECK(WIFSIGNALED(peer_end(&p)));
+	/* Ended, it would have ended at once: its gate opened. */
+	nanosleep(&(struct timespec){0, 20000000}, NULL);
+	CHECK_EQ(syscall(SYS_tgkill, getpid(), tid, 0), 0);
+	CHECK_EQ(nk_sem_give(board->sem), 0);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	for (int i = 0; i < 2000 && atomic_load(&board->n) == 0; i++)
+		nanosleep(&(struct timespec){0, 5000000}, NULL);
+	CHECK_STR(board->order, "a");
+	CHECK_EQ(nk_thread_join(a), 0);
+	CHECK_EQ(nk_thread_relax(nk), 0);
+	test_instance_whole(nk);
+	CHECK_EQ(nk_instance_destroy(nk), 0);
+	CHECK_EQ(fusion_session_leave(), 0);
+	CHECK(!session_test_exists(name));
+}
+
 TESTS(T(wake_order_across_processes), T(preemption_across_processes),
       T(inheritance_across_processes), T(timeout_in_a_joiner),
       T(own_timer_under_another_process), T(delete_and_join_across_processes),
-      T(bad_input), T(member_killed));
+      T(bad_input), T(member_killed), T(kill_undone_with_its_section));

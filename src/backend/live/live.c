@@ -71,6 +71,14 @@ static __thread bool live_busy_spin;
  */
 static __thread struct live_shadow *live_opens[2 * NK_MAX_CPUS];
 static __thread int live_nr_opens;
+/*
+ * Shadows of other processes to end once the lock is released, for the
+ * same reason: ended under the lock, a thread of a process that lives
+ * on would be gone although the undone section still lists it.
+ */
+static __thread struct live_shadow *live_kills[2 * NK_MAX_CPUS];
+static __thread int live_nr_kills;
+static void shadow_kill(struct live *live, struct live_shadow *s);
 __thread unsigned int live_signals;
 
 /* Name of the calling shadow's thread, or NULL: async-signal-safe. */
@@ -263,12 +271,17 @@ static void open_owed(struct live *live, struct live_shadow *n)
  */
 static void release(struct live *live)
 {
-	int opens = live_nr_opens;
+	int opens = live_nr_opens, kills = live_nr_kills;
 
 	if (live->sh->journal)
 		nk_journal_commit(live->sh->journal);
 	live_nr_opens = 0;
+	live_nr_kills = 0;
 	be_pilock_release(&live->sh->lock);
+	for (int i = 0; i < kills; i++) {
+		shadow_kill(live, live_kills[i]);
+		be_gate_unhold(&live_kills[i]->gate);
+	}
 	for (int i = 0; i < opens; i++) {
 		open_owed(live, live_opens[i]);
 		be_gate_unhold(&live_opens[i]->gate);
@@ -933,11 +946,18 @@ static void live_kick(void *priv, int cpu)
  * flags): the journal's audit leaves them out. */
 static void shadow_free(struct live *live, struct live_shadow *s)
 {
-	/* Freed in the section that let it go: nobody is to be let in. */
+	/* Freed in the section that let it go or ended it: nobody is to be
+	 * let in or told. */
 	for (int i = live_nr_opens; i-- > 0;) {
 		if (live_opens[i] == s) {
 			be_gate_unhold(&s->gate);
 			live_opens[i] = live_opens[--live_nr_opens];
+		}
+	}
+	for (int i = live_nr_kills; i-- > 0;) {
+		if (live_kills[i] == s) {
+			be_gate_unhold(&s->gate);
+			live_kills[i] = live_kills[--live_nr_kills];
 		}
 	}
 	be_gate_settle(&s->gate);
@@ -1081,12 +1101,11 @@ static int live_thread_adopt(void *priv, struct nk_thread *thread,
 	return 0;
 }
 
-static void live_thread_kill(void *priv, void *shadow)
+/* @s is to end: it is told so once (see live_thread_kill). */
+static void shadow_kill(struct live *live, struct live_shadow *s)
 {
-	struct live *live = priv;
-	struct live_shadow *s = shadow;
-
-	atomic_store(&s->killed, true);
+	if (atomic_exchange(&s->killed, true))
+		return;
 	/* Asleep in the CPU's poll, an idle waiter keeps its role until it
 	 * is out, so that nobody else polls meanwhile (see park_idle). */
 	if (!be_gate_open(&s->gate))
@@ -1095,6 +1114,28 @@ static void live_thread_kill(void *priv, void *shadow)
 	 * there (preempt_signal). */
 	if (atomic_load(&live->cpus[s->cpu].sh->current) == s)
 		shadow_kick(live, s);
+}
+
+/*
+ * A thread of ours ends now: should we die before the release, it dies
+ * with us, and the member's cleanup removes it.  Another process's ends
+ * at our release (live_kills), and is held till then (see shadow_free);
+ * should we die before it, the cleanup of our death ends it again
+ * (nk_member_handle_gone).
+ */
+static void live_thread_kill(void *priv, void *shadow)
+{
+	struct live *live = priv;
+	struct live_shadow *s = shadow;
+
+	if (s->pid == live->pid ||
+	    live_nr_kills ==
+		(int)(sizeof(live_kills) / sizeof(live_kills[0]))) {
+		shadow_kill(live, s);
+		return;
+	}
+	be_gate_hold(&s->gate);
+	live_kills[live_nr_kills++] = s;
 }
 
 static void live_thread_migrate(void *priv, void *shadow, int cpu)

@@ -675,6 +675,8 @@ static void sim_thread_kill(void *priv, void *shadow)
 	struct sim *sim = priv;
 	struct sim_shadow *s = shadow;
 
+	if (atomic_load(&s->killed))
+		return;
 	if (s->queued) {
 		nk_list_del(&s->run_link);
 		s->queued = false;
