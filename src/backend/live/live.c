@@ -192,6 +192,22 @@ enum take_kind {
 	TAKE_RESUME,  /* a call goes on after a switch */
 };
 
+/* Lock held: a critical section of @kind begins, whose changes are
+ * noted in a shared instance. */
+static void journal_open(struct live *live, enum take_kind kind)
+{
+	struct nk_journal *j = live->sh->journal;
+
+	if (j == NULL)
+		return;
+	if (kind == TAKE_RESUME)
+		nk_journal_resume(j);
+	else
+		nk_journal_begin(j, kind == TAKE_CALL);
+	if (live_self && live_self->live == live && kind != TAKE_HANDLER)
+		nk_journal_thread(live_self->thread);
+}
+
 static bool taken(struct live *live, enum be_pilock_taken how,
 		  enum take_kind kind)
 {
@@ -217,12 +233,7 @@ static bool taken(struct live *live, enum be_pilock_taken how,
 					     sizeof(broken) - 1);
 		(void)told; /* nothing more to tell it with if it failed */
 	}
-	if (j && kind == TAKE_RESUME)
-		nk_journal_resume(j);
-	else if (j)
-		nk_journal_begin(j, kind == TAKE_CALL);
-	if (j && live_self && live_self->live == live && kind != TAKE_HANDLER)
-		nk_journal_thread(live_self->thread);
+	journal_open(live, kind);
 	return true;
 }
 
@@ -298,6 +309,22 @@ static void open_at_release(struct live *live, struct live_shadow *s)
 	} else {
 		be_gate_open(&s->gate);
 	}
+}
+
+/* Lock held: @s is not to be let go at the release after all.  Was it
+ * to be? */
+static bool open_dropped(struct live_shadow *s)
+{
+	bool dropped = false;
+
+	for (int i = live_nr_opens; i-- > 0;) {
+		if (live_opens[i] == s) {
+			be_gate_unhold(&s->gate);
+			live_opens[i] = live_opens[--live_nr_opens];
+			dropped = true;
+		}
+	}
+	return dropped;
 }
 
 void live_nucleus_lock(struct live *live)
@@ -455,11 +482,31 @@ static void leave_idle(struct live_cpu *c, struct live_shadow *s)
 }
 
 /*
+ * Lock held: a handler that @s ran as @c's idle waiter made @s current
+ * (its period came, its device spoke).  Unless it was killed, it goes on
+ * at once, the lock kept: its gate, to open at the release, is not
+ * opened, and the handler's section ends as a release and a retake
+ * would end it.  A periodic thread's wake-up then takes the lock once.
+ */
+static bool resume_at_once(struct live *live, struct live_cpu *c,
+			   struct live_shadow *s)
+{
+	if (atomic_load(&c->sh->current) != s || atomic_load(&s->killed) ||
+	    !open_dropped(s))
+		return false;
+	if (live->sh->journal)
+		nk_journal_commit(live->sh->journal);
+	journal_open(live, TAKE_RESUME);
+	return true;
+}
+
+/*
  * @s parked as its idle CPU's waiter (see struct live_cpu): it takes the
  * CPU's timer and sources until its gate opens or it is replaced.  Its
- * first poll ends by @until (live_timer_idle).
+ * first poll ends by @until (live_timer_idle).  Returns with the lock
+ * held when its own handler let it go on (resume_at_once).
  */
-static void park_idle(struct live *live, struct live_shadow *s,
+static bool park_idle(struct live *live, struct live_shadow *s,
 		      struct live_cpu *c, nk_time_t until)
 {
 	for (;;) {
@@ -499,6 +546,10 @@ static void park_idle(struct live *live, struct live_shadow *s,
 			live->handlers->interrupted(live->nk, s->thread);
 		live_irq_ctx = false;
 		waiter = atomic_load(&c->sh->idle_waiter) == s;
+		if (!waiter && next == NULL && resume_at_once(live, c, s)) {
+			shadow_unboost(s);
+			return true;
+		}
 		if (waiter)
 			until = live_timer_idle(live, c);
 		else if (live->shared)
@@ -511,7 +562,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		shadow_unboost(s);
 		if (!waiter) {
 			park(s);
-			return;
+			return false;
 		}
 	}
 	/* Killed while polling, it kept the role until now. */
@@ -519,6 +570,7 @@ static void park_idle(struct live *live, struct live_shadow *s,
 		leave_idle(c, s);
 		shadow_exit(s);
 	}
+	return false;
 }
 
 /*
@@ -889,9 +941,9 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	 * was raised above before @n's gate opened; lowered here, it yields
 	 * to @n at once. */
 	shadow_unboost(p);
-	if (idle)
-		park_idle(live, p, idle, until);
-	else
+	if (idle && park_idle(live, p, idle, until))
+		return;
+	if (!idle)
 		park(p);
 	/* Killed since its gate opened: its killer holds the lock. */
 	if (!take_unless(live, &p->killed, TAKE_RESUME))
@@ -948,12 +1000,7 @@ static void shadow_free(struct live *live, struct live_shadow *s)
 {
 	/* Freed in the section that let it go or ended it: nobody is to be
 	 * let in or told. */
-	for (int i = live_nr_opens; i-- > 0;) {
-		if (live_opens[i] == s) {
-			be_gate_unhold(&s->gate);
-			live_opens[i] = live_opens[--live_nr_opens];
-		}
-	}
+	(void)open_dropped(s);
 	for (int i = live_nr_kills; i-- > 0;) {
 		if (live_kills[i] == s) {
 			be_gate_unhold(&s->gate);
