@@ -64,20 +64,23 @@ static __thread bool live_irq_ctx;
 static __thread sigjmp_buf *live_exit_point;
 /* Set while nk_consume spins: nucleus code, outside the lock. */
 static __thread bool live_busy_spin;
+/* Shadows to act on once the lock is released, their gates held. */
+struct live_pending {
+	struct live_shadow *s[2 * NK_MAX_CPUS];
+	int nr;
+};
 /*
- * Shadows to let go once the lock is released: a thread let go under the
- * lock would run although an undo of the section, should its holder die
- * before the release, said it must not (see release()).
+ * Shadows to let go: a thread let go under the lock would run although
+ * an undo of the section, should its holder die before the release, said
+ * it must not (see release()).
  */
-static __thread struct live_shadow *live_opens[2 * NK_MAX_CPUS];
-static __thread int live_nr_opens;
+static __thread struct live_pending live_opens;
 /*
- * Shadows of other processes to end once the lock is released, for the
- * same reason: ended under the lock, a thread of a process that lives
- * on would be gone although the undone section still lists it.
+ * Shadows of other processes to end, for the same reason: ended under
+ * the lock, a thread of a process that lives on would be gone although
+ * the undone section still lists it.
  */
-static __thread struct live_shadow *live_kills[2 * NK_MAX_CPUS];
-static __thread int live_nr_kills;
+static __thread struct live_pending live_kills;
 static void shadow_kill(struct live *live, struct live_shadow *s);
 __thread unsigned int live_signals;
 
@@ -282,49 +285,56 @@ static void open_owed(struct live *live, struct live_shadow *n)
  */
 static void release(struct live *live)
 {
-	int opens = live_nr_opens, kills = live_nr_kills;
+	int opens = live_opens.nr, kills = live_kills.nr;
 
 	if (live->sh->journal)
 		nk_journal_commit(live->sh->journal);
-	live_nr_opens = 0;
-	live_nr_kills = 0;
+	live_opens.nr = 0;
+	live_kills.nr = 0;
 	be_pilock_release(&live->sh->lock);
 	for (int i = 0; i < kills; i++) {
-		shadow_kill(live, live_kills[i]);
-		be_gate_unhold(&live_kills[i]->gate);
+		shadow_kill(live, live_kills.s[i]);
+		be_gate_unhold(&live_kills.s[i]->gate);
 	}
 	for (int i = 0; i < opens; i++) {
-		open_owed(live, live_opens[i]);
-		be_gate_unhold(&live_opens[i]->gate);
+		open_owed(live, live_opens.s[i]);
+		be_gate_unhold(&live_opens.s[i]->gate);
 	}
+}
+
+/* Lock held: act on @s at the release, its gate held; false if @p is
+ * full (the caller acts at once). */
+static bool pending_add(struct live_pending *p, struct live_shadow *s)
+{
+	if (p->nr == (int)(sizeof(p->s) / sizeof(p->s[0])))
+		return false;
+	be_gate_hold(&s->gate);
+	p->s[p->nr++] = s;
+	return true;
+}
+
+/* Lock held: not @s after all.  Was it there? */
+static bool pending_drop(struct live_pending *p, struct live_shadow *s)
+{
+	bool dropped = false;
+
+	for (int i = p->nr; i-- > 0;) {
+		if (p->s[i] == s) {
+			be_gate_unhold(&s->gate);
+			p->s[i] = p->s[--p->nr];
+			dropped = true;
+		}
+	}
+	return dropped;
 }
 
 /* Lock held: @s may run once it is released. */
 static void open_at_release(struct live *live, struct live_shadow *s)
 {
-	if (live_nr_opens < (int)(sizeof(live_opens) / sizeof(live_opens[0]))) {
-		be_gate_hold(&s->gate);
+	if (pending_add(&live_opens, s))
 		owe_open(live, s);
-		live_opens[live_nr_opens++] = s;
-	} else {
+	else
 		be_gate_open(&s->gate);
-	}
-}
-
-/* Lock held: @s is not to be let go at the release after all.  Was it
- * to be? */
-static bool open_dropped(struct live_shadow *s)
-{
-	bool dropped = false;
-
-	for (int i = live_nr_opens; i-- > 0;) {
-		if (live_opens[i] == s) {
-			be_gate_unhold(&s->gate);
-			live_opens[i] = live_opens[--live_nr_opens];
-			dropped = true;
-		}
-	}
-	return dropped;
 }
 
 void live_nucleus_lock(struct live *live)
@@ -492,7 +502,7 @@ static bool resume_at_once(struct live *live, struct live_cpu *c,
 			   struct live_shadow *s)
 {
 	if (atomic_load(&c->sh->current) != s || atomic_load(&s->killed) ||
-	    !open_dropped(s))
+	    !pending_drop(&live_opens, s))
 		return false;
 	if (live->sh->journal)
 		nk_journal_commit(live->sh->journal);
@@ -941,10 +951,13 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	 * was raised above before @n's gate opened; lowered here, it yields
 	 * to @n at once. */
 	shadow_unboost(p);
-	if (idle && park_idle(live, p, idle, until))
-		return;
-	if (!idle)
+	if (idle) {
+		/* Its own handler let it go on, the lock held. */
+		if (park_idle(live, p, idle, until))
+			return;
+	} else {
 		park(p);
+	}
 	/* Killed since its gate opened: its killer holds the lock. */
 	if (!take_unless(live, &p->killed, TAKE_RESUME))
 		shadow_exit(p);
@@ -1000,13 +1013,8 @@ static void shadow_free(struct live *live, struct live_shadow *s)
 {
 	/* Freed in the section that let it go or ended it: nobody is to be
 	 * let in or told. */
-	(void)open_dropped(s);
-	for (int i = live_nr_kills; i-- > 0;) {
-		if (live_kills[i] == s) {
-			be_gate_unhold(&s->gate);
-			live_kills[i] = live_kills[--live_nr_kills];
-		}
-	}
+	(void)pending_drop(&live_opens, s);
+	(void)pending_drop(&live_kills, s);
 	be_gate_settle(&s->gate);
 	nk_journal_audit_skip(s, sizeof(*s), false);
 	nk_free(live->nk, s);
@@ -1175,14 +1183,8 @@ static void live_thread_kill(void *priv, void *shadow)
 	struct live *live = priv;
 	struct live_shadow *s = shadow;
 
-	if (s->pid == live->pid ||
-	    live_nr_kills ==
-		(int)(sizeof(live_kills) / sizeof(live_kills[0]))) {
+	if (s->pid == live->pid || !pending_add(&live_kills, s))
 		shadow_kill(live, s);
-		return;
-	}
-	be_gate_hold(&s->gate);
-	live_kills[live_nr_kills++] = s;
 }
 
 static void live_thread_migrate(void *priv, void *shadow, int cpu)
