@@ -4,9 +4,12 @@
  * and its sessions, their member processes with each one's threads and
  * skin objects, and their named shared memory, read without joining
  * them or taking their lock (src/session/observe.c); fusion ps PID: one
- * program's threads, objects and IRQs.
+ * program's threads, objects and IRQs.  A member that does not answer
+ * through its status page (stopped, stuck, dead) has its threads read
+ * from the session's instance itself (src/nucleus/peek.c).
  */
 #include "tool.h"
+#include "nucleus/peek.h"
 #include "runtime/status_page.h"
 #include "session/session.h"
 
@@ -45,21 +48,73 @@ static unsigned long long used_of(const struct session_header *h)
 	return used;
 }
 
-/*
- * A member's threads and objects, from its status page (a member with
- * none, or that does not answer at once, shows none: ps never waits on
- * a busy real-time program).
- */
-static void show_member(pid_t pid, struct status_page *page)
+/* What ps reads of a session: a member's page, the instance's threads. */
+struct ps_buffers {
+	struct status_page page;
+	struct nk_status_thread threads[STATUS_THREADS];
+	int members[STATUS_THREADS];
+	unsigned int total;
+	int error; /* of the instance's read: 0 or -errno */
+};
+
+/* The threads of the instance in session @name, into @b. */
+static void read_instance(const char *name, struct ps_buffers *b)
 {
-	if (status_read(pid, page, 500) == 0)
+	struct session_header h;
+	struct nk_peek_segment seg = {0};
+	const void *map;
+
+	b->total = 0;
+	b->error = session_view(name, &h, &map);
+	if (b->error)
+		return;
+	for (int i = 0; i < SESSION_MAX_SHM; i++)
+		if (h.shm[i].offset && h.shm[i].users &&
+		    strcmp(h.shm[i].name, SESSION_NUCLEUS_BLOCK) == 0)
+			seg = (struct nk_peek_segment){map, h.base, h.size,
+						       h.shm[i].offset,
+						       h.shm[i].size};
+	b->error = seg.map ? nk_peek_threads(&seg, b->threads, b->members,
+					     STATUS_THREADS, &b->total)
+			   : -ENOENT;
+	munmap((void *)map, h.size);
+}
+
+/*
+ * A member's threads and objects, from its status page; unless it does
+ * not answer at once (ps never waits on a busy real-time program): then
+ * its threads as the instance holds them, without their Linux ids.
+ */
+static void show_member(int slot, pid_t pid, bool alive, struct ps_buffers *b)
+{
+	struct status_page *page = &b->page;
+	unsigned int n = 0;
+
+	if (alive && status_read(pid, page, 500) == 0) {
 		fusion_status_print_contents(stdout, page);
+		return;
+	}
+	for (unsigned int i = 0; i < b->total && i < STATUS_THREADS; i++)
+		if (b->members[i] == slot)
+			page->threads[n++] = b->threads[i];
+	if (b->error == 0 && n == 0)
+		return;
+	printf("    %s; %s:\n", alive ? "no answer" : "gone",
+	       b->error ? "the session's instance is unreadable"
+			: "its threads in the session's instance");
+	if (b->error) {
+		printf("    %s\n", strerror(-b->error));
+		return;
+	}
+	page->st.nr_threads = n;
+	page->nr_objects = 0;
+	fusion_status_print_contents(stdout, page);
 }
 
 static int show(const char *name, void *arg)
 {
 	char ctl[FUSION_SESSION_NAME_MAX + 32];
-	struct status_page *page = arg;
+	struct ps_buffers *bufs = arg;
 	struct session_header h;
 	int ret = session_snapshot(name, &h);
 	int fd;
@@ -77,6 +132,7 @@ static int show(const char *name, void *arg)
 	/* A member holds its slot's lock of the control file while alive. */
 	session_ctl_path(name, ctl, sizeof(ctl));
 	fd = open(ctl, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	read_instance(name, bufs);
 	for (int i = 0; i < SESSION_MAX_MEMBERS; i++) {
 		const struct session_member *m = &h.members[i];
 		bool alive = fd >= 0 && session_member_alive(fd, i);
@@ -88,8 +144,7 @@ static int show(const char *name, void *arg)
 		       : alive ? "alive"
 			       : "dead",
 		       m->comm, (unsigned int)m->uid);
-		if (alive)
-			show_member(m->pid, page);
+		show_member(i, m->pid, alive, bufs);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -168,6 +223,7 @@ void fusion_ps_usage(FILE *out)
 
 int fusion_ps(int argc, char **argv)
 {
+	struct ps_buffers *buffers;
 	struct status_page *page;
 	pid_t pid;
 	int ret;
@@ -187,13 +243,13 @@ int fusion_ps(int argc, char **argv)
 		return ret ? 1 : 0;
 	}
 	show_programs();
-	page = malloc(sizeof(*page));
-	if (page == NULL)
+	buffers = malloc(sizeof(*buffers));
+	if (buffers == NULL)
 		return 1;
 	printf("\n%-20s %-7s %10s %10s %7s %7s\n", "SESSION", "STATE", "SIZE",
 	       "USED", "", "MEMBERS");
-	ret = session_each(show, page);
-	free(page);
+	ret = session_each(show, buffers);
+	free(buffers);
 	if (ret < 0) {
 		fprintf(stderr, "fusion ps: /dev/shm: %s\n", strerror(-ret));
 		return 1;

@@ -501,11 +501,19 @@ void nk_thread_unlink(struct nk_thread *thread);
 void nk_thread_free(struct nk_thread *thread);
 void nk_thread_reap_all(struct nk_instance *nk);
 const char *nk_thread_wait_name(struct nk_thread *thread);
+/* What a thread in @state waits for, @wchan_name its synch's name. */
+const char *nk_thread_wait_word(unsigned int state, const char *wchan_name);
 
 /* status.c: @t's status at date @now.  Lock held. */
 struct nk_status_thread;
 void nk_thread_status(struct nk_thread *t, nk_time_t now,
 		      struct nk_status_thread *out);
+/* What @t's status says of its own fields, @core its instance's, the
+ * rest told: whether it is current, its CPU, what it waits for.  The
+ * thread's id and the time since its switch in are the caller's. */
+void nk_thread_status_fields(const struct nk_thread *t,
+			     const struct nk_core *core, bool current, int cpu,
+			     const char *waits, struct nk_status_thread *out);
 /* inspect.c: handlers->inspect, ->object_level and ->overrun_date. */
 void nk_inspect_handler(struct nk_instance *nk, int what,
 			void (*emit)(void *ctx, const char *text), void *ctx);

@@ -90,6 +90,26 @@ static void copy_noted(unsigned char *dst, uintptr_t src, size_t len)
 #endif
 }
 
+static uint32_t section_gen(const struct nk_journal *j)
+{
+	return atomic_load_explicit(&j->gen, memory_order_relaxed);
+}
+
+/* A section opens: odd, before any change of it (a seqlock's writer). */
+static void section_open(struct nk_journal *j)
+{
+	atomic_store_explicit(&j->gen, (section_gen(j) + 1) | 1,
+			      memory_order_relaxed);
+	NK_JOURNAL_FENCE(memory_order_release);
+}
+
+/* Closed: even, after every change of it. */
+static void section_close(struct nk_journal *j)
+{
+	atomic_store_explicit(&j->gen, (section_gen(j) + 1) & ~1u,
+			      memory_order_release);
+}
+
 static void append(struct nk_journal *j, uintptr_t addr, size_t len, bool fresh)
 {
 	uint32_t entries =
@@ -105,8 +125,8 @@ static void append(struct nk_journal *j, uintptr_t addr, size_t len, bool fresh)
 	 * twice than to look up. */
 	if (!fresh && len >= RESUME_MIN) {
 		slot = seen_slot(addr);
-		if (j->seen[slot].gen == j->gen && j->seen[slot].addr == addr &&
-		    j->seen[slot].len >= len)
+		if (j->seen[slot].gen == section_gen(j) &&
+		    j->seen[slot].addr == addr && j->seen[slot].len >= len)
 			return;
 	}
 	if (entries == NK_JOURNAL_ENTRIES || len > UINT32_MAX ||
@@ -125,7 +145,7 @@ static void append(struct nk_journal *j, uintptr_t addr, size_t len, bool fresh)
 		    (uint32_t)len;
 		j->seen[slot].addr = addr;
 		j->seen[slot].len = (uint32_t)len;
-		j->seen[slot].gen = j->gen;
+		j->seen[slot].gen = section_gen(j);
 	}
 	atomic_store_explicit(&j->entries, entries + 1, memory_order_release);
 	/* The change noted comes after the note, in program order: a
@@ -169,7 +189,6 @@ void nk_journal_init(struct nk_journal *j, const void *segment, size_t size,
 		     struct nk_heap *heap)
 {
 	memset(j, 0, sizeof(*j));
-	j->gen = 1;
 	j->lo = (uintptr_t)segment;
 	j->hi = (uintptr_t)segment + size;
 	j->heap = heap;
@@ -180,6 +199,7 @@ void nk_journal_begin(struct nk_journal *j, bool call)
 	if (call)
 		nr_resume_notes = 0;
 	j->end = 0;
+	section_open(j);
 	nk_journal_active = j;
 	nk_journal_audit_begin(j, call);
 }
@@ -190,6 +210,7 @@ void nk_journal_resume(struct nk_journal *j)
 	    nr_resume_notes < RESUME_NOTES ? nr_resume_notes : RESUME_NOTES;
 
 	j->end = 0;
+	section_open(j);
 	nk_journal_active = j;
 	nk_journal_audit_begin(j, false);
 	for (unsigned int i = 0; i < n; i++)
@@ -201,7 +222,7 @@ void nk_journal_commit(struct nk_journal *j)
 	nk_journal_audit_end(j);
 	j->overflow = false;
 	atomic_store_explicit(&j->entries, 0, memory_order_release);
-	j->gen++;
+	section_close(j);
 	nk_journal_active = NULL;
 }
 
@@ -235,7 +256,6 @@ bool nk_journal_undo(struct nk_journal *j)
 			memcpy((void *)e->addr, e + 1, e->len);
 	}
 	atomic_store(&j->entries, 0);
-	j->gen++;
 	atomic_fetch_add(&j->undone, 1);
 	return true;
 }

@@ -41,8 +41,10 @@ struct nk_journal {
 	uintptr_t lo, hi;     /* the session's segment */
 	struct nk_heap *heap; /* the instance's (nk_journal_block) */
 	/* Bytes noted in this section, hashed by address: a second note
-	 * of the same is skipped.  A section is one generation. */
-	uint32_t gen;
+	 * of the same is skipped.  A section is one generation, odd while
+	 * it is open: a reader of the instance that takes no lock (`fusion
+	 * ps`, peek.c) keeps a copy made between two equal even values. */
+	_Atomic uint32_t gen;
 	struct {
 		uintptr_t addr;
 		uint32_t len, gen;
@@ -50,6 +52,17 @@ struct nk_journal {
 	uint32_t at[NK_JOURNAL_ENTRIES];
 	_Alignas(8) unsigned char log[NK_JOURNAL_BYTES];
 };
+
+/*
+ * The fences of the generation's seqlock (journal.c's writer, peek.c's
+ * reader).  ThreadSanitizer supports none: its builds keep the
+ * compiler's order only, which is the machine's on x86, where they run.
+ */
+#ifdef __SANITIZE_THREAD__
+#define NK_JOURNAL_FENCE(order) atomic_signal_fence(memory_order_seq_cst)
+#else
+#define NK_JOURNAL_FENCE(order) atomic_thread_fence(order)
+#endif
 
 void nk_journal_init(struct nk_journal *j, const void *segment, size_t size,
 		     struct nk_heap *heap);

@@ -24,7 +24,7 @@ static size_t copy_str(char *dst, size_t size, const char *src)
 	return n;
 }
 
-static const char *state_word(const struct nk_thread *t)
+static const char *state_word(const struct nk_thread *t, bool current)
 {
 	unsigned int state = t->state;
 
@@ -38,48 +38,56 @@ static const char *state_word(const struct nk_thread *t)
 		return "waiting";
 	if (state & NK_THREAD_DELAYED)
 		return "sleeping";
-	return t->sched->curr == t ? "running" : "ready";
+	return current ? "running" : "ready";
 }
 
 /* The names of the skins @t carries, in the order it took them. */
-static void skins_of(struct nk_thread *t, char *buf, size_t len)
+static void skins_of(const struct nk_thread *t, const struct nk_core *core,
+		     char *buf, size_t len)
 {
-	struct nk_instance *nk = t->nk;
 	size_t at = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < t->nr_attached; i++) {
+	/* Bounded: a copy read without the lock (peek.c) may be torn. */
+	for (int i = 0; i < t->nr_attached && i < NK_MAX_PERSONALITIES; i++) {
 		int slot = t->pers_order[i];
 
-		if (!t->pers_attached[slot])
+		if (slot >= NK_MAX_PERSONALITIES || !t->pers_attached[slot])
 			continue;
 		if (at && at + 1 < len)
 			at += copy_str(buf + at, len - at, ",");
 		if (at + 1 >= len)
 			break;
 		at += copy_str(buf + at, len - at,
-			       nk->core->personalities[slot].name);
+			       core->personalities[slot].name);
 	}
+}
+
+void nk_thread_status_fields(const struct nk_thread *t,
+			     const struct nk_core *core, bool current, int cpu,
+			     const char *waits, struct nk_status_thread *out)
+{
+	memset(out, 0, sizeof(*out));
+	copy_str(out->name, sizeof(out->name), t->name);
+	skins_of(t, core, out->skins, sizeof(out->skins));
+	copy_str(out->state, sizeof(out->state), state_word(t, current));
+	copy_str(out->waits, sizeof(out->waits), waits ? waits : "");
+	out->base_prio = t->base_prio;
+	out->prio = t->prio;
+	out->cpu = cpu;
+	out->relaxed = t->state & NK_THREAD_RELAXED;
+	out->switches = t->stats.switches;
+	out->mode_switches = t->stats.mode_switches;
+	out->exec_time = t->stats.exec_time;
 }
 
 void nk_thread_status(struct nk_thread *t, nk_time_t now,
 		      struct nk_status_thread *out)
 {
 	const struct nk_backend_ops *be = t->nk->be;
-	const char *waits = nk_thread_wait_name(t);
 
-	memset(out, 0, sizeof(*out));
-	copy_str(out->name, sizeof(out->name), t->name);
-	skins_of(t, out->skins, sizeof(out->skins));
-	copy_str(out->state, sizeof(out->state), state_word(t));
-	copy_str(out->waits, sizeof(out->waits), waits ? waits : "");
-	out->base_prio = t->base_prio;
-	out->prio = t->prio;
-	out->cpu = t->sched->cpu;
-	out->relaxed = t->state & NK_THREAD_RELAXED;
-	out->switches = t->stats.switches;
-	out->mode_switches = t->stats.mode_switches;
-	out->exec_time = t->stats.exec_time;
+	nk_thread_status_fields(t, t->nk->core, t->sched->curr == t,
+				t->sched->cpu, nk_thread_wait_name(t), out);
 	if (t->sched->curr == t)
 		out->exec_time += now - t->sched->switched_in;
 	if (t->shadow && !(t->state & NK_THREAD_ZOMBIE) && be->thread_host)
@@ -102,7 +110,8 @@ static unsigned int irqs_status(struct ipipe *pipe, struct nk_status_irq *irqs,
 			for (uint64_t bits = pipe->in_use[w]; bits;
 			     bits &= bits - 1) {
 				unsigned int irq =
-				    w * 64 + (unsigned int)__builtin_ctzll(bits);
+				    w * 64 +
+				    (unsigned int)__builtin_ctzll(bits);
 				const struct ipipe_irq_stats *s =
 				    &d->irqs[irq].stats;
 
@@ -147,8 +156,8 @@ static unsigned int threads_status(struct nk_instance *nk,
 	while (pos != head) {
 		nk_time_t now = nk_clock_now(nk);
 
-		for (int i = 0;
-		     pos != head && (i < STATUS_STEP || retries > STATUS_RETRIES);
+		for (int i = 0; pos != head &&
+				(i < STATUS_STEP || retries > STATUS_RETRIES);
 		     i++, pos = pos->next) {
 			struct nk_thread *t =
 			    nk_list_entry(pos, struct nk_thread, instance_link);

@@ -1047,15 +1047,22 @@ int *nk_thread_errno(struct nk_thread *thread)
 	return &thread->errno_slot;
 }
 
-const char *nk_thread_wait_name(struct nk_thread *thread)
+const char *nk_thread_wait_word(unsigned int state, const char *wchan_name)
 {
-	if (thread->state & NK_THREAD_PENDING)
-		return thread->wchan->name;
-	if (thread->state & NK_THREAD_DELAYED)
+	if (state & NK_THREAD_PENDING)
+		return wchan_name;
+	if (state & NK_THREAD_DELAYED)
 		return "delay";
-	if (thread->state & NK_THREAD_SUSPENDED)
+	if (state & NK_THREAD_SUSPENDED)
 		return "suspend";
-	if (thread->state & NK_THREAD_DORMANT)
+	if (state & NK_THREAD_DORMANT)
 		return "start";
 	return NULL;
+}
+
+const char *nk_thread_wait_name(struct nk_thread *thread)
+{
+	return nk_thread_wait_word(
+	    thread->state,
+	    thread->state & NK_THREAD_PENDING ? thread->wchan->name : NULL);
 }

@@ -2,8 +2,9 @@
 /*
  * Observing a session without joining it or taking its lock (`fusion
  * ps`): a copy of its header read while the generation is even and the
- * same before and after, then checked as a joiner checks it.  Nothing
- * the copy points to is followed: counts and names only.
+ * same before and after, then checked as a joiner checks it; and a
+ * mapping of the whole segment, read only, in which the nucleus's own
+ * reader (src/nucleus/peek.c) follows the instance's pointers.
  */
 #include "session.h"
 
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,13 +31,11 @@ static uint32_t read_generation(int fd)
 	return gen;
 }
 
-int session_snapshot(const char *name, struct session_header *copy)
+/* The segment of session @name, read only: a descriptor or -errno. */
+static int open_segment(const char *name, struct stat *st)
 {
 	char path[FUSION_SESSION_NAME_MAX + 16];
-	struct timespec pause = {0, 100000};
-	const char *why;
-	struct stat st;
-	int fd, ret = -EAGAIN;
+	int fd;
 
 	if (!session_name_valid(name))
 		return -EINVAL;
@@ -43,7 +43,23 @@ int session_snapshot(const char *name, struct session_header *copy)
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || (uint64_t)st.st_size < sizeof(*copy)) {
+	if (fstat(fd, st)) {
+		close(fd);
+		return -EPROTO;
+	}
+	return fd;
+}
+
+int session_snapshot(const char *name, struct session_header *copy)
+{
+	struct timespec pause = {0, 100000};
+	const char *why;
+	struct stat st;
+	int fd = open_segment(name, &st), ret = -EAGAIN;
+
+	if (fd < 0)
+		return fd;
+	if ((uint64_t)st.st_size < sizeof(*copy)) {
 		close(fd);
 		return -EPROTO;
 	}
@@ -62,6 +78,32 @@ int session_snapshot(const char *name, struct session_header *copy)
 	}
 	close(fd);
 	return ret;
+}
+
+int session_view(const char *name, struct session_header *copy,
+		 const void **map)
+{
+	struct stat st;
+	void *mem;
+	int fd, ret = session_snapshot(name, copy);
+
+	if (ret)
+		return ret;
+	fd = open_segment(name, &st);
+	if (fd < 0)
+		return fd;
+	/* The header was checked against the file's size: a file cut
+	 * since is another session's, refused as a joiner refuses it. */
+	if ((uint64_t)st.st_size != copy->size) {
+		close(fd);
+		return -EPROTO;
+	}
+	mem = mmap(NULL, copy->size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (mem == MAP_FAILED)
+		return -ENOMEM;
+	*map = mem;
+	return 0;
 }
 
 int session_each(int (*fn)(const char *name, void *arg), void *arg)

@@ -165,6 +165,10 @@ bool session_shm_valid(const struct session_header *hdr);
  * /dev/shm until it returns non-zero (returned), or -errno.
  */
 int session_snapshot(const char *name, struct session_header *copy);
+/* session_snapshot(), and *@map the segment mapped read only (anywhere:
+ * its pointers are at copy->base), copy->size bytes; -ENOMEM. */
+int session_view(const char *name, struct session_header *copy,
+		 const void **map);
 int session_each(int (*fn)(const char *name, void *arg), void *arg);
 
 /* session.c: this process's session, NULL in a private one. */

@@ -52,7 +52,7 @@ fi
 # A member with a nucleus: its threads and skin objects under it, read
 # from its status page: "waiter" (Alchemy priority 20: nucleus 21)
 # pends on "gate", which counts it.
-FUSION_SESSION=$name "$bin/tools_ps_app" 3000 &
+FUSION_SESSION=$name "$bin/tools_ps_app" 4000 &
 app=$!
 bg=$app
 ps_until "waiting *gate"
@@ -63,6 +63,15 @@ grep -q "nucleus of member $app " "$out"
 grep -qE "^ *[0-9]+ waiter +alchemy +21 +21 +0 +waiting +gate " "$out"
 grep -qE "^ *[0-9]+ main " "$out"
 grep -qE "^alchemy +sem +gate +0 +- +- +1 +0$" "$out"
+# A member that does not answer (here its page is gone; a stopped or
+# stuck program's goes unanswered the same): its threads are read from
+# the session's instance itself, without the Linux ids its page tells.
+rm -f "/dev/shm/fusion-status.$app"
+"$bin/fusion" ps >"$out"
+cat "$out" >&2
+grep -q "no answer; its threads in the session's instance:" "$out"
+grep -qE "^ *0 waiter +alchemy +21 +21 +0 +waiting +gate " "$out"
+grep -qE "^ *0 main " "$out"
 wait $app
 bg=""
 # Two programs in one instance (examples/session/session_echo.c): the
