@@ -4,9 +4,14 @@
  * same CPU hand a token back and forth through two futex words, one
  * wake and one wait per switch - exactly the system calls a nucleus
  * switch is allowed.  Run at the same SCHED_FIFO priorities as
- * `fusion switch` (shadows 50 and 60 map to FIFO 20 and 23).
+ * `fusion switch` (shadows 50 and 60 map to FIFO 20 and 23).  Between
+ * two processes ("processes"), the futex words are shared ones; with
+ * PAGES, each side reads one byte of each of PAGES pages of its own
+ * after each wake-up: what an address-space switch costs a program that
+ * touches that many pages a switch (the TLB's refill, where the CPU
+ * keeps no entries across address spaces).
  *
- * usage: bench_futex_pingpong [ROUNDS] [CPU]
+ * usage: bench_futex_pingpong [ROUNDS] [CPU] [threads|processes] [PAGES]
  */
 #include <linux/futex.h>
 #include <pthread.h>
@@ -29,6 +34,15 @@ static int futex_wait_op = FUTEX_WAIT_PRIVATE;
 static int futex_wake_op = FUTEX_WAKE_PRIVATE;
 static long rounds = 200000;
 static int cpu = -1;
+/* PAGES pages, one byte read from each after a wake-up. */
+static const volatile unsigned char *pages;
+static long nr_pages;
+
+static void touch_pages(void)
+{
+	for (long i = 0; i < nr_pages; i++)
+		(void)pages[i * 4096];
+}
 
 static void wait_word(_Atomic uint32_t *word)
 {
@@ -60,6 +74,7 @@ static void *peer(void *arg)
 	setup_self(23);
 	for (long i = 0; i < rounds; i++) {
 		wait_word(ping);
+		touch_pages();
 		post_word(pong);
 	}
 	return NULL;
@@ -85,11 +100,19 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		rounds = strtol(argv[1], NULL, 10);
 	cpu = argc > 2 ? atoi(argv[2]) : (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	if (rounds <= 0 || cpu < 0 ||
+	nr_pages = argc > 4 ? strtol(argv[4], NULL, 10) : 0;
+	if (rounds <= 0 || cpu < 0 || nr_pages < 0 || nr_pages > 65536 ||
 	    (!processes && strcmp(mode, "threads") != 0)) {
 		fprintf(stderr, "usage: bench_futex_pingpong [ROUNDS] [CPU] "
-				"[threads|processes]\n");
+				"[threads|processes] [PAGES]\n");
 		return 2;
+	}
+	/* Each side its own copy once forked (private), every page mapped. */
+	pages = mmap(NULL, 4096 * (size_t)(nr_pages + 1), PROT_READ,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (pages == MAP_FAILED) {
+		perror("bench_futex_pingpong: mmap");
+		return 1;
 	}
 	words = mmap(NULL, 2 * sizeof(*words), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -119,6 +142,7 @@ int main(int argc, char **argv)
 	for (long i = 0; i < rounds; i++) {
 		post_word(ping);
 		wait_word(pong);
+		touch_pages();
 	}
 	t1 = now_ns();
 	if (processes)
