@@ -55,13 +55,16 @@ static bool peek_thread(const struct nk_peek_segment *seg,
 		return false;
 	memcpy(&curr, &sched->curr, sizeof(curr));
 	memcpy(&cpu, &sched->cpu, sizeof(cpu));
+	/* A synch out of the segment is its member's own memory (a
+	 * process's private object): not ours to read. */
 	if (t->state & NK_THREAD_PENDING) {
 		const struct nk_synch *synch =
 		    at(seg, (uintptr_t)t->wchan, sizeof(*synch));
 
-		if (synch == NULL)
-			return false;
-		memcpy(wchan, synch->name, sizeof(wchan) - 1);
+		if (synch)
+			memcpy(wchan, synch->name, sizeof(wchan) - 1);
+		else
+			strcpy(wchan, "?");
 	}
 	nk_thread_status_fields(t, core, (uintptr_t)curr == addr, cpu,
 				nk_thread_wait_word(t->state, wchan), out);
