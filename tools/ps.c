@@ -103,7 +103,12 @@ static void show_member(int slot, pid_t pid, bool alive, struct ps_buffers *b)
 	       b->error ? "the session's instance is unreadable"
 			: "its threads in the session's instance");
 	if (b->error) {
-		printf("    %s\n", strerror(-b->error));
+		printf("    %s\n", b->error == -EAGAIN
+				       ? "its nucleus lock stayed held "
+					 "(a member stuck or dead in it)"
+				   : b->error == -EPROTO
+				       ? "no whole instance of this build there"
+				       : strerror(-b->error));
 		return;
 	}
 	page->st.nr_threads = n;

@@ -73,12 +73,10 @@ static bool peek_thread(const struct nk_peek_segment *seg,
 
 /* One try: 0, -EAGAIN (a section was open) or -EPROTO (garbage). */
 static int peek_once(const struct nk_peek_segment *seg,
-		     const _Atomic uint32_t *gen,
+		     const struct nk_arena *arena, const _Atomic uint32_t *gen,
 		     struct nk_status_thread *threads, int *members,
 		     unsigned int max, unsigned int *total)
 {
-	const struct nk_arena *arena =
-	    at(seg, (uintptr_t)(seg->base + seg->block), sizeof(*arena));
 	uintptr_t head = member_addr(seg, &arena->core.threads);
 	uint32_t before = atomic_load_explicit(gen, memory_order_acquire);
 	unsigned int n = 0;
@@ -150,7 +148,8 @@ int nk_peek_threads(const struct nk_peek_segment *seg,
 	for (int i = 0; i < PEEK_TRIES && ret == -EAGAIN; i++) {
 		if (i)
 			nanosleep(&pause, NULL);
-		ret = peek_once(seg, &j->gen, threads, members, max, total);
+		ret = peek_once(seg, arena, &j->gen, threads, members, max,
+				total);
 	}
 	return ret;
 }
