@@ -132,8 +132,6 @@ struct nk_thread {
 	struct nk_sched *migrate_to;
 	char name[NK_NAME_MAX];
 	unsigned int trace_id; /* nk_trace_id() */
-	/* From state to stats: what the scheduler and the wait queues
-	 * change, a quarter of the whole (nk_thread_note). */
 	unsigned int state;
 	unsigned int info;
 	int base_prio;
@@ -148,12 +146,11 @@ struct nk_thread {
 	struct nk_list ready_link;
 	struct nk_list wait_link;
 	struct nk_synch *wchan;
-	void *wait_ctx;	      /* nk_synch_sleep_ctx(): the waiter's request */
-	struct nk_list owned; /* synchs owned that carry PI or PP */
+	void *wait_ctx;		/* nk_synch_sleep_ctx(): the waiter's request */
+	struct nk_list owned;	/* synchs owned that carry PI or PP */
+	struct nk_timer rtimer; /* sleeps and wait timeouts */
 	nk_time_t period;
 	nk_time_t next_release;
-	struct nk_thread_stats stats;
-	struct nk_timer rtimer; /* sleeps and wait timeouts: notes itself */
 	struct nk_synch joiners;
 	/* The thread joining this one, and the one this one joins: a
 	 * deleted joiner releases its claim. */
@@ -172,6 +169,7 @@ struct nk_thread {
 	unsigned char pers_order[NK_MAX_PERSONALITIES];
 	int nr_attached;
 	struct nk_list instance_link;
+	struct nk_thread_stats stats;
 };
 
 /* A process's binding of a slot: its own hooks (NULL: this process has
@@ -297,7 +295,7 @@ int nk_registry_check(struct nk_registry *reg);
 
 /* Where a walk of every skin's objects stands: all zero at the start. */
 struct nk_objects_walk {
-	int pers;		     /* the personality being listed */
+	int pers;			  /* the personality being listed */
 	struct nk_objects_cursor in; /* its own cursor */
 	uint32_t budget; /* registry slots the walk may still look at */
 };
@@ -346,15 +344,6 @@ static inline void nk_sched_note(struct nk_sched *sched)
 {
 	nk_journal_save(&sched->curr, offsetof(struct nk_sched, levels) -
 					  offsetof(struct nk_sched, curr));
-}
-
-/* A section's note of @thread's scheduling state (state to stats): a
- * switch notes two threads several times over, and the whole of each
- * would be most of what it copies. */
-static inline void nk_thread_note(struct nk_thread *thread)
-{
-	nk_journal_save(&thread->state, offsetof(struct nk_thread, rtimer) -
-					    offsetof(struct nk_thread, state));
 }
 
 static inline void nk_core_note(struct nk_core *core)

@@ -62,7 +62,7 @@ void nk_sched_enqueue(struct nk_thread *thread, bool at_head)
 
 	nk_assert(!(thread->state & NK_THREAD_READY));
 	nk_assert(prio >= 0 && prio < NK_NR_PRIO);
-	nk_thread_note(thread);
+	nk_journal_obj(thread);
 	nk_sched_note(sched);
 	if (at_head)
 		nk_list_add_after(&thread->ready_link, &sched->levels[prio]);
@@ -79,7 +79,7 @@ void nk_sched_dequeue(struct nk_thread *thread)
 	int prio = thread->prio;
 
 	nk_assert(thread->state & NK_THREAD_READY);
-	nk_thread_note(thread);
+	nk_journal_obj(thread);
 	nk_sched_note(sched);
 	nk_list_del(&thread->ready_link);
 	if (nk_list_empty(&sched->levels[prio])) {
@@ -114,7 +114,7 @@ void nk_sched_account(struct nk_sched *sched, nk_time_t now)
 {
 	struct nk_thread *curr = sched->curr;
 
-	nk_thread_note(curr);
+	nk_journal_obj(curr);
 	nk_sched_note(sched);
 	if (!(curr->state & NK_THREAD_ROOT))
 		curr->stats.exec_time += now - sched->switched_in;
@@ -130,7 +130,7 @@ void nk_sched_rr_arm(struct nk_sched *sched)
 
 	if (curr->policy != NK_SCHED_RR || (curr->state & NK_THREAD_ROOT))
 		return;
-	nk_thread_note(curr);
+	nk_journal_obj(curr);
 	nk_sched_note(sched);
 	if (curr->rr_budget <= 0)
 		curr->rr_budget = curr->quantum;
@@ -151,7 +151,7 @@ void nk_sched_set_policy(struct nk_thread *thread, enum nk_policy policy,
 	struct nk_sched *sched = thread->sched;
 	bool current = sched->curr == thread;
 
-	nk_thread_note(thread);
+	nk_journal_obj(thread);
 	if (current && thread->policy == NK_SCHED_RR)
 		nk_timer_stop_locked(&sched->rr_timer);
 	thread->policy = policy;
@@ -172,7 +172,7 @@ void nk_sched_rr_expired(struct nk_timer *timer)
 	if (curr->policy != NK_SCHED_RR || (curr->state & NK_THREAD_ROOT))
 		return;
 	/* A fresh quantum, then rotate: to the tail if anyone is level. */
-	nk_thread_note(curr);
+	nk_journal_obj(curr);
 	curr->rr_budget = 0;
 	curr->info |= NK_INFO_YIELD;
 	nk_sched_mark(sched);
@@ -199,8 +199,8 @@ static void sched_switch_to(struct nk_sched *sched, struct nk_thread *prev,
 	nk_time_t now = nk_clock_now(nk);
 	unsigned int flags = 0;
 
-	nk_thread_note(prev);
-	nk_thread_note(next);
+	nk_journal_obj(prev);
+	nk_journal_obj(next);
 	nk_sched_note(sched);
 	if (prev->policy == NK_SCHED_RR && !(prev->state & NK_THREAD_ROOT)) {
 		nk_timer_stop_locked(&sched->rr_timer);
@@ -278,7 +278,7 @@ static void sched_reschedule(struct nk_sched *sched)
 		if (runnable && curr->lock_count > 0)
 			return;
 		nk_sched_note(sched);
-		nk_thread_note(curr);
+		nk_journal_obj(curr);
 		sched->resched = false;
 		if (curr->migrate_to && !(curr->state & NK_THREAD_ZOMBIE)) {
 			struct nk_sched *to = curr->migrate_to;
@@ -406,7 +406,7 @@ int nk_sched_lock(struct nk_instance *nk)
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self)
-		nk_thread_note(self);
+		nk_journal_obj(self);
 	if (self == NULL)
 		ret = -EPERM;
 	else if (self->lock_count == INT32_MAX)
@@ -427,7 +427,7 @@ int nk_sched_unlock(struct nk_instance *nk)
 	nk_lock_acquire(nk);
 	self = nk_current(nk);
 	if (self)
-		nk_thread_note(self);
+		nk_journal_obj(self);
 	if (self == NULL || self->lock_count == 0) {
 		ret = -EPERM;
 	} else if (--self->lock_count == 0) {

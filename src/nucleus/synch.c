@@ -112,7 +112,7 @@ static void synch_enqueue(struct nk_synch *synch, struct nk_thread *thread)
 	struct nk_list *pos;
 
 	nk_journal_obj(synch);
-	nk_thread_note(thread);
+	nk_journal_obj(thread);
 	if (synch->flags & NK_SYNCH_PRIO) {
 		/* Before the first less urgent waiter: FIFO within a level. */
 		nk_list_for_each(pos, &synch->waiters) {
@@ -130,7 +130,7 @@ static void synch_enqueue(struct nk_synch *synch, struct nk_thread *thread)
 static void synch_dequeue(struct nk_synch *synch, struct nk_thread *thread)
 {
 	nk_journal_obj(synch);
-	nk_thread_note(thread);
+	nk_journal_obj(thread);
 	nk_list_del(&thread->wait_link);
 	synch->nr_waiters--;
 }
@@ -188,7 +188,7 @@ static void synch_transfer(struct nk_synch *synch, unsigned int info)
 		next = nk_list_first_entry(&synch->waiters, struct nk_thread,
 					   wait_link);
 		synch_wake(synch, next, info);
-		nk_thread_note(next);
+		nk_journal_obj(next);
 		next->info |= NK_INFO_HANDED;
 		synch_set_owner(synch, next);
 	}
@@ -215,7 +215,7 @@ int nk_synch_destroy_locked(struct nk_synch *synch)
 	if (synch->owner) {
 		struct nk_thread *owner = synch->owner;
 
-		nk_thread_note(owner);
+		nk_journal_obj(owner);
 		if (owner->info & NK_INFO_HANDED)
 			owner->info |= NK_INFO_DELETED;
 		nk_list_del(&synch->owner_link);
@@ -293,11 +293,11 @@ int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, size_t size,
 			return -ENOMEM;
 		memcpy(seen, ctx, size);
 	}
-	nk_thread_note(self);
+	nk_journal_obj(self);
 	self->wait_ctx = seen;
 	ret =
 	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
-	nk_thread_note(self);
+	nk_journal_obj(self);
 	self->wait_ctx = NULL;
 	if (seen != ctx) {
 		memcpy(ctx, seen, size);
@@ -459,7 +459,7 @@ static int synch_acquire(struct nk_synch *synch, nk_time_t timeout,
 		return -EDEADLK;
 	ret =
 	    synch_block(synch, self, nk_abs_timeout(synch->nk, timeout, mode));
-	nk_thread_note(self);
+	nk_journal_obj(self);
 	self->info &= ~NK_INFO_HANDED;
 	/* Deleted: @synch may be freed memory by now. */
 	nk_assert(ret == NK_WAKE_DELETED ||
@@ -491,12 +491,12 @@ int nk_synch_reacquire(struct nk_synch *synch)
 	 */
 	self = nk_current(synch->nk);
 	if (self) {
-		nk_thread_note(self);
+		nk_journal_obj(self);
 		self->info |= NK_INFO_NOBREAK;
 	}
 	ret = synch_acquire(synch, NK_INFINITE, NK_RELATIVE, false);
 	if (self) {
-		nk_thread_note(self);
+		nk_journal_obj(self);
 		self->info &= ~NK_INFO_NOBREAK;
 	}
 	return ret;
