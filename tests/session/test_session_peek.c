@@ -69,20 +69,25 @@ static int maker_step(void *arg, int n)
 	return __LINE__;
 }
 
-/* The segment of session @name mapped, and its nucleus block. */
-static void view(struct nk_peek_segment *seg, struct session_header *h)
+/*
+ * Session @what made by peer @p running @step (its step 1), its segment
+ * mapped into @seg with its nucleus block.
+ */
+static void view(const char *what, int (*step)(void *, int), struct peer *p,
+		 struct nk_peek_segment *seg)
 {
+	struct session_header h;
+	const struct session_shm *b;
 	const void *map;
-	struct session_shm *b = NULL;
 
-	CHECK_EQ(session_view(name, h, &map), 0);
-	for (int i = 0; i < SESSION_MAX_SHM; i++)
-		if (h->shm[i].offset &&
-		    strcmp(h->shm[i].name, SESSION_NUCLEUS_BLOCK) == 0)
-			b = &h->shm[i];
+	session_test_name(name, sizeof(name), what);
+	peer_start(p, step, NULL);
+	CHECK_EQ(peer_step(p, 1), 0);
+	CHECK_EQ(session_view(name, &h, &map), 0);
+	b = session_shm_find(&h, SESSION_NUCLEUS_BLOCK);
 	CHECK(b != NULL);
 	*seg =
-	    (struct nk_peek_segment){map, h->base, h->size, b->offset, b->size};
+	    (struct nk_peek_segment){map, h.base, h.size, b->offset, b->size};
 }
 
 static const struct nk_status_thread *find(const struct nk_status_thread *t,
@@ -100,15 +105,11 @@ TEST(another_process_threads)
 	const struct nk_status_thread *t;
 	int members[8], slot;
 	struct nk_peek_segment seg;
-	struct session_header h;
 	unsigned int total;
 	struct peer maker;
 
-	session_test_name(name, sizeof(name), "peek");
-	peer_start(&maker, maker_step, NULL);
-	CHECK_EQ(peer_step(&maker, 1), 0);
+	view("peek", maker_step, &maker, &seg);
 	slot = peer_step(&maker, 2) - 1000;
-	view(&seg, &h);
 	CHECK_EQ(nk_peek_threads(&seg, threads, members, 8, &total), 0);
 	/* main (relaxed), the CPU's root is none of the list, and ours. */
 	CHECK_EQ(total, 3);
@@ -176,15 +177,11 @@ TEST(whole_while_it_changes)
 	struct nk_status_thread threads[8];
 	int members[8], step = 2, whole = 0;
 	struct nk_peek_segment seg;
-	struct session_header h;
 	unsigned int total;
 	struct peer churn;
 
-	session_test_name(name, sizeof(name), "peek-churn");
-	peer_start(&churn, churn_step, NULL);
-	CHECK_EQ(peer_step(&churn, 1), 0);
+	view("peek-churn", churn_step, &churn, &seg);
 	CHECK(write(churn.cmd, &step, sizeof(step)) == sizeof(step));
-	view(&seg, &h);
 	for (int i = 0; i < 200; i++) {
 		int ret = nk_peek_threads(&seg, threads, members, 8, &total);
 
@@ -211,16 +208,12 @@ TEST(garbage_refused)
 	struct nk_status_thread threads[4];
 	int members[4];
 	struct nk_peek_segment seg, bad;
-	struct session_header h;
 	unsigned int total, seed = 7;
 	unsigned char *copy;
 	struct peer maker;
 	int ret;
 
-	session_test_name(name, sizeof(name), "peek-bad");
-	peer_start(&maker, maker_step, NULL);
-	CHECK_EQ(peer_step(&maker, 1), 0);
-	view(&seg, &h);
+	view("peek-bad", maker_step, &maker, &seg);
 	copy = malloc(seg.size);
 	CHECK(copy != NULL);
 	for (int run = 0; run < 50; run++) {
