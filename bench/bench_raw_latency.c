@@ -8,32 +8,74 @@
  * kernel's and the hypervisor's (this against cyclictest).
  *
  * usage: bench_raw_latency [-a CPU] [-P PRIO] [-p US] [-T SECS] [-H BUCKETS]
- *                          -g FILE
+ *                          [-w nanosleep|poll|futex] -g FILE
  * Writes a histogram of 1-us buckets, "<us> <count>" per line, the last
  * bucket counting everything above; the same format as `fusion latency
- * -g`.
+ * -g`.  Prints min, p50 and avg in ns.
+ *
+ * -w: how the thread sleeps to each release.  nanosleep, the default:
+ * clock_nanosleep to the date, as cyclictest.  The other two are the
+ * ways fusion's idle waiter may sleep (src/backend/live/irq.c), so that
+ * each one's own cost is told apart: poll, epoll_pwait2 on an empty set
+ * with a timeout computed from a clock read just before; futex, a futex
+ * wait with the date itself (FUTEX_WAIT_BITSET).
  */
 #include "bench_clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+enum raw_wait { WAIT_NANOSLEEP, WAIT_POLL, WAIT_FUTEX };
 
 struct raw {
 	int cpu, prio;
 	long period_us, secs;
 	long buckets;
+	enum raw_wait wait;
 	unsigned long *hist;
 	unsigned long overruns;
+	int64_t *late; /* every sample, in ns */
+	long samples, room;
 };
+
+/* Sleep until @next (CLOCK_MONOTONIC, ns) as @r says. */
+static void sleep_until(struct raw *r, int epfd, int64_t next)
+{
+	static uint32_t never; /* nobody wakes it: the date does */
+	struct timespec at = {next / 1000000000, next % 1000000000};
+	struct epoll_event ev;
+	int64_t left;
+
+	switch (r->wait) {
+	case WAIT_NANOSLEEP:
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at,
+				       NULL) == EINTR)
+			;
+		break;
+	case WAIT_POLL:
+		left = next - bench_mono_ns();
+		at.tv_sec = left > 0 ? left / 1000000000 : 0;
+		at.tv_nsec = left > 0 ? left % 1000000000 : 0;
+		epoll_pwait2(epfd, &ev, 1, &at, NULL);
+		break;
+	case WAIT_FUTEX:
+		syscall(SYS_futex, &never, FUTEX_WAIT_BITSET_PRIVATE, 0, &at,
+			NULL, FUTEX_BITSET_MATCH_ANY);
+		break;
+	}
+}
 
 static void *sampler(void *arg)
 {
@@ -41,15 +83,15 @@ static void *sampler(void *arg)
 	int64_t period = r->period_us * 1000;
 	int64_t next = bench_mono_ns() + period;
 	int64_t end = next + r->secs * 1000000000;
+	int epfd = epoll_create1(EPOLL_CLOEXEC);
 
 	while (next < end) {
-		struct timespec at = {next / 1000000000, next % 1000000000};
 		int64_t late;
 
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at,
-				       NULL) == EINTR)
-			;
+		sleep_until(r, epfd, next);
 		late = bench_mono_ns() - next;
+		if (r->samples < r->room)
+			r->late[r->samples++] = late;
 		r->hist[late / 1000 < r->buckets ? late / 1000
 						 : r->buckets - 1]++;
 		next += period;
@@ -60,7 +102,31 @@ static void *sampler(void *arg)
 			r->overruns++;
 		}
 	}
+	close(epfd);
 	return NULL;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void print_summary(struct raw *r)
+{
+	static const char *const names[] = {"nanosleep", "poll", "futex"};
+	double sum = 0;
+
+	if (r->samples == 0)
+		return;
+	qsort(r->late, (size_t)r->samples, sizeof(*r->late), by_value);
+	for (long i = 0; i < r->samples; i++)
+		sum += (double)r->late[i];
+	printf("raw %s: min %lld p50 %lld avg %.0f ns, %ld samples\n",
+	       names[r->wait], (long long)r->late[0],
+	       (long long)r->late[r->samples / 2], sum / r->samples,
+	       r->samples);
 }
 
 static long number(const char *text, long lo, long hi)
@@ -90,7 +156,7 @@ int main(int argc, char **argv)
 	int opt, zero = 0, dma;
 	FILE *out;
 
-	while ((opt = getopt(argc, argv, "a:P:p:T:H:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:P:p:T:H:w:g:")) != -1) {
 		switch (opt) {
 		case 'a':
 			r.cpu = (int)number(optarg, 0, CPU_SETSIZE - 1);
@@ -107,6 +173,16 @@ int main(int argc, char **argv)
 		case 'H':
 			r.buckets = number(optarg, 1, 1000000);
 			break;
+		case 'w':
+			if (strcmp(optarg, "nanosleep") == 0)
+				r.wait = WAIT_NANOSLEEP;
+			else if (strcmp(optarg, "poll") == 0)
+				r.wait = WAIT_POLL;
+			else if (strcmp(optarg, "futex") == 0)
+				r.wait = WAIT_FUTEX;
+			else
+				return 2;
+			break;
 		case 'g':
 			file = optarg;
 			break;
@@ -116,11 +192,14 @@ int main(int argc, char **argv)
 	}
 	if (file == NULL || optind != argc) {
 		fprintf(stderr, "usage: bench_raw_latency [-a CPU] [-P PRIO] "
-				"[-p US] [-T SECS] [-H BUCKETS] -g FILE\n");
+				"[-p US] [-T SECS] [-H BUCKETS] "
+				"[-w nanosleep|poll|futex] -g FILE\n");
 		return 2;
 	}
 	r.hist = calloc((size_t)r.buckets, sizeof(*r.hist));
-	if (r.hist == NULL)
+	r.room = r.secs * (1000000 / r.period_us + 1);
+	r.late = calloc((size_t)r.room, sizeof(*r.late));
+	if (r.hist == NULL || r.late == NULL)
 		return 1;
 	/* What cyclictest does before it samples. */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
@@ -142,13 +221,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pthread_join(thread, NULL);
+	print_summary(&r);
 	out = fopen(file, "w");
 	if (out == NULL) {
 		perror(file);
 		return 1;
 	}
 	fprintf(out,
-		"# raw clock_nanosleep histogram: latency_us samples "
+		"# raw wake-up histogram: latency_us samples "
 		"(%lu overruns)\n",
 		r.overruns);
 	for (long i = 0; i < r.buckets; i++)

@@ -138,18 +138,26 @@ int test_fifo_of(pid_t tid)
 
 pid_t test_task_named(const char *name)
 {
-	DIR *dir = opendir("/proc/self/task");
+	return test_task_named_in(getpid(), name);
+}
+
+pid_t test_task_named_in(pid_t pid, const char *name)
+{
+	char path[300];
+	DIR *dir;
 	struct dirent *e;
 	pid_t tid = -1;
 
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
 	CHECK(dir != NULL);
-	while (tid < 0 && (e = readdir(dir)) != NULL) {
-		char path[300], comm[32] = "";
+	while (tid < 0 && dir != NULL && (e = readdir(dir)) != NULL) {
+		char comm[32] = "";
 		FILE *f;
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", (int)pid,
 			 e->d_name);
 		f = fopen(path, "r");
 		if (f == NULL)
@@ -160,7 +168,8 @@ pid_t test_task_named(const char *name)
 		if (strcmp(comm, name) == 0)
 			tid = atoi(e->d_name);
 	}
-	closedir(dir);
+	if (dir != NULL)
+		closedir(dir);
 	return tid;
 }
 

@@ -73,6 +73,8 @@ bool test_emulated(void);
 
 /* The id of this process's thread named @name (its comm), or -1. */
 pid_t test_task_named(const char *name);
+/* The same, of process @pid. */
+pid_t test_task_named_in(pid_t pid, const char *name);
 
 /* The SCHED_FIFO priority of Linux thread @tid, or 0 when it has none. */
 int test_fifo_of(pid_t tid);

@@ -2,13 +2,15 @@
 /*
  * The idle waiter of an RT CPU on the live backend (the shadow that
  * parked last, src/backend/live/irq.c):
- * - it polls with a timeout ending at the CPU's deadline and leaves the
- *   timerfd at its later date; a deadline that another CPU moves
- *   earlier meanwhile must still wake the CPU at once, not when the
- *   poll's timeout ends;
+ * - it sleeps until the CPU's deadline (on its gate, with no source to
+ *   watch) and leaves the timerfd at its later date; a deadline that
+ *   another CPU moves earlier meanwhile must still wake the CPU at once,
+ *   not when the sleep ends;
  * - it takes the CPU's interrupts at the interrupt threads' SCHED_FIFO
  *   priority only when a thread of ours ranks above it, one a handler
  *   might wake; the most urgent one polls at its own priority.
+ * - a stop and continue of its process (a debugger's, a shell's ^Z)
+ *   does not break its sleep, as it does not break clock_nanosleep.
  * Skipped (exit 77) when fewer than two CPUs are usable.
  */
 #include "harness.h"
@@ -18,13 +20,18 @@
 #include <fusion/fusion.h>
 
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define MS (1000000LL)
 #define SAFETY_NS (10 * 1000000000LL)
 /* Far beyond the waits that check the timer: a wake-up only at the
  * sleeper's deadline fails the test, however slow the machine. */
 #define SLEEP_NS (4 * 1000000000LL)
+/* Long enough to be seen asleep, stopped and continued. */
+#define STOP_SLEEP_NS (1000000000LL)
 
 static struct nk_instance *nk;
 static struct nk_sem fired, never;
@@ -149,5 +156,67 @@ TEST(waiter_raised_only_below_a_thread_of_ours)
 	halt(t);
 }
 
+static void sleeps_a_second(void *arg)
+{
+	(void)arg;
+	sleep_ret = nk_thread_sleep(nk, STOP_SLEEP_NS, NK_RELATIVE);
+}
+
+/* A process whose "sleeper" idles RT CPU 1 for STOP_SLEEP_NS: exits 0 when
+ * the sleep ended on time, without error. */
+static int sleeping_process(void)
+{
+	struct nk_instance_attr attr = {.nr_cpus = 2, .main_priority = 10};
+	struct nk_thread_attr tattr = {.name = "sleeper",
+				       .priority = 50,
+				       .cpu = 1,
+				       .flags = NK_THREAD_JOINABLE};
+	struct nk_thread *t;
+	nk_time_t start, slept;
+	int joined;
+
+	/* Main idles RT CPU 0 meanwhile, as its waiter too. */
+	if (nk_instance_create(&attr, &nk) || nk_thread_create(nk, &tattr, &t))
+		return 2;
+	start = nk_now(nk);
+	if (nk_thread_start(t, sleeps_a_second, NULL))
+		return 2;
+	joined = nk_thread_join(t);
+	slept = nk_now(nk) - start;
+	nk_instance_destroy(nk);
+	if (joined == 0 && sleep_ret == 0 && slept >= STOP_SLEEP_NS)
+		return 0;
+	fprintf(stderr, "join: %d; the sleep returned %d after %lld ns\n",
+		joined, sleep_ret, (long long)slept);
+	return 1;
+}
+
+TEST(stop_and_continue_leave_a_sleep_alone)
+{
+	struct timespec pause = {.tv_nsec = 100000};
+	int linux_cpu[2], status;
+	pid_t child, tid = -1;
+
+	two_cpus_select(linux_cpu);
+	child = fork();
+	CHECK(child >= 0);
+	if (child == 0)
+		_exit(sleeping_process());
+	for (int i = 0; i < 100000 && tid < 0; i++) {
+		tid = test_task_named_in(child, "sleeper");
+		nanosleep(&pause, NULL);
+	}
+	CHECK(tid > 0);
+	CHECK(in_poll_wait_in(child, tid, SAFETY_NS));
+	CHECK_EQ(kill(child, SIGSTOP), 0);
+	CHECK_EQ(waitpid(child, &status, WUNTRACED), child);
+	CHECK(WIFSTOPPED(status));
+	CHECK_EQ(kill(child, SIGCONT), 0);
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status));
+	CHECK_EQ(WEXITSTATUS(status), 0);
+}
+
 TESTS(T(earlier_deadline_from_another_cpu_wakes_idle_cpu),
-      T(waiter_raised_only_below_a_thread_of_ours));
+      T(waiter_raised_only_below_a_thread_of_ours),
+      T(stop_and_continue_leave_a_sleep_alone));

@@ -91,8 +91,16 @@ void be_efd_signal(int fd)
 /* Ring the doorbell of @gate's polling waiter. */
 static void gate_ring(struct be_gate *gate, uint32_t old)
 {
+	int fd = atomic_load_explicit(&gate->poll_fd, memory_order_relaxed);
 	pid_t pid;
 
+	if (fd < 0) {
+		/* It sleeps on the word, which our change changed. */
+		futex_wake_op(&gate->word, 1,
+			      old & BE_GATE_SHARED ? FUTEX_WAKE
+						   : FUTEX_WAKE_PRIVATE);
+		return;
+	}
 	if (old & BE_GATE_SHARED) {
 		pid =
 		    atomic_load_explicit(&gate->poll_pid, memory_order_relaxed);
@@ -104,8 +112,7 @@ static void gate_ring(struct be_gate *gate, uint32_t old)
 			return;
 		}
 	}
-	be_efd_signal(
-	    atomic_load_explicit(&gate->poll_fd, memory_order_relaxed));
+	be_efd_signal(fd);
 }
 
 /* Wake the waiter of @gate as @old (the word before our change) says. */
@@ -194,7 +201,7 @@ static bool gate_take(struct be_gate *gate, uint32_t sleep, uint32_t *seen)
 		uint32_t want = v & BE_GATE_OPEN
 				    ? v & BE_GATE_FLAGS &
 					  ~(BE_GATE_OPEN | BE_GATE_SLEEPING |
-					    BE_GATE_POLLING)
+					    BE_GATE_POLLING | BE_GATE_RUNG)
 				    : v | sleep;
 
 		if (atomic_compare_exchange_weak_explicit(
@@ -255,20 +262,48 @@ bool be_gate_poll_begin(struct be_gate *gate, int efd, pid_t tid)
 	return gate_take(gate, BE_GATE_POLLING, &seen);
 }
 
+int be_gate_poll_sleep(struct be_gate *gate, int64_t until)
+{
+	struct timespec at = {.tv_sec = until / 1000000000,
+			      .tv_nsec = until % 1000000000};
+	uint32_t seen = atomic_load_explicit(&gate->word, memory_order_acquire);
+	int op = FUTEX_WAIT_BITSET |
+		 (seen & BE_GATE_SHARED ? 0 : FUTEX_PRIVATE_FLAG);
+
+	if (seen & (BE_GATE_OPEN | BE_GATE_RUNG))
+		return 0;
+	/* An absolute date: no clock read before the call makes it late. */
+	if (syscall(SYS_futex, &gate->word, op, seen,
+		    until == INT64_MAX ? NULL : &at, NULL,
+		    FUTEX_BITSET_MATCH_ANY) == 0 ||
+	    errno != EINTR)
+		return 0;
+	return EINTR;
+}
+
 void be_gate_poll_end(struct be_gate *gate)
 {
-	atomic_fetch_and_explicit(&gate->word, ~BE_GATE_POLLING,
+	atomic_fetch_and_explicit(&gate->word,
+				  ~(BE_GATE_POLLING | BE_GATE_RUNG),
 				  memory_order_acq_rel);
 }
 
 bool be_gate_ring(struct be_gate *gate)
 {
-	/* A read-modify-write: ordered against the waiter's announcement. */
+	/*
+	 * Read-modify-writes, ordered against the waiter's announcement;
+	 * the ring changes the word, so that a waiter about to sleep on it
+	 * does not.
+	 */
 	uint32_t old =
 	    atomic_fetch_or_explicit(&gate->word, 0, memory_order_acq_rel);
 
-	if (!(old & BE_GATE_POLLING))
-		return false;
+	do {
+		if (!(old & BE_GATE_POLLING))
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(
+	    &gate->word, &old, old | BE_GATE_RUNG, memory_order_acq_rel,
+	    memory_order_relaxed));
 	gate_wake(gate, old);
 	return true;
 }

@@ -18,8 +18,9 @@
 /*
  * A gate.  Bit 0 set = open: opening passes a token which the one waiting
  * thread consumes on its way through.  Bit 1 says the waiter sleeps on
- * the futex, bit 2 that it sleeps in a poll watching @poll_fd, so that
- * opening an unwatched gate costs no system call.  Bit 3, set for good at
+ * the futex, bit 2 that it sleeps in a poll watching @poll_fd (-1: on the
+ * futex, until a deadline), so that opening an unwatched gate costs no
+ * system call.  Bit 4 says a polling waiter was rung.  Bit 3, set for good at
  * init, says the gate lies in memory shared with other processes (a
  * session): its futex operations are then the shared ones, which cost a
  * private gate nothing since they are read from the word each operation
@@ -27,7 +28,7 @@
  */
 struct be_gate {
 	_Atomic uint32_t word;
-	_Atomic int poll_fd; /* eventfd of a polling waiter */
+	_Atomic int poll_fd; /* eventfd of a polling waiter, -1: none */
 	/* A shared gate's polling waiter, for another process to ring. */
 	_Atomic pid_t poll_pid, poll_tid;
 	/* Opens promised under a lock and made after its release
@@ -50,6 +51,7 @@ pid_t be_self_pid(void);
 #define BE_GATE_SLEEPING 2u
 #define BE_GATE_POLLING 4u
 #define BE_GATE_SHARED 8u
+#define BE_GATE_RUNG 16u
 /* Who owes the gate an open (be_gate_owe): the word's upper bits. */
 #define BE_GATE_OWED_SHIFT 8
 #define BE_GATE_FLAGS ((1u << BE_GATE_OWED_SHIFT) - 1)
@@ -103,8 +105,19 @@ int be_gate_wait_for(struct be_gate *gate, long ns);
  * eventfd @efd, which opening or ringing the gate then writes to
  * (false), or, from another process, sends the thread BE_SIG_DOORBELL;
  * end, once awake, withdraws that announcement.  The caller drains @efd.
+ * With @efd -1, the caller sleeps in be_gate_poll_sleep() instead, and
+ * opening or ringing the gate wakes its futex.
  */
 bool be_gate_poll_begin(struct be_gate *gate, int efd, pid_t tid);
+/*
+ * Announced with no eventfd: sleep until the gate opens or is rung, or
+ * until @until (CLOCK_MONOTONIC, ns; INT64_MAX: no date).  Returns 0, or
+ * EINTR when a signal handler ran meanwhile: any handler when there is a
+ * date, as clock_nanosleep, else one installed without SA_RESTART, as
+ * be_gate_wait_intr().  A stop and continue without a handler ends
+ * neither: the kernel restarts the wait.
+ */
+int be_gate_poll_sleep(struct be_gate *gate, int64_t until);
 void be_gate_poll_end(struct be_gate *gate);
 /* Wake a polling waiter without opening: false (and no effect) when the
  * waiter does not poll. */

@@ -29,6 +29,14 @@
  * thread.  A deadline moved earlier by another CPU, while the waiter
  * polls, arms the timerfd, which is in the waiter's set.
  *
+ * A CPU with no source to watch has nothing but its deadline: its waiter
+ * sleeps on its own gate's futex until the deadline, an absolute date
+ * (be_gate_poll_sleep), woken there by an open or a ring.  A relative
+ * timeout starts late by the system call's entry, and a stop and
+ * continue of the process fails a poll with EINTR where the kernel
+ * restarts the futex wait.  A deadline moved earlier by another CPU
+ * rings the waiter then, which sleeps again until it.
+ *
  * In a session each member has its own timerfd, interrupt thread and
  * idle set per RT CPU, for its own timers and sources (the CPU's one
  * idle waiter, of whichever member, takes only its own process's).  A
@@ -111,10 +119,17 @@ void live_timer_remote(struct live *live, int cpu, int member, nk_time_t when)
 			BE_SIG_DOORBELL);
 }
 
+bool live_idle_on_gate(struct live_cpu *c)
+{
+	return atomic_load(&c->watched) == 0;
+}
+
 nk_time_t live_timer_idle(struct live *live, struct live_cpu *c)
 {
 	nk_time_t when = atomic_load(c->deadline);
 
+	if (live_idle_on_gate(c))
+		return when;
 	if (!live->poll_timeout) {
 		live_timer_sync(c);
 		return NK_INFINITE;
@@ -262,7 +277,9 @@ int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 {
 	int n;
 
-	if (be_gate_poll_begin(&s->gate, c->idle_efd, s->tid))
+	bool on_gate = live_idle_on_gate(c);
+
+	if (be_gate_poll_begin(&s->gate, on_gate ? -1 : c->idle_efd, s->tid))
 		return -1;
 	/* Replaced as the waiter before it announced the poll: the one who
 	 * did it saw no poll to hand over through. */
@@ -270,8 +287,15 @@ int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 		be_gate_poll_end(&s->gate);
 		return 0;
 	}
-	n = idle_wait(c, events, until);
-	*interrupted = n < 0 && errno == EINTR;
+	if (on_gate) {
+		int64_t date = until == NK_INFINITE ? INT64_MAX : until;
+
+		*interrupted = be_gate_poll_sleep(&s->gate, date) == EINTR;
+		n = 0;
+	} else {
+		n = idle_wait(c, events, until);
+		*interrupted = n < 0 && errno == EINTR;
+	}
 	be_gate_poll_end(&s->gate);
 	return n < 0 ? 0 : n;
 }
@@ -295,6 +319,7 @@ int live_cpu_watch(struct live_cpu *c, int fd, unsigned int irq)
 		epoll_ctl(c->idle_epfd, EPOLL_CTL_DEL, fd, NULL);
 		return ret;
 	}
+	atomic_fetch_add(&c->watched, 1);
 	return 0;
 }
 
@@ -302,6 +327,7 @@ void live_cpu_unwatch(struct live_cpu *c, int fd)
 {
 	epoll_ctl(c->irq_epfd, EPOLL_CTL_DEL, fd, NULL);
 	epoll_ctl(c->idle_epfd, EPOLL_CTL_DEL, fd, NULL);
+	atomic_fetch_sub(&c->watched, 1);
 }
 
 void live_cpu_rewatch(struct live_cpu *c, int fd, unsigned int irq)

@@ -510,6 +510,15 @@ static bool resume_at_once(struct live *live, struct live_cpu *c,
 	return true;
 }
 
+/* Lock held: the date idle waiter @s of @c sleeps until, noted for
+ * whoever moves the deadline earlier (ring_idle_waiter). */
+static nk_time_t idle_until(struct live *live, struct live_cpu *c,
+			    struct live_shadow *s)
+{
+	s->idle_until = live_timer_idle(live, c);
+	return s->idle_until;
+}
+
 /*
  * @s parked as its idle CPU's waiter (see struct live_cpu): it takes the
  * CPU's timer and sources until its gate opens or it is replaced.  Its
@@ -561,7 +570,7 @@ static bool park_idle(struct live *live, struct live_shadow *s,
 			return true;
 		}
 		if (waiter)
-			until = live_timer_idle(live, c);
+			until = idle_until(live, c, s);
 		else if (live->shared)
 			live_timer_sync(c); /* see on_way_out */
 		release(live);
@@ -853,6 +862,21 @@ static bool on_way_out(struct live *live, struct live_cpu *c)
 	return atomic_load(&c->sh->current) == s;
 }
 
+/*
+ * Lock held, @when earlier than the date @c's idle waiter, one of ours
+ * asleep on its gate, sleeps until: ring it, to sleep again until
+ * @when.  False when it does not sleep yet: it may have read the
+ * deadline before it moved.
+ */
+static bool ring_idle_waiter(struct live *live, struct live_cpu *c,
+			     nk_time_t when)
+{
+	struct live_shadow *w = atomic_load(&c->sh->idle_waiter);
+
+	return w && w->pid == live->pid && when < w->idle_until &&
+	       live_idle_on_gate(c) && be_gate_ring(&w->gate);
+}
+
 static void live_program_timer(void *priv, int cpu, int member, nk_time_t when)
 {
 	struct live *live = priv;
@@ -868,11 +892,12 @@ static void live_program_timer(void *priv, int cpu, int member, nk_time_t when)
 	 * Earlier than the timer is armed, or it fired (an idle waiter
 	 * polls with a timeout meanwhile): arm it now, unless the caller
 	 * is on @c's own way out of the nucleus, which arms it or polls
-	 * until it anyway.  Later: when the CPU next returns to application
-	 * code; an expiry meanwhile only wakes someone for nothing.
+	 * until it anyway, or rings the idle waiter that will.  Later: when
+	 * the CPU next returns to application code; an expiry meanwhile
+	 * only wakes someone for nothing.
 	 */
 	if ((c->armed == LIVE_TIMER_FIRED || when < c->armed) &&
-	    !on_way_out(live, c))
+	    !on_way_out(live, c) && !ring_idle_waiter(live, c, when))
 		live_timer_sync(c);
 }
 
@@ -916,7 +941,7 @@ static void live_switch_to(void *priv, void *prev, void *next,
 	    (flags & (NK_SWITCH_RELAX | NK_SWITCH_EXIT | NK_SWITCH_MIGRATE)))
 		live_timer_sync(idle);
 	else if (idle)
-		until = live_timer_idle(live, idle);
+		until = idle_until(live, idle, p);
 	if (flags & NK_SWITCH_MIGRATE) {
 		/* Gone from its old CPU, it cannot wait there as idle waiter.
 		 */

@@ -76,6 +76,8 @@ struct live_shadow {
 	_Atomic int fifo;
 	_Atomic bool boosted;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
+	/* As its CPU's idle waiter, the date its sleep ends by (lock held). */
+	nk_time_t idle_until;
 	struct be_gate gate;
 	/* Opened by a detached thread's last touch of this record, as it
 	 * ends: the reaper waits for it (it cannot pthread_join). */
@@ -179,6 +181,7 @@ struct live_cpu {
 	int irq_efd;			 /* ...and its kick */
 	int idle_epfd;			 /* the idle waiter's set */
 	int idle_efd;			 /* ...and its gate's doorbell */
+	_Atomic int watched;		 /* source fds in the sets */
 	_Atomic bool idle_kick;		 /* resched requested while idle */
 	_Atomic bool irq_posted;	 /* the pipeline asked for a sync */
 	struct live_cpu_shared *sh;	 /* in live->sh */
@@ -274,9 +277,13 @@ void live_timer_remote(struct live *live, int cpu, int member, nk_time_t when);
 /*
  * Lock held, @c about to idle under a waiter: the date the waiter's poll
  * must end by (NK_INFINITE: the timerfd fires in time, or without
- * epoll_pwait2 it was armed now).
+ * epoll_pwait2 it was armed now; a waiter that sleeps on its gate alone
+ * gets the deadline itself).
  */
 nk_time_t live_timer_idle(struct live *live, struct live_cpu *c);
+/* Does @c's idle waiter sleep on its gate (nothing to watch but the
+ * timer) rather than in a poll? */
+bool live_idle_on_gate(struct live_cpu *c);
 /* Does epoll_pwait2 work here (not under every qemu-user)? */
 bool live_poll_timeout_probe(void);
 /* The CPU whose interrupt thread the caller is, or NULL. */

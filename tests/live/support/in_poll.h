@@ -12,5 +12,7 @@
 
 /* True once @tid sleeps in the poll; false after @safety_ns. */
 bool in_poll_wait(pid_t tid, long long safety_ns);
+/* The same, for thread @tid of process @pid. */
+bool in_poll_wait_in(pid_t pid, pid_t tid, long long safety_ns);
 
 #endif
