@@ -58,6 +58,8 @@ static __thread struct live_shadow *live_self;
 /* Nucleus lock depth of this OS thread, and a preemption noted inside. */
 static __thread volatile int live_depth;
 static __thread volatile bool live_preempt_pending;
+/* This thread runs preempt_all(): a preemption noted meanwhile is its. */
+static __thread volatile bool live_preempting;
 /* Set while an idle shadow runs the timer handler: interrupt context. */
 static __thread bool live_irq_ctx;
 /* Where a shadow of ours goes to end from its kick (see shadow_main). */
@@ -362,6 +364,28 @@ void live_nucleus_lock(struct live *live)
 	}
 }
 
+/*
+ * Lock free: the preemptions noted, one after another.  The handler's own
+ * unlock, or a preemption signal meanwhile, only notes one for this loop:
+ * a stream of kicks never nests handlers deeper than one.
+ */
+static void preempt_all(struct live *live, struct live_shadow *s)
+{
+	if (live_preempting)
+		return;
+	do {
+		live_preempting = true;
+		while (live_preempt_pending) {
+			live_preempt_pending = false;
+			live->handlers->preempt(live->nk);
+			if (s)
+				shadow_unboost(s);
+		}
+		live_preempting = false;
+		atomic_signal_fence(memory_order_seq_cst);
+	} while (live_preempt_pending);
+}
+
 void live_nucleus_unlock(struct live *live)
 {
 	struct live_shadow *s = live_self;
@@ -378,12 +402,8 @@ void live_nucleus_unlock(struct live *live)
 	release(live);
 	atomic_signal_fence(memory_order_seq_cst);
 	live_depth = 0;
-	if (live_preempt_pending) {
-		live_preempt_pending = false;
-		live->handlers->preempt(live->nk);
-		if (s)
-			shadow_unboost(s);
-	}
+	if (live_preempt_pending)
+		preempt_all(live, s);
 	/* Primary mode again in application code: stray calls relax. */
 	if (s && s->live == live && live->sud && !s->relaxed &&
 	    !live_busy_spin && live_depth == 0)
@@ -429,12 +449,9 @@ static void preempt_signal(int sig, siginfo_t *info, void *context)
 	if (s)
 		atomic_store(&s->kick_pending, false);
 	if (s && !atomic_load(&s->killed)) {
-		if (live_depth > 0) {
-			live_preempt_pending = true;
-		} else {
-			s->live->handlers->preempt(s->live->nk);
-			shadow_unboost(s);
-		}
+		live_preempt_pending = true;
+		if (live_depth == 0)
+			preempt_all(s->live, s);
 	} else if (s && live_depth == 0 && !s->relaxed) {
 		/*
 		 * Killed in application code, primary mode: a runaway that
