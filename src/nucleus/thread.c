@@ -636,17 +636,24 @@ int nk_thread_yield(struct nk_instance *nk)
 	return self ? 0 : -EPERM;
 }
 
-/* Sleep the caller until @date.  Lock held, caller may block. */
-static int thread_sleep_until(struct nk_thread *self, nk_time_t date)
+/* Sleep the caller until @date, still to come.  Lock held, caller may
+ * block. */
+static int thread_delay(struct nk_thread *self, nk_time_t date)
 {
 	struct nk_instance *nk = self->nk;
 
-	if (date != NK_INFINITE && date <= nk_clock_now(nk))
-		return NK_WAKE_OK;
 	nk_thread_block(self, NK_THREAD_DELAYED, date, NULL);
 	nk_trace(nk, self->sched->cpu, NK_TRACE_BLOCK, self, "delay", 0, 0);
 	nk_sched_run(nk);
 	return self->info & NK_INFO_UNBLOCKED ? NK_WAKE_UNBLOCKED : NK_WAKE_OK;
+}
+
+/* Sleep the caller until @date, if it is to come. */
+static int thread_sleep_until(struct nk_thread *self, nk_time_t date)
+{
+	if (date != NK_INFINITE && date <= nk_clock_now(self->nk))
+		return NK_WAKE_OK;
+	return thread_delay(self, date);
 }
 
 int nk_thread_sleep(struct nk_instance *nk, nk_time_t timeout,
@@ -754,7 +761,7 @@ int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
 	if (now < self->next_release) {
 		nk_time_t release = self->next_release;
 
-		ret = thread_sleep_until(self, release);
+		ret = thread_delay(self, release);
 		if (ret)
 			goto out;
 		nk_journal_obj(self);

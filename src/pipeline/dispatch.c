@@ -95,17 +95,17 @@ static void trace_irq(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 	pipe->trace(pipe->trace_ctx, &rec);
 }
 
+/* Run @d's handler of @irq, which starts at @start (the backend's clock). */
 static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
-			unsigned int irq, bool unlocked)
+			unsigned int irq, bool unlocked, nk_time_t start)
 {
 	struct ipipe_entry *e = &d->irqs[irq];
 	ipipe_handler_t handler = e->handler;
 	void *cookie = e->cookie;
-	nk_time_t start, took;
+	nk_time_t took;
 
 	if (handler == NULL) /* removed while logged: dropped */
 		return;
-	start = pipe->be->now(pipe->be_priv);
 	/* Timer IRQs are traced by what they do (timer, timeout...). */
 	if (nk_unlikely(pipe->trace != NULL) &&
 	    pipe->kind[irq] != IPIPE_IRQ_TIMER)
@@ -161,7 +161,8 @@ static void sync_head(struct ipipe *pipe, int cpu)
 	while ((d = next_pending(pipe, false, &cpu)) != NULL) {
 		unsigned int irq = log_pop(&d->log[cpu]);
 
-		run_handler(pipe, d, cpu, irq, false);
+		run_handler(pipe, d, cpu, irq, false,
+			    pipe->be->now(pipe->be_priv));
 		ipipe_irq_done(pipe, irq);
 	}
 	pipe->syncing[cpu] = false;
@@ -200,9 +201,36 @@ void ipipe_post(struct ipipe_domain *d, int cpu)
 	pipe->be->irq_post(pipe->be_priv, cpu);
 }
 
+/*
+ * A CPU's timer goes to the head domain alone (its entry there is fixed:
+ * handled, never passed on).  When the head may take it now, on a CPU
+ * with nothing logged, its handler runs at once, as Adeos dispatches to
+ * an unstalled head: the walk and the log would only hand it over in
+ * the same order.
+ */
+static bool head_runs_timer(struct ipipe *pipe, int cpu, unsigned int irq,
+			    nk_time_t now)
+{
+	struct ipipe_domain *head = pipe->head;
+
+	if (pipe->kind[irq] != IPIPE_IRQ_TIMER || pipe->syncing[cpu] ||
+	    head->stalled[cpu] || head->log[cpu].count)
+		return false;
+	head->irqs[irq].stats.hits++;
+	pipe->syncing[cpu] = true;
+	run_handler(pipe, head, cpu, irq, false, now);
+	pipe->syncing[cpu] = false;
+	return true;
+}
+
 void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq)
 {
-	if (ipipe_storm_admit(pipe, cpu, irq))
+	/* The arrival's date: the storm guard's, and the handler's start
+	 * when it runs at once. */
+	nk_time_t now = pipe->be->now(pipe->be_priv);
+
+	if (ipipe_storm_admit(pipe, cpu, irq, now) &&
+	    !head_runs_timer(pipe, cpu, irq, now))
 		ipipe_raise(pipe, cpu, irq);
 	sync_head(pipe, cpu);
 }
@@ -226,7 +254,8 @@ void ipipe_handle_root(struct ipipe *pipe)
 	while ((d = next_pending(pipe, true, &cpu)) != NULL) {
 		unsigned int irq = log_pop(&d->log[cpu]);
 
-		run_handler(pipe, d, cpu, irq, true);
+		run_handler(pipe, d, cpu, irq, true,
+			    pipe->be->now(pipe->be_priv));
 		ipipe_irq_done(pipe, irq);
 	}
 	ipipe_unlock(pipe);

@@ -124,12 +124,13 @@ void ipipe_irq_done(struct ipipe *pipe, unsigned int irq);
 
 /*
  * The storm guard (storm.c), lock held.  admit: may @irq, a timer or
- * source IRQ arriving from the backend on @cpu, go through?  A storm
- * masks a source or defers a timer, and the arrival is dropped.
+ * source IRQ arriving from the backend on @cpu at @now, go through?  A
+ * storm masks a source or defers a timer, and the arrival is dropped.
  * charge: its handlers ran for @ns.  unmask: enable a source the guard
  * masked (false if it was not).  reset: forget a released IRQ.
  */
-bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq);
+bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq,
+		       nk_time_t now);
 void ipipe_storm_charge(struct ipipe *pipe, unsigned int irq, nk_time_t ns);
 bool ipipe_storm_unmask(struct ipipe *pipe, unsigned int irq);
 void ipipe_storm_reset(struct ipipe *pipe, unsigned int irq);

@@ -65,16 +65,15 @@ static void storm(struct ipipe *pipe, int cpu, unsigned int irq, nk_time_t now)
 		pipe->be->source_mask(pipe->be_priv, irq);
 }
 
-bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq)
+bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq,
+		       nk_time_t now)
 {
 	struct ipipe_storm *s = &pipe->storm[irq];
-	nk_time_t now;
 
 	if (s->masked)
 		return false; /* raised before the mask took */
 	if (pipe->budget.window_ns == 0)
 		return true;
-	now = pipe->be->now(pipe->be_priv);
 	if (s->arrivals == 0 || now - s->start >= pipe->budget.window_ns) {
 		/* A window within budget ends the storm. */
 		if (!over_budget(&pipe->budget, s))
