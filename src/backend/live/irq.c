@@ -275,9 +275,8 @@ bool live_poll_timeout_probe(void)
 int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 		   struct epoll_event events[LIVE_EVENTS], bool *interrupted)
 {
-	int n;
-
 	bool on_gate = live_idle_on_gate(c);
+	int n;
 
 	if (be_gate_poll_begin(&s->gate, on_gate ? -1 : c->idle_efd, s->tid))
 		return -1;
