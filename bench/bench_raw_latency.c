@@ -39,6 +39,10 @@
 
 enum raw_wait { WAIT_NANOSLEEP, WAIT_POLL, WAIT_FUTEX };
 
+/* -w's names, by enum raw_wait. */
+static const char *const wait_names[] = {"nanosleep", "poll", "futex"};
+#define NR_WAITS (int)(sizeof(wait_names) / sizeof(wait_names[0]))
+
 struct raw {
 	int cpu, prio;
 	long period_us, secs;
@@ -115,7 +119,6 @@ static int by_value(const void *a, const void *b)
 
 static void print_summary(struct raw *r)
 {
-	static const char *const names[] = {"nanosleep", "poll", "futex"};
 	double sum = 0;
 
 	if (r->samples == 0)
@@ -124,7 +127,7 @@ static void print_summary(struct raw *r)
 	for (long i = 0; i < r->samples; i++)
 		sum += (double)r->late[i];
 	printf("raw %s: min %lld p50 %lld avg %.0f ns, %ld samples\n",
-	       names[r->wait], (long long)r->late[0],
+	       wait_names[r->wait], (long long)r->late[0],
 	       (long long)r->late[r->samples / 2], sum / r->samples,
 	       r->samples);
 }
@@ -153,7 +156,7 @@ int main(int argc, char **argv)
 	pthread_attr_t attr;
 	pthread_t thread;
 	cpu_set_t set;
-	int opt, zero = 0, dma;
+	int opt, zero = 0, dma, w;
 	FILE *out;
 
 	while ((opt = getopt(argc, argv, "a:P:p:T:H:w:g:")) != -1) {
@@ -174,14 +177,12 @@ int main(int argc, char **argv)
 			r.buckets = number(optarg, 1, 1000000);
 			break;
 		case 'w':
-			if (strcmp(optarg, "nanosleep") == 0)
-				r.wait = WAIT_NANOSLEEP;
-			else if (strcmp(optarg, "poll") == 0)
-				r.wait = WAIT_POLL;
-			else if (strcmp(optarg, "futex") == 0)
-				r.wait = WAIT_FUTEX;
-			else
+			w = 0;
+			while (w < NR_WAITS && strcmp(optarg, wait_names[w]))
+				w++;
+			if (w == NR_WAITS)
 				return 2;
+			r.wait = (enum raw_wait)w;
 			break;
 		case 'g':
 			file = optarg;

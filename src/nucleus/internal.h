@@ -295,7 +295,7 @@ int nk_registry_check(struct nk_registry *reg);
 
 /* Where a walk of every skin's objects stands: all zero at the start. */
 struct nk_objects_walk {
-	int pers;			  /* the personality being listed */
+	int pers;		     /* the personality being listed */
 	struct nk_objects_cursor in; /* its own cursor */
 	uint32_t budget; /* registry slots the walk may still look at */
 };
