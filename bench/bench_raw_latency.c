@@ -8,10 +8,11 @@
  * kernel's and the hypervisor's (this against cyclictest).
  *
  * usage: bench_raw_latency [-a CPU] [-P PRIO] [-p US] [-T SECS] [-H BUCKETS]
- *                          [-w nanosleep|poll|futex] -g FILE
- * Writes a histogram of 1-us buckets, "<us> <count>" per line, the last
- * bucket counting everything above; the same format as `fusion latency
- * -g`.  Prints min, p50 and avg in ns.
+ *                          [-B NS] [-w nanosleep|poll|futex] -g FILE
+ * Writes a histogram of buckets of NS (1000 by default), one line per
+ * bucket, its lower edge in us and its count, the last bucket counting
+ * everything above: the format of `fusion latency -H BUCKETS -B NS -g`.
+ * Prints min, p50, avg and max in ns.
  *
  * -w: how the thread sleeps to each release.  nanosleep, the default:
  * clock_nanosleep to the date, as cyclictest.  The other two are the
@@ -46,7 +47,7 @@ static const char *const wait_names[] = {"nanosleep", "poll", "futex"};
 struct raw {
 	int cpu, prio;
 	long period_us, secs;
-	long buckets;
+	long buckets, bucket_ns;
 	enum raw_wait wait;
 	unsigned long *hist;
 	unsigned long overruns;
@@ -96,8 +97,8 @@ static void *sampler(void *arg)
 		late = bench_mono_ns() - next;
 		if (r->samples < r->room)
 			r->late[r->samples++] = late;
-		r->hist[late / 1000 < r->buckets ? late / 1000
-						 : r->buckets - 1]++;
+		r->hist[late / r->bucket_ns < r->buckets ? late / r->bucket_ns
+							 : r->buckets]++;
 		next += period;
 		/* Late past the next release: the missed ones are overruns,
 		 * not samples (fusion latency counts them alike). */
@@ -126,10 +127,10 @@ static void print_summary(struct raw *r)
 	qsort(r->late, (size_t)r->samples, sizeof(*r->late), by_value);
 	for (long i = 0; i < r->samples; i++)
 		sum += (double)r->late[i];
-	printf("raw %s: min %lld p50 %lld avg %.0f ns, %ld samples\n",
+	printf("raw %s: min %lld p50 %lld avg %.0f max %lld ns, %ld samples\n",
 	       wait_names[r->wait], (long long)r->late[0],
 	       (long long)r->late[r->samples / 2], sum / r->samples,
-	       r->samples);
+	       (long long)r->late[r->samples - 1], r->samples);
 }
 
 static long number(const char *text, long lo, long hi)
@@ -150,7 +151,8 @@ int main(int argc, char **argv)
 			.prio = 98,
 			.period_us = 1000,
 			.secs = 10,
-			.buckets = 2000};
+			.buckets = 2000,
+			.bucket_ns = 1000};
 	struct sched_param param;
 	const char *file = NULL;
 	pthread_attr_t attr;
@@ -159,7 +161,7 @@ int main(int argc, char **argv)
 	int opt, zero = 0, dma, w;
 	FILE *out;
 
-	while ((opt = getopt(argc, argv, "a:P:p:T:H:w:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:P:p:T:H:B:w:g:")) != -1) {
 		switch (opt) {
 		case 'a':
 			r.cpu = (int)number(optarg, 0, CPU_SETSIZE - 1);
@@ -175,6 +177,9 @@ int main(int argc, char **argv)
 			break;
 		case 'H':
 			r.buckets = number(optarg, 1, 1000000);
+			break;
+		case 'B':
+			r.bucket_ns = number(optarg, 1, 1000000000);
 			break;
 		case 'w':
 			w = 0;
@@ -193,11 +198,11 @@ int main(int argc, char **argv)
 	}
 	if (file == NULL || optind != argc) {
 		fprintf(stderr, "usage: bench_raw_latency [-a CPU] [-P PRIO] "
-				"[-p US] [-T SECS] [-H BUCKETS] "
+				"[-p US] [-T SECS] [-H BUCKETS] [-B NS] "
 				"[-w nanosleep|poll|futex] -g FILE\n");
 		return 2;
 	}
-	r.hist = calloc((size_t)r.buckets, sizeof(*r.hist));
+	r.hist = calloc((size_t)r.buckets + 1, sizeof(*r.hist));
 	r.room = r.secs * (1000000 / r.period_us + 1);
 	r.late = calloc((size_t)r.room, sizeof(*r.late));
 	if (r.hist == NULL || r.late == NULL)
@@ -232,7 +237,13 @@ int main(int argc, char **argv)
 		"# raw wake-up histogram: latency_us samples "
 		"(%lu overruns)\n",
 		r.overruns);
-	for (long i = 0; i < r.buckets; i++)
-		fprintf(out, "%ld %lu\n", i, r.hist[i]);
+	for (long i = 0; i <= r.buckets; i++) {
+		long long ns = (long long)i * r.bucket_ns;
+
+		if (r.bucket_ns % 1000 == 0)
+			fprintf(out, "%lld %lu\n", ns / 1000, r.hist[i]);
+		else
+			fprintf(out, "%.3f %lu\n", ns / 1e3, r.hist[i]);
+	}
 	return fclose(out) ? 1 : 0;
 }

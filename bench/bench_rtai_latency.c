@@ -5,25 +5,28 @@
  * rt_task_make_periodic(), each rt_task_wait_period() release dated
  * with rt_get_time_ns() against its due date.
  *
- *   bench_rtai_latency [-p PERIOD_US] [-T SECONDS] [-H BUCKETS]
+ *   bench_rtai_latency [-p PERIOD_US] [-T SECONDS] [-H BUCKETS] [-B NS]
  *                      [-g HISTOGRAM_FILE] [-q]
  *
- * The options and the histogram file ("<us> <count>" lines) are those
- * of `fusion latency`, so that bench/latency-vs-cyclictest can run
- * either against cyclictest (its fourth argument: rtai).
+ * The options, the histogram file (a bucket's lower edge in us and its
+ * count per line, the last counting everything above) and the RTS line
+ * (min, avg and max in us, overruns) are those of `fusion latency`, so
+ * that bench/latency-vs-cyclictest can run either against cyclictest
+ * (its fourth argument: rtai).  -q is accepted and changes nothing: the
+ * RTS line is all this prints.
  */
 #include <rtai/rtai_lxrt.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-static long period_us = 1000, seconds = 10, buckets = 1000;
+static long period_us = 1000, seconds = 10, buckets = 1000, bucket_ns = 1000;
 static const char *histogram_file;
-static int quiet;
 static long *histogram;
 static long samples, overruns;
-static RTIME worst_ns, total_ns;
+static RTIME best_ns = LLONG_MAX, worst_ns, total_ns;
 
 static void *sampler(void *arg)
 {
@@ -45,8 +48,11 @@ static void *sampler(void *arg)
 		late = rt_get_time_ns() - count2nano(due);
 		if (late < 0)
 			late = 0;
-		histogram[late / 1000 < buckets ? late / 1000 : buckets - 1]++;
+		histogram[late / bucket_ns < buckets ? late / bucket_ns
+						     : buckets]++;
 		total_ns += late;
+		if (late < best_ns)
+			best_ns = late;
 		if (late > worst_ns)
 			worst_ns = late;
 		samples++;
@@ -63,9 +69,8 @@ static int write_histogram(void)
 	if (f == NULL)
 		return -1;
 	fprintf(f, "# bench_rtai_latency histogram: latency_us samples\n");
-	for (long us = 0; us < buckets; us++)
-		if (histogram[us])
-			fprintf(f, "%ld %ld\n", us, histogram[us]);
+	for (long i = 0; i <= buckets; i++)
+		fprintf(f, "%.3f %ld\n", i * bucket_ns / 1e3, histogram[i]);
 	return fclose(f);
 }
 
@@ -74,7 +79,7 @@ int main(int argc, char **argv)
 	int opt;
 	long th;
 
-	while ((opt = getopt(argc, argv, "p:T:H:g:q")) != -1) {
+	while ((opt = getopt(argc, argv, "p:T:H:B:g:q")) != -1) {
 		switch (opt) {
 		case 'p':
 			period_us = atol(optarg);
@@ -85,19 +90,21 @@ int main(int argc, char **argv)
 		case 'H':
 			buckets = atol(optarg);
 			break;
+		case 'B':
+			bucket_ns = atol(optarg);
+			break;
 		case 'g':
 			histogram_file = optarg;
 			break;
 		case 'q':
-			quiet = 1;
 			break;
 		default:
 			goto usage;
 		}
 	}
-	if (period_us <= 0 || seconds <= 0 || buckets <= 0)
+	if (period_us <= 0 || seconds <= 0 || buckets <= 0 || bucket_ns <= 0)
 		goto usage;
-	histogram = calloc((size_t)buckets, sizeof(*histogram));
+	histogram = calloc((size_t)buckets + 1, sizeof(*histogram));
 	if (histogram == NULL ||
 	    rt_task_init(nam2num("LATMAI"), 100, 0, 0) == NULL)
 		return 1;
@@ -108,11 +115,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (histogram_file && write_histogram())
 		return 1;
-	if (!quiet)
-		printf("bench_rtai_latency: %ld samples, %ld us period: avg "
-		       "%.2f us, max %.2f us, %ld overruns\n",
-		       samples, period_us, total_ns / 1e3 / samples,
-		       worst_ns / 1e3, overruns);
+	printf("RTS|%11.3f|%11.3f|%11.3f|%8ld|\n", best_ns / 1e3,
+	       total_ns / 1e3 / samples, worst_ns / 1e3, overruns);
 	stop_rt_timer();
 	rt_task_delete(NULL);
 	free(histogram);
@@ -120,7 +124,7 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr,
 		"usage: %s [-p PERIOD_US] [-T SECONDS] [-H BUCKETS] "
-		"[-g FILE] [-q]\n",
+		"[-B NS] [-g FILE] [-q]\n",
 		argv[0]);
 	return 2;
 }

@@ -7,9 +7,11 @@
  */
 #include "tool.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +26,9 @@ struct lat_window {
 };
 
 struct lat_hist {
-	long *buckets; /* one per microsecond, plus overflow */
+	long *buckets; /* one per bucket_ns, plus overflow */
 	int size;
+	long bucket_ns;
 	long samples;
 	double sum, sum_sq;
 };
@@ -54,18 +57,19 @@ static void window_reset(struct lat_window *w)
 	w->overruns = 0;
 }
 
-static int hist_init(struct lat_hist *h, int size)
+static int hist_init(struct lat_hist *h, int size, long bucket_ns)
 {
 	h->buckets = calloc((size_t)size + 1, sizeof(*h->buckets));
 	h->size = size;
+	h->bucket_ns = bucket_ns;
 	return h->buckets ? 0 : -ENOMEM;
 }
 
 static void hist_add(struct lat_hist *h, nk_time_t ns)
 {
-	long us = (long)(ns / US);
+	nk_time_t i = ns / h->bucket_ns;
 
-	h->buckets[us < h->size ? us : h->size]++;
+	h->buckets[i < h->size ? i : h->size]++;
 	h->samples++;
 	h->sum += ns / 1e3;
 	h->sum_sq += (ns / 1e3) * (ns / 1e3);
@@ -138,55 +142,102 @@ static int write_gnuplot(const char *path, const struct lat_hist *h)
 		return -1;
 	}
 	fprintf(f, "# fusion latency histogram: latency_us samples\n");
-	for (int i = 0; i <= h->size; i++)
-		fprintf(f, "%d %ld\n", i, h->buckets[i]);
+	for (int i = 0; i <= h->size; i++) {
+		long long ns = (long long)i * h->bucket_ns;
+
+		/* A bucket's lower edge, in whole microseconds when it is one.
+		 */
+		if (h->bucket_ns % US == 0)
+			fprintf(f, "%lld %ld\n", ns / US, h->buckets[i]);
+		else
+			fprintf(f, "%.3f %ld\n", ns / 1e3, h->buckets[i]);
+	}
 	return fclose(f);
 }
 
 void fusion_latency_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: fusion latency [-p PERIOD_US] [-T SECONDS] [-P PRIO] "
-		"[-h] [-H BUCKETS] [-g FILE] [-q] [--backend=live|sim]\n"
-		"  -p  sampling period in microseconds (default 1000)\n"
-		"  -T  run for SECONDS then print the summary (default: until "
-		"Ctrl-C)\n"
-		"  -P  nucleus priority of the sampling thread (default 255)\n"
-		"  -h  print histograms (HSH/HSS/HSD lines)\n"
-		"  -H  histogram size in 1-us buckets (default 200)\n"
-		"  -g  write the histogram as gnuplot data to FILE\n"
-		"  -q  print the summary only\n");
+	fprintf(
+	    out,
+	    "usage: fusion latency [-p PERIOD_US] [-T SECONDS] [-P PRIO] "
+	    "[-h] [-H BUCKETS] [-B NS] [-g FILE] [-q] [--backend=live|sim]\n"
+	    "  -p  sampling period in microseconds (default 1000)\n"
+	    "  -T  run for SECONDS then print the summary (default: until "
+	    "Ctrl-C)\n"
+	    "  -P  nucleus priority of the sampling thread (default 255)\n"
+	    "  -h  print histograms (HSH/HSS/HSD lines)\n"
+	    "  -H  histogram size in buckets (default 200)\n"
+	    "  -B  bucket size in nanoseconds (default 1000)\n"
+	    "  -g  write the histogram as gnuplot data to FILE\n"
+	    "  -q  print the summary only\n");
 }
 
 struct lat_opts {
-	long period_us, seconds, buckets;
-	int prio;
+	long period_us, seconds, buckets, bucket_ns, prio;
 	bool histogram, quiet;
 	const char *gnuplot;
 };
+
+/* The numeric options, with what each accepts. */
+struct lat_number {
+	char opt;
+	size_t offset; /* in struct lat_opts */
+	long lo, hi;
+	const char *what;
+};
+
+static const struct lat_number lat_numbers[] = {
+    {'p', offsetof(struct lat_opts, period_us), 1, 1000000, "a period in us"},
+    {'T', offsetof(struct lat_opts, seconds), 0, 1000000000, "a duration in s"},
+    {'P', offsetof(struct lat_opts, prio), 1, NK_PRIO_MAX,
+     "a nucleus priority"},
+    {'H', offsetof(struct lat_opts, buckets), 1, 1000000,
+     "a number of buckets"},
+    {'B', offsetof(struct lat_opts, bucket_ns), 1, SEC, "a bucket size in ns"},
+};
+
+/* Stores option @c's @text in @o; -1 with one line on stderr if it is
+ * not a whole number in its range. */
+static int lat_set_number(struct lat_opts *o, int c, const char *text)
+{
+	const struct lat_number *n = lat_numbers;
+	char *end;
+	long v;
+
+	while (n->opt != c)
+		n++;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (*text == '\0' || *end != '\0' || errno || v < n->lo || v > n->hi) {
+		fprintf(stderr,
+			"fusion latency: -%c %s: not %s "
+			"(%ld..%ld)\n",
+			c, text, n->what, n->lo, n->hi);
+		return -1;
+	}
+	*(long *)((char *)o + n->offset) = v;
+	return 0;
+}
 
 static int lat_parse(int argc, char **argv, struct lat_opts *o)
 {
 	int c;
 
-	*o = (struct lat_opts){.period_us = 1000, .buckets = 200, .prio = 255};
+	*o = (struct lat_opts){
+	    .period_us = 1000, .buckets = 200, .bucket_ns = 1000, .prio = 255};
 	optind = 1;
-	while ((c = getopt(argc, argv, "p:T:P:hH:g:q")) != -1) {
+	while ((c = getopt(argc, argv, "p:T:P:hH:B:g:q")) != -1) {
 		switch (c) {
 		case 'p':
-			o->period_us = strtol(optarg, NULL, 10);
-			break;
 		case 'T':
-			o->seconds = strtol(optarg, NULL, 10);
-			break;
 		case 'P':
-			o->prio = (int)strtol(optarg, NULL, 10);
+		case 'H':
+		case 'B':
+			if (lat_set_number(o, c, optarg))
+				return -1;
 			break;
 		case 'h':
 			o->histogram = true;
-			break;
-		case 'H':
-			o->buckets = strtol(optarg, NULL, 10);
 			break;
 		case 'g':
 			o->gnuplot = optarg;
@@ -198,11 +249,6 @@ static int lat_parse(int argc, char **argv, struct lat_opts *o)
 			fusion_latency_usage(stderr);
 			return -1;
 		}
-	}
-	if (o->period_us <= 0 || o->seconds < 0 || o->buckets <= 0 ||
-	    o->buckets > 1000000 || o->prio < 1 || o->prio > NK_PRIO_MAX) {
-		fprintf(stderr, "fusion latency: bad option value\n");
-		return -1;
 	}
 	return 0;
 }
@@ -238,9 +284,9 @@ int fusion_latency(int argc, char **argv)
 	if (lat_parse(argc, argv, &o))
 		return FUSION_EXIT_USAGE;
 	st.period = o.period_us * US;
-	if (hist_init(&st.hist_avg, (int)o.buckets) ||
-	    hist_init(&st.hist_min, (int)o.buckets) ||
-	    hist_init(&st.hist_max, (int)o.buckets))
+	if (hist_init(&st.hist_avg, (int)o.buckets, o.bucket_ns) ||
+	    hist_init(&st.hist_min, (int)o.buckets, o.bucket_ns) ||
+	    hist_init(&st.hist_max, (int)o.buckets, o.bucket_ns))
 		return 1;
 	signal(SIGINT, lat_on_signal);
 	signal(SIGTERM, lat_on_signal);
@@ -249,7 +295,7 @@ int fusion_latency(int argc, char **argv)
 		return 1;
 	window_reset(&st.window);
 	total = st.window;
-	attr.priority = o.prio;
+	attr.priority = (int)o.prio;
 	if (!o.quiet)
 		printf("== Sampling period: %ld us\n== Test mode: periodic "
 		       "user-mode task\n== Backend: %s\n== All results in "
@@ -292,7 +338,7 @@ int fusion_latency(int argc, char **argv)
 			printf("RTT|  ");
 			print_clock(secs);
 			printf("  (periodic user-mode task, %ld us period, "
-			       "priority %d)\n",
+			       "priority %ld)\n",
 			       o.period_us, o.prio);
 			printf("RTH|----lat min|----lat avg|----lat max|"
 			       "-overrun|---msw|---lat best|--lat worst\n");

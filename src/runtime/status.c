@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 static char status_path[32];
+static pid_t status_owner; /* a forked child runs our exit handlers too */
 /* The instance reported; the guard keeps it alive during a snapshot. */
 static pthread_mutex_t status_guard = PTHREAD_MUTEX_INITIALIZER;
 static struct nk_instance *status_nk;
@@ -107,7 +108,8 @@ static void status_place(pthread_attr_t *attr, const struct be_options *o)
 
 static void status_remove(void)
 {
-	shm_unlink(status_path);
+	if (getpid() == status_owner)
+		shm_unlink(status_path);
 }
 
 static int status_start(struct status_page *page, const struct be_options *o)
@@ -177,6 +179,7 @@ int status_publish(void)
 		shm_unlink(status_path);
 		return ret;
 	}
+	status_owner = getpid();
 	atexit(status_remove);
 	return 0;
 }
