@@ -31,10 +31,13 @@ struct nk_backend_handlers {
 	/*
 	 * The deadline last given to program_timer(@cpu) for this
 	 * process's member has passed: run the expired timers and
-	 * reschedule.  Lock held.  Called from the backend's interrupt
-	 * context (never from a nucleus thread's own code path).
+	 * reschedule.  @now is the backend's clock when it saw the date
+	 * pass (it reads it to know): the arrival's date, which the
+	 * nucleus does not read again.  Lock held.  Called from the
+	 * backend's interrupt context (never from a nucleus thread's own
+	 * code path).
 	 */
-	void (*timer)(struct nk_instance *nk, int cpu);
+	void (*timer)(struct nk_instance *nk, int cpu, nk_time_t now);
 	/*
 	 * @cpu was kicked while it ran its idle context: pick its next
 	 * thread and switch it in.  Lock held, interrupt context.
@@ -186,8 +189,8 @@ struct nk_backend_ops {
 	nk_time_t (*now)(void *priv);
 
 	/*
-	 * Call handlers->timer(@cpu) once now() >= @when, in the process of
-	 * member @member of the session sharing the instance (0, the only
+	 * Call handlers->timer(@cpu, now()) once now() >= @when, in the process
+	 * of member @member of the session sharing the instance (0, the only
 	 * one, for a private instance): each runs its own timers.  A new
 	 * call replaces the previous deadline of (@cpu, @member);
 	 * NK_INFINITE cancels it.  Lock held.

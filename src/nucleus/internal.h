@@ -564,7 +564,9 @@ enum nk_timer_kind {
 };
 void nk_timer_init_own(struct nk_instance *nk, struct nk_timer *timer, int cpu,
 		       enum nk_timer_kind kind, void *cookie);
-void nk_timer_handler(struct nk_instance *nk, int cpu);
+/* Lock held, interrupt context: run @cpu's timers due at @now (a date
+ * just read), then reschedule. */
+void nk_timer_handler(struct nk_instance *nk, int cpu, nk_time_t now);
 /* Lock held: tell the backend the earliest date of @member's timers on
  * @sched, if it changed. */
 void nk_timer_reprogram(struct nk_sched *sched, int member);
@@ -577,7 +579,7 @@ void nk_timer_member_gone(struct nk_sched *sched, int member);
  * handlers that lead there. */
 struct ipipe_host;
 extern const struct ipipe_host nk_ipipe_host;
-void nk_irq_handle_timer(struct nk_instance *nk, int cpu);
+void nk_irq_handle_timer(struct nk_instance *nk, int cpu, nk_time_t now);
 void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq);
 void nk_irq_handle_sync(struct nk_instance *nk, int cpu);
 void nk_irq_handle_root(struct nk_instance *nk);

@@ -9,10 +9,14 @@
 #include "internal.h"
 #include "../pipeline/pipeline.h"
 
-/* The head domain's handler of each CPU's timer IRQ. */
+/* The head domain's handler of each CPU's timer IRQ: the timers due
+ * when it started. */
 static void timer_irq(unsigned int irq, void *cookie)
 {
-	nk_timer_handler(cookie, (int)irq);
+	struct nk_instance *nk = cookie;
+
+	nk_timer_handler(nk, (int)irq,
+			 ipipe_handler_start(nk->pipeline, (int)irq));
 }
 
 static bool irq_enter(struct nk_instance *nk, int cpu)
@@ -39,9 +43,9 @@ const struct ipipe_host nk_ipipe_host = {
     .irq_exit = irq_exit,
 };
 
-void nk_irq_handle_timer(struct nk_instance *nk, int cpu)
+void nk_irq_handle_timer(struct nk_instance *nk, int cpu, nk_time_t now)
 {
-	ipipe_handle_timer(nk->pipeline, cpu);
+	ipipe_handle_timer(nk->pipeline, cpu, now);
 }
 
 void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq)

@@ -250,11 +250,10 @@ nk_time_t nk_timer_date(struct nk_timer *timer)
 
 /* Backend handler: the programmed date of @cpu, for this process's
  * member, has passed. */
-void nk_timer_handler(struct nk_instance *nk, int cpu)
+void nk_timer_handler(struct nk_instance *nk, int cpu, nk_time_t now)
 {
 	struct nk_sched *sched = &nk->scheds[cpu];
 	struct nk_rbtree *tree = &sched->timers[nk->member];
-	nk_time_t now = nk_clock_now(nk);
 	struct nk_rbnode *first;
 
 	nk_journal_obj(&sched->programmed[nk->member]);

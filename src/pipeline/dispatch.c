@@ -110,6 +110,7 @@ static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 	if (nk_unlikely(pipe->trace != NULL) &&
 	    pipe->kind[irq] != IPIPE_IRQ_TIMER)
 		trace_irq(pipe, d, cpu, irq, NK_TRACE_IRQ, start);
+	pipe->started[cpu] = start;
 	if (unlocked)
 		ipipe_unlock(pipe);
 	handler(irq, cookie);
@@ -223,21 +224,25 @@ static bool head_runs_timer(struct ipipe *pipe, int cpu, unsigned int irq,
 	return true;
 }
 
-void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq)
+/* @irq arrived on @cpu at @now: the storm guard's date, and the
+ * handler's start when it runs at once. */
+static void handle_arrival(struct ipipe *pipe, int cpu, unsigned int irq,
+			   nk_time_t now)
 {
-	/* The arrival's date: the storm guard's, and the handler's start
-	 * when it runs at once. */
-	nk_time_t now = pipe->be->now(pipe->be_priv);
-
 	if (ipipe_storm_admit(pipe, cpu, irq, now) &&
 	    !head_runs_timer(pipe, cpu, irq, now))
 		ipipe_raise(pipe, cpu, irq);
 	sync_head(pipe, cpu);
 }
 
-void ipipe_handle_timer(struct ipipe *pipe, int cpu)
+void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq)
 {
-	ipipe_handle_irq(pipe, cpu, IPIPE_TIMER_IRQ(cpu));
+	handle_arrival(pipe, cpu, irq, pipe->be->now(pipe->be_priv));
+}
+
+void ipipe_handle_timer(struct ipipe *pipe, int cpu, nk_time_t now)
+{
+	handle_arrival(pipe, cpu, IPIPE_TIMER_IRQ(cpu), now);
 }
 
 void ipipe_handle_sync(struct ipipe *pipe, int cpu)

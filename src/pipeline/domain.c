@@ -86,7 +86,8 @@ int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 	};
 	nk_list_init(&pipe->domains);
 	pipe->syncing = calloc((size_t)nr_cpus, sizeof(*pipe->syncing));
-	pipe->head = pipe->syncing
+	pipe->started = calloc((size_t)nr_cpus, sizeof(*pipe->started));
+	pipe->head = pipe->syncing && pipe->started
 			 ? domain_new(pipe, "head", IPIPE_HEAD_PRIORITY)
 			 : NULL;
 	pipe->root =
@@ -125,6 +126,7 @@ void ipipe_destroy(struct ipipe *pipe)
 	if (pipe->root)
 		domain_free(pipe->root);
 	free(pipe->syncing);
+	free(pipe->started);
 	free(pipe);
 }
 

@@ -100,6 +100,7 @@ struct ipipe {
 	bool parked[IPIPE_NR_IRQS];	   /* a source raised with no handler */
 	bool held[IPIPE_NR_IRQS]; /* parked or locked since the last end */
 	bool *syncing;		  /* per RT CPU: head-side handlers running */
+	nk_time_t *started;	  /* per CPU: the running handler's start */
 	struct ipipe_budget budget;
 	/* Timers and sources: the IRQs with a budget. */
 	struct ipipe_storm storm[IPIPE_FIRST_VIRQ];
@@ -178,8 +179,19 @@ int ipipe_source_lock(struct ipipe *pipe, unsigned int irq, bool lock);
 int ipipe_budget_set(struct ipipe *pipe, const struct ipipe_budget *budget);
 int ipipe_storm_masked(struct ipipe *pipe, unsigned int irq);
 
-/* Backend entry points (struct nk_backend_handlers, via the nucleus). */
-void ipipe_handle_timer(struct ipipe *pipe, int cpu);
+/*
+ * The date the handler running on @cpu started: its IRQ's arrival when
+ * it ran at once, else the date its replay began.  A handler's date
+ * without a clock read of its own.  Lock held, from that handler.
+ */
+static inline nk_time_t ipipe_handler_start(const struct ipipe *pipe, int cpu)
+{
+	return pipe->started[cpu];
+}
+
+/* Backend entry points (struct nk_backend_handlers, via the nucleus).
+ * The timer's arrival is dated @now, the backend's reading. */
+void ipipe_handle_timer(struct ipipe *pipe, int cpu, nk_time_t now);
 void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq);
 void ipipe_handle_sync(struct ipipe *pipe, int cpu);
 void ipipe_handle_root(struct ipipe *pipe);

@@ -153,7 +153,7 @@ static void timer_due(struct live *live, struct live_cpu *c)
 	 * however many times the handler programs one. */
 	if (c->armed <= now)
 		c->armed = LIVE_TIMER_FIRED;
-	live->handlers->timer(live->nk, c->index);
+	live->handlers->timer(live->nk, c->index, now);
 }
 
 /*

@@ -240,7 +240,7 @@ static bool advance(struct sim *sim)
 		busy_cut(sim, which);
 	} else {
 		sim->deadline[which] = NK_INFINITE;
-		sim->handlers->timer(sim->nk, which);
+		sim->handlers->timer(sim->nk, which, sim->now);
 	}
 	return true;
 }
