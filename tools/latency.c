@@ -90,7 +90,10 @@ static void sampler(void *arg)
 
 		if (ret != 0 && ret != -ETIMEDOUT)
 			return;
-		lat = nk_now(nk) - expected - (nk_time_t)overruns * st->period;
+		/* From the release this wait was for, however many passed
+		 * since (overruns), as Xenomai's latency and cyclictest
+		 * count a late sample. */
+		lat = nk_now(nk) - expected;
 		expected += (nk_time_t)(overruns + 1) * st->period;
 		nk_lock(nk);
 		if (lat < st->window.min)
