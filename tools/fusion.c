@@ -43,6 +43,10 @@ struct nk_instance *fusion_tool_instance(int main_prio)
 {
 	struct nk_instance_attr attr = {.main_priority = main_prio};
 	struct nk_instance *nk;
+	/* `fusion top PID` watches a tool as it does any program.  The page
+	 * first, while the caller is no shadow yet: its thread is placed
+	 * off the RT CPUs, which the caller is pinned to once a shadow. */
+	bool published = status_publish() == 0;
 	int ret = runtime_instance_create(&attr, false, &nk);
 
 	if (ret) {
@@ -50,9 +54,8 @@ struct nk_instance *fusion_tool_instance(int main_prio)
 			strerror(-ret));
 		return NULL;
 	}
-	/* `fusion top PID` watches a tool as it does any program; a tool
-	 * destroys its instance only as it exits. */
-	if (status_publish() == 0)
+	/* A tool destroys its instance only as it exits. */
+	if (published)
 		status_instance(nk);
 	return nk;
 }

@@ -146,6 +146,10 @@ int status_publish(void)
 	    be_option_get(BE_OPT_FIFO_RANGE, &o) ||
 	    be_option_get(BE_OPT_NO_RT, &o))
 		return -EINVAL;
+	/* None given: the one the instance will take by default, which
+	 * the status thread keeps off as well. */
+	if (o.nr_cpus == 0 && be_default_cpus(o.cpus, 1) == 1)
+		o.nr_cpus = 1;
 	status_page_name(getpid(), status_path, sizeof(status_path));
 	/* O_TRUNC: a page left by a dead process of the same pid. */
 	fd = shm_open(status_path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW,

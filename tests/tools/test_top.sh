@@ -32,6 +32,20 @@ check "ps PID lists main" grep -qE "^ *$pid main +- +0 +0 +0 " "$out"
 check "ps PID lists the sampler at 255" grep -qE " sampler +- +255 +255 +0 (sleeping|running|ready) " "$out"
 check "ps PID lists the timer IRQ" grep -qE "^ +0 head +[0-9]+ " "$out"
 check "ps lists it" sh -c "'$bin/fusion' ps | grep -qE '^$pid +fusion +live +2\$'"
+# Its status thread answers off the RT CPU (the last one) when there is
+# another: at the interrupt threads' priority, it would preempt them.
+rt_cpu=$(($(nproc) - 1))
+status_tid=$(grep -l "^fusion-status$" /proc/"$pid"/task/*/comm | cut -d/ -f5)
+allowed=$(taskset -pc "$status_tid" | sed 's/.*: //')
+echo "status thread $status_tid on CPUs $allowed, RT CPU $rt_cpu"
+if [ "$rt_cpu" -gt 0 ]; then
+	check "the status thread stays off the RT CPU" \
+		test "$(echo "$allowed" | awk -v c="$rt_cpu" -F, '{
+			for (i = 1; i <= NF; i++) {
+				n = split($i, r, "-")
+				if (c >= r[1] && c <= r[n]) print "on"
+			} }')" = ""
+fi
 "$bin/fusion" top "$pid" -n 2 -d 0.2 >"$out" 2>&1
 cat "$out"
 check "top refreshed twice" test "$(grep -c '^RT CPU  LOAD' "$out")" -eq 2
