@@ -67,7 +67,9 @@ static int hist_init(struct lat_hist *h, int size, long bucket_ns)
 
 static void hist_add(struct lat_hist *h, nk_time_t ns)
 {
-	nk_time_t i = ns / h->bucket_ns;
+	/* Never early on either backend; a clock that were would count
+	 * in the first bucket, not outside the table. */
+	nk_time_t i = ns > 0 ? ns / h->bucket_ns : 0;
 
 	h->buckets[i < h->size ? i : h->size]++;
 	h->samples++;
@@ -148,8 +150,7 @@ static int write_gnuplot(const char *path, const struct lat_hist *h)
 	for (int i = 0; i <= h->size; i++) {
 		long long ns = (long long)i * h->bucket_ns;
 
-		/* A bucket's lower edge, in whole microseconds when it is one.
-		 */
+		/* A bucket's lower edge; whole microseconds if buckets are. */
 		if (h->bucket_ns % US == 0)
 			fprintf(f, "%lld %ld\n", ns / US, h->buckets[i]);
 		else
