@@ -28,8 +28,10 @@ sampler=$!
 sleep 0.7
 # timeout above the loop, or the loop would starve it.
 taskset -c "$cpu" chrt -f 51 timeout 0.02 chrt -f 50 sh -c 'while :; do :; done'
-wait $sampler || { cat "$out"; echo "FAIL: fusion latency: status $?"; exit 1; }
+wait $sampler
+status=$?
 cat "$out"
+[ "$status" -eq 0 ] || { echo "FAIL: fusion latency: status $status"; exit 1; }
 awk -F'|' '/^RTS/ {
 	if ($4 + 0 < 15000 || $5 + 0 < 10) {
 		printf "FAIL: max %s us, %s overruns (want >= 15000 us, >= 10)\n", $4 + 0, $5 + 0
