@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static pthread_once_t runtime_once = PTHREAD_ONCE_INIT;
 static struct nk_instance *runtime_nk;
@@ -25,9 +26,15 @@ static int runtime_error;
 /* The Linux CPU of each RT CPU, as the backends map them. */
 static int runtime_cpus[NK_MAX_CPUS];
 static int runtime_nr_cpus;
+/* The process that made or joined the instance: a child it forks runs
+ * its exit handlers too, with none of the instance's threads, and in a
+ * session without its segment (session_forked). */
+static pid_t runtime_pid;
 
 static void runtime_exit(void)
 {
+	if (getpid() != runtime_pid)
+		return;
 	/* -EPERM when exit() runs in another thread: the process ends
 	 * anyway and the backend's own exit hooks release the CPUs.  Still
 	 * published while it is destroyed: the skins' exit hooks find
@@ -148,6 +155,7 @@ static void runtime_create(void)
 	/* Published for fusion_runtime_peek(), which does not wait here. */
 	__atomic_store_n(&runtime_nk, nk, __ATOMIC_RELEASE);
 	status_instance(nk);
+	runtime_pid = getpid();
 	atexit(runtime_exit);
 }
 

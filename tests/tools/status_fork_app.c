@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A Fusion program whose child process, forked from it, ends with
- * exit(): the child's exit handlers must leave the parent's status page
- * (/dev/shm/fusion-status.PID) alone, or `fusion ps PID` and `fusion top
- * PID` lose a program that still runs.  Exit status 0 when the page is
- * still there after the child's end, 1 when it is gone.
+ * exit(): the child's exit handlers must end cleanly and leave the
+ * parent's instance and status page (/dev/shm/fusion-status.PID) alone,
+ * or `fusion ps PID` and `fusion top PID` lose a program that still runs.
+ * In a session (FUSION_SESSION) the child has no segment: ending the
+ * instance there crashed it.  Exit status 0 when the child ended with 0
+ * and the page is still there, 1 otherwise.
  */
 #include <stdbool.h>
 #include <stdio.h>
