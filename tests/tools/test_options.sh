@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Framework options checked at start-up: each bad value, given to a
 # program linked with the main() wrapper (periodic_queue) and to the
-# fusion tool, stops it with exactly one line on stderr and status 2;
+# fusion tool, stops it with exactly one line on stderr and status 2, as
+# does each bad value of fusion latency's own options;
 # `fusion [COMMAND] --help` prints usage and exits 0; an unknown option
 # prints usage on stderr and exits 2.
 #   usage: test_options.sh BUILD_DIR
@@ -106,6 +107,25 @@ for prog in "$bin/periodic_queue" "$bin/fusion info"; do
 	expect 2 "fusion: FUSION_SIM_CONTROL=x: not a socket descriptor (fusion sim sets it)" \
 		env FUSION_SIM_CONTROL=x "$@"
 done
+
+# fusion latency's own numeric options: one line each, status 2.
+lat="$bin/fusion latency --backend=sim -T 1 -q"
+range_ns="(1..1000000000)"
+# shellcheck disable=SC2086 # $lat is a command and its arguments
+{
+	expect 2 "fusion latency: -B 0: not a bucket size in ns $range_ns" $lat -B 0
+	expect 2 "fusion latency: -B 10x: not a bucket size in ns $range_ns" $lat -B 10x
+	expect 2 "fusion latency: -B 1000000001: not a bucket size in ns $range_ns" $lat -B 1000000001
+	expect 2 "fusion latency: -B : not a bucket size in ns $range_ns" $lat -B ""
+	expect 2 "fusion latency: -H 0: not a number of buckets (1..1000000)" $lat -H 0
+	expect 2 "fusion latency: -H 1000001: not a number of buckets (1..1000000)" $lat -H 1000001
+	expect 2 "fusion latency: -p 0: not a period in us (1..1000000)" $lat -p 0
+	expect 2 "fusion latency: -p 1ms: not a period in us (1..1000000)" $lat -p 1ms
+	expect 2 "fusion latency: -P 256: not a nucleus priority (1..255)" $lat -P 256
+	expect 2 "fusion latency: -P 0: not a nucleus priority (1..255)" $lat -P 0
+	expect 2 "fusion latency: -T -1: not a duration in s (0..1000000000)" $lat -T -1
+	expect 2 "fusion latency: -T 99999999999999999999: not a duration in s (0..1000000000)" $lat -T 99999999999999999999
+}
 
 # --help of the tool and of each command: usage on stdout, status 0.
 for cmd in "" latency switch info sim; do
