@@ -11,8 +11,14 @@
  * that parked last takes its interrupts (it is rung).  A third: the
  * shadow below the load holds the nucleus lock, which the interrupt
  * thread needs to wake the urgent one: the lock lends it the
- * interrupt thread's priority.  Needs SCHED_FIFO: skipped (77)
- * without it.
+ * interrupt thread's priority.  Two more: the urgent thread's timer is
+ * armed when the CPU goes to a shadow that the load already starves,
+ * whether the urgent thread hands it over as it sleeps or the idle
+ * waiter does as the shadow's own timer fires: the timer must not wait
+ * for that shadow's way back to application code, which comes only
+ * once the load stops.  In the second, the shadow is kicked on its way
+ * to park, its gate already open again: it must keep its boost until it
+ * has handed over.  Needs SCHED_FIFO: skipped (77) without it.
  */
 #include "harness.h"
 
@@ -64,12 +70,29 @@ static void urgent(void *arg)
 	spin_stop = 1;
 }
 
+/*
+ * Sleeps until the load runs, then once more: its timer is armed by
+ * whoever gives the CPU to the shadow below the load meanwhile.
+ */
+static void urgent_once_loaded(void *arg)
+{
+	long long give_up = mono() + 10000 * MS;
+
+	(void)arg;
+	while (!atomic_load(&load_running) && mono() < give_up)
+		CHECK(nk_thread_sleep(nk, MS, NK_RELATIVE) >= 0);
+	urgent(NULL);
+}
+
+/* What the urgent thread runs: urgent, or urgent_once_loaded. */
+static void (*urgent_body)(void *);
+
 /* Current, in application code, when the load starts above it. */
 static void spinner(void *arg)
 {
 	nk_time_t give_up = nk_now(nk) + 10000 * MS;
 
-	CHECK_EQ(nk_thread_start(arg, urgent, NULL), 0);
+	CHECK_EQ(nk_thread_start(arg, urgent_body, NULL), 0);
 	atomic_store(&load_go, 1);
 	while (!spin_stop && nk_now(nk) < give_up)
 		;
@@ -85,12 +108,26 @@ static void holder(void *arg)
 {
 	long long give_up = mono() + 10000 * MS;
 
-	CHECK_EQ(nk_thread_start(arg, urgent, NULL), 0);
+	CHECK_EQ(nk_thread_start(arg, urgent_body, NULL), 0);
 	nk_lock(nk);
 	atomic_store(&load_go, 1);
 	while (!atomic_load(&load_running) && mono() < give_up)
 		;
 	nk_unlock(nk);
+}
+
+/*
+ * Wakes every 2 ms until the urgent thread is done, the load cued: the
+ * idle waiter hands it the CPU while the load starves it.
+ */
+static void sleeper(void *arg)
+{
+	nk_time_t give_up = nk_now(nk) + 10000 * MS;
+
+	CHECK_EQ(nk_thread_start(arg, urgent_body, NULL), 0);
+	atomic_store(&load_go, 1);
+	while (!spin_stop && nk_now(nk) < give_up)
+		CHECK(nk_thread_sleep(nk, 2 * MS, NK_RELATIVE) >= 0);
 }
 
 static struct nk_thread *thread(const char *name, int prio)
@@ -151,14 +188,16 @@ static void finish(pthread_t loader)
 
 /*
  * A shadow at nucleus 5, below the load, runs @body, which starts the
- * urgent thread it is given and cues the load.
+ * urgent thread it is given, running @entry, and cues the load.
  */
-static void below_the_load(const char *name, void (*body)(void *))
+static void below_the_load(const char *name, void (*body)(void *),
+			   void (*entry)(void *))
 {
 	pthread_t loader = start();
 	struct nk_thread *hi = thread("urgent", 200);
 	struct nk_thread *low = thread(name, 5);
 
+	urgent_body = entry;
 	CHECK_EQ(nk_thread_start(low, body, hi), 0);
 	CHECK_EQ(nk_thread_join(hi), 0);
 	CHECK_EQ(nk_thread_join(low), 0);
@@ -167,7 +206,17 @@ static void below_the_load(const char *name, void (*body)(void *))
 
 TEST(kicked_shadow_hands_over_above_the_load)
 {
-	below_the_load("spinner", spinner);
+	below_the_load("spinner", spinner, urgent);
+}
+
+TEST(switch_arms_the_timer_above_the_load)
+{
+	below_the_load("spinner", spinner, urgent_once_loaded);
+}
+
+TEST(idle_handover_arms_the_timer_above_the_load)
+{
+	below_the_load("sleeper", sleeper, urgent_once_loaded);
 }
 
 TEST(idle_waiter_hands_over_above_the_load)
@@ -185,9 +234,11 @@ TEST(idle_waiter_hands_over_above_the_load)
 
 TEST(lock_holder_inherits_above_the_load)
 {
-	below_the_load("holder", holder);
+	below_the_load("holder", holder, urgent);
 }
 
 TESTS(T(kicked_shadow_hands_over_above_the_load),
       T(idle_waiter_hands_over_above_the_load),
-      T(lock_holder_inherits_above_the_load));
+      T(lock_holder_inherits_above_the_load),
+      T(switch_arms_the_timer_above_the_load),
+      T(idle_handover_arms_the_timer_above_the_load));

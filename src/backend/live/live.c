@@ -141,14 +141,25 @@ static void shadow_boost(struct live *live, struct live_shadow *s)
 		syscall(SYS_sched_setparam, s->tid, &boost);
 }
 
-/* @s back at its own priority after a boost: the bare system call,
- * safe in a signal handler. */
+/*
+ * @s, the caller, back at its own priority after a boost: the bare
+ * system call, safe in a signal handler.  Not while a kick is on its way
+ * or noted and not honoured yet: that kick found the boost in place and
+ * left it to us (shadow_boost), and the caller may be current again
+ * already (a thread that was to park finds its gate open), with the
+ * preemption still to make above the load that made the boost needed.
+ * preempt_all lowers it once honoured.
+ */
 static void shadow_unboost(struct live_shadow *s)
 {
 	struct sched_param own;
 
 	if (!atomic_exchange(&s->boosted, false))
 		return;
+	if (atomic_load(&s->kick_pending) || live_preempt_pending) {
+		atomic_store(&s->boosted, true);
+		return;
+	}
 	own.sched_priority = atomic_load(&s->fifo);
 	syscall(SYS_sched_setparam, s->tid, &own);
 }
@@ -588,8 +599,8 @@ static bool park_idle(struct live *live, struct live_shadow *s,
 		}
 		if (waiter)
 			until = idle_until(live, c, s);
-		else if (live->shared)
-			live_timer_sync(c); /* see on_way_out */
+		else
+			live_timer_sync(c); /* see live_switch_to */
 		release(live);
 		/* Last: the thread handed over, more urgent, would preempt us
 		 * with the lock held. */
@@ -860,11 +871,12 @@ static nk_time_t live_now(void *priv)
  * Lock held: does the caller leave the nucleus through a point that
  * brings @c's timer up to date?  @c's interrupt thread does as it ends
  * its pass; @c's current shadow as it returns to application code or
- * switches away; @c's idle waiter as it polls again.  In a session, the
- * thread @c runs next, or hands the idle role to, may be another
- * process's, which brings up to date its own timer only: the shadow
- * switching to it (live_switch_to) and the idle waiter handing over
- * (park_idle) arm ours first.
+ * switches away; @c's idle waiter as it polls again.  The thread @c
+ * runs next may reach its way out late (a real-time process of the
+ * machine above it) or, in a session, be another process's, which
+ * brings up to date its own timer only: the shadow switching to it
+ * (live_switch_to) and the idle waiter handing over (park_idle) arm
+ * ours first.
  */
 static bool on_way_out(struct live *live, struct live_cpu *c)
 {
@@ -946,8 +958,14 @@ static void live_switch_to(void *priv, void *prev, void *next,
 			wake_on_idle(&live->cpus[n->cpu], waiter, n);
 		return;
 	}
-	/* Another process's @n would not arm our timer (on_way_out). */
-	if (n && n->pid != p->pid)
+	/*
+	 * @n's way out would bring the timer up to date (on_way_out), but
+	 * it may come late: a real-time process of the machine ranking
+	 * above @n keeps it from running, and the thread the timer is to
+	 * wake may rank above that process.  Another process's @n would
+	 * not arm ours at all.  Unchanged, the timer costs nothing here.
+	 */
+	if (n)
 		live_timer_sync(&live->cpus[p->cpu]);
 	/*
 	 * An idle CPU's timer is armed before anyone sleeps on it: for its
