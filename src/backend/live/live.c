@@ -148,7 +148,8 @@ static void shadow_boost(struct live *live, struct live_shadow *s)
  * left it to us (shadow_boost), and the caller may be current again
  * already (a thread that was to park finds its gate open), with the
  * preemption still to make above the load that made the boost needed.
- * preempt_all lowers it once honoured.
+ * preempt_all lowers it once honoured.  The kick is looked for after
+ * the exchange: one that found the boost still in place is seen.
  */
 static void shadow_unboost(struct live_shadow *s)
 {
