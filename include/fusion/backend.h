@@ -105,13 +105,15 @@ struct nk_backend_handlers {
 			 void (*emit)(void *ctx, const char *line), void *ctx);
 	/*
 	 * Interrupt pipeline entries.  irq: a source attached with
-	 * source_attach raised @irq on @cpu (lock held, interrupt
-	 * context).  irq_sync: the work irq_post asked for (lock held,
-	 * interrupt context).  root_sync: the work root_post asked for, in
-	 * root context: a plain OS thread, lock not held (sim: the
-	 * dispatcher, holding it; the lock is recursive).
+	 * source_attach raised @irq on @cpu, seen at @now on the backend's
+	 * clock, as for the timer (lock held, interrupt context).
+	 * irq_sync: the work irq_post asked for (lock held, interrupt
+	 * context).  root_sync: the work root_post asked for, in root
+	 * context: a plain OS thread, lock not held (sim: the dispatcher,
+	 * holding it; the lock is recursive).
 	 */
-	void (*irq)(struct nk_instance *nk, int cpu, unsigned int irq);
+	void (*irq)(struct nk_instance *nk, int cpu, unsigned int irq,
+		    nk_time_t now);
 	void (*irq_sync)(struct nk_instance *nk, int cpu);
 	void (*root_sync)(struct nk_instance *nk);
 	/*

@@ -580,7 +580,8 @@ void nk_timer_member_gone(struct nk_sched *sched, int member);
 struct ipipe_host;
 extern const struct ipipe_host nk_ipipe_host;
 void nk_irq_handle_timer(struct nk_instance *nk, int cpu, nk_time_t now);
-void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq);
+void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq,
+		   nk_time_t now);
 void nk_irq_handle_sync(struct nk_instance *nk, int cpu);
 void nk_irq_handle_root(struct nk_instance *nk);
 

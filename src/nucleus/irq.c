@@ -48,9 +48,10 @@ void nk_irq_handle_timer(struct nk_instance *nk, int cpu, nk_time_t now)
 	ipipe_handle_timer(nk->pipeline, cpu, now);
 }
 
-void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq)
+void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq,
+		   nk_time_t now)
 {
-	ipipe_handle_irq(nk->pipeline, cpu, irq);
+	ipipe_handle_irq(nk->pipeline, cpu, irq, now);
 }
 
 void nk_irq_handle_sync(struct nk_instance *nk, int cpu)

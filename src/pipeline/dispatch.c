@@ -95,9 +95,14 @@ static void trace_irq(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 	pipe->trace(pipe->trace_ctx, &rec);
 }
 
-/* Run @d's handler of @irq, which starts at @start (the backend's clock). */
-static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
-			unsigned int irq, bool unlocked, nk_time_t start)
+/*
+ * Run @d's handler of @irq, which starts at @start (the backend's
+ * clock).  Returns the date it ended, read once for its run time: the
+ * start of a handler run right after it.
+ */
+static nk_time_t run_handler(struct ipipe *pipe, struct ipipe_domain *d,
+			     int cpu, unsigned int irq, bool unlocked,
+			     nk_time_t start)
 {
 	struct ipipe_entry *e = &d->irqs[irq];
 	ipipe_handler_t handler = e->handler;
@@ -105,7 +110,7 @@ static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 	nk_time_t took;
 
 	if (handler == NULL) /* removed while logged: dropped */
-		return;
+		return start;
 	/* Timer IRQs are traced by what they do (timer, timeout...). */
 	if (nk_unlikely(pipe->trace != NULL) &&
 	    pipe->kind[irq] != IPIPE_IRQ_TIMER)
@@ -126,6 +131,7 @@ static void run_handler(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
 		if (took > e->stats.worst_ns)
 			e->stats.worst_ns = took;
 	}
+	return start + took;
 }
 
 /* The next arrival a side may replay, most urgent domain first. */
@@ -151,8 +157,11 @@ static struct ipipe_domain *next_pending(struct ipipe *pipe, bool root_side,
 	return NULL;
 }
 
-/* Replay head-side logs of @cpu; handlers may raise more arrivals. */
-static void sync_head(struct ipipe *pipe, int cpu)
+/*
+ * Replay head-side logs of @cpu from @start on; handlers may raise more
+ * arrivals.  Each handler starts when the one before it ended.
+ */
+static void sync_head(struct ipipe *pipe, int cpu, nk_time_t start)
 {
 	struct ipipe_domain *d;
 
@@ -162,8 +171,7 @@ static void sync_head(struct ipipe *pipe, int cpu)
 	while ((d = next_pending(pipe, false, &cpu)) != NULL) {
 		unsigned int irq = log_pop(&d->log[cpu]);
 
-		run_handler(pipe, d, cpu, irq, false,
-			    pipe->be->now(pipe->be_priv));
+		start = run_handler(pipe, d, cpu, irq, false, start);
 		ipipe_irq_done(pipe, irq);
 	}
 	pipe->syncing[cpu] = false;
@@ -195,7 +203,7 @@ void ipipe_post(struct ipipe_domain *d, int cpu)
 	 * context does it.
 	 */
 	if (pipe->host->irq_enter(pipe->nk, cpu)) {
-		sync_head(pipe, cpu);
+		sync_head(pipe, cpu, pipe->be->now(pipe->be_priv));
 		pipe->host->irq_exit(pipe->nk, cpu);
 		return;
 	}
@@ -203,24 +211,28 @@ void ipipe_post(struct ipipe_domain *d, int cpu)
 }
 
 /*
- * A CPU's timer goes to the head domain alone (its entry there is fixed:
- * handled, never passed on).  When the head may take it now, on a CPU
- * with nothing logged, its handler runs at once, as Adeos dispatches to
- * an unstalled head: the walk and the log would only hand it over in
- * the same order.
+ * An arrival the head domain keeps for itself (handled, not passed on:
+ * a CPU's timer always, whose entry there is fixed) runs its handler at
+ * once when the head may take it now, on a CPU with nothing logged, as
+ * Adeos dispatches to an unstalled head: the walk and the log would
+ * only hand it over in the same order.  Held in flight meanwhile, as
+ * the walk holds it, so that a source is acknowledged after its handler.
  */
-static bool head_runs_timer(struct ipipe *pipe, int cpu, unsigned int irq,
-			    nk_time_t now)
+static bool head_runs_at_once(struct ipipe *pipe, int cpu, unsigned int irq,
+			      nk_time_t now)
 {
 	struct ipipe_domain *head = pipe->head;
+	struct ipipe_entry *e = &head->irqs[irq];
 
-	if (pipe->kind[irq] != IPIPE_IRQ_TIMER || pipe->syncing[cpu] ||
-	    head->stalled[cpu] || head->log[cpu].count)
+	if ((e->mode & (IPIPE_HANDLE | IPIPE_PASS)) != IPIPE_HANDLE ||
+	    pipe->syncing[cpu] || head->stalled[cpu] || head->log[cpu].count)
 		return false;
-	head->irqs[irq].stats.hits++;
+	e->stats.hits++;
+	pipe->inflight[irq]++;
 	pipe->syncing[cpu] = true;
 	run_handler(pipe, head, cpu, irq, false, now);
 	pipe->syncing[cpu] = false;
+	ipipe_irq_done(pipe, irq);
 	return true;
 }
 
@@ -230,14 +242,15 @@ static void handle_arrival(struct ipipe *pipe, int cpu, unsigned int irq,
 			   nk_time_t now)
 {
 	if (ipipe_storm_admit(pipe, cpu, irq, now) &&
-	    !head_runs_timer(pipe, cpu, irq, now))
+	    !head_runs_at_once(pipe, cpu, irq, now))
 		ipipe_raise(pipe, cpu, irq);
-	sync_head(pipe, cpu);
+	sync_head(pipe, cpu, now);
 }
 
-void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq)
+void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq,
+		      nk_time_t now)
 {
-	handle_arrival(pipe, cpu, irq, pipe->be->now(pipe->be_priv));
+	handle_arrival(pipe, cpu, irq, now);
 }
 
 void ipipe_handle_timer(struct ipipe *pipe, int cpu, nk_time_t now)
@@ -247,7 +260,7 @@ void ipipe_handle_timer(struct ipipe *pipe, int cpu, nk_time_t now)
 
 void ipipe_handle_sync(struct ipipe *pipe, int cpu)
 {
-	sync_head(pipe, cpu);
+	sync_head(pipe, cpu, pipe->be->now(pipe->be_priv));
 }
 
 void ipipe_handle_root(struct ipipe *pipe)

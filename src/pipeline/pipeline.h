@@ -190,9 +190,10 @@ static inline nk_time_t ipipe_handler_start(const struct ipipe *pipe, int cpu)
 }
 
 /* Backend entry points (struct nk_backend_handlers, via the nucleus).
- * The timer's arrival is dated @now, the backend's reading. */
+ * An arrival is dated @now, the backend's reading. */
 void ipipe_handle_timer(struct ipipe *pipe, int cpu, nk_time_t now);
-void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq);
+void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq,
+		      nk_time_t now);
 void ipipe_handle_sync(struct ipipe *pipe, int cpu);
 void ipipe_handle_root(struct ipipe *pipe);
 

@@ -19,11 +19,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void fired(struct nk_instance *nk, int cpu, unsigned int irq)
+static void fired(struct nk_instance *nk, int cpu, unsigned int irq,
+		  nk_time_t now)
 {
 	(void)nk;
 	(void)cpu;
 	(void)irq;
+	(void)now;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

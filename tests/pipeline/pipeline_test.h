@@ -160,6 +160,23 @@ static inline void capture_end(struct capture *c, char *err, size_t size)
 	unlink(c->path);
 }
 
+/* @d saw @irq so: none lost. */
+static inline void check_stats(struct ipipe_domain *d, unsigned int irq,
+			       unsigned long hits, unsigned long handled,
+			       unsigned long propagated, unsigned long logged,
+			       unsigned long discarded)
+{
+	struct ipipe_irq_stats st;
+
+	CHECK_EQ(ipipe_irq_stats(d, irq, &st), 0);
+	CHECK_EQ(st.hits, hits);
+	CHECK_EQ(st.handled, handled);
+	CHECK_EQ(st.propagated, propagated);
+	CHECK_EQ(st.logged, logged);
+	CHECK_EQ(st.discarded, discarded);
+	CHECK_EQ(st.lost, 0);
+}
+
 static inline void sleep_ns(nk_time_t ns)
 {
 	CHECK_EQ(nk_thread_sleep(nk, ns, NK_RELATIVE), 0);

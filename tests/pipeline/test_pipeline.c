@@ -134,22 +134,6 @@ static void waiter(void *arg)
 	}
 }
 
-static void check_stats(struct ipipe_domain *d, unsigned int irq,
-			unsigned long hits, unsigned long handled,
-			unsigned long propagated, unsigned long logged,
-			unsigned long discarded)
-{
-	struct ipipe_irq_stats st;
-
-	CHECK_EQ(ipipe_irq_stats(d, irq, &st), 0);
-	CHECK_EQ(st.hits, hits);
-	CHECK_EQ(st.handled, handled);
-	CHECK_EQ(st.propagated, propagated);
-	CHECK_EQ(st.logged, logged);
-	CHECK_EQ(st.discarded, discarded);
-	CHECK_EQ(st.lost, 0);
-}
-
 /* --- delivery order and modes --- */
 
 enum { M_HANDLE, M_PASS, M_BOTH, M_DISCARD, M_NR };

@@ -395,6 +395,56 @@ TEST(ties_timer_then_scenario_order)
 	sim_destroy();
 }
 
+/* The head's handler of @irq, which records "head", with @mode. */
+static void head_handles(unsigned int irq, unsigned int mode)
+{
+	struct ipipe_domain *head = ipipe_head_domain(nk);
+
+	CHECK_EQ(ipipe_virtualize_irq(head, irq, NULL, NULL, IPIPE_PASS), 0);
+	CHECK_EQ(
+	    ipipe_virtualize_irq(head, irq, record_name, (void *)"head", mode),
+	    0);
+}
+
+/*
+ * A source the head keeps for itself runs its handler alone, at its
+ * arrival; one it passes on reaches the root after it; one that finds
+ * the head stalled waits for the unstall.  The stats count each way
+ * (a handler installed anew starts them from zero).
+ */
+TEST(source_kept_passed_on_or_logged_by_the_head)
+{
+	struct ipipe_source src = {.kind = IPIPE_SRC_SCRIPT, .name = "s"};
+	struct ipipe_domain *head, *root;
+	unsigned int irq;
+
+	sim_create("irq s every 1ms from 1ms until 3ms\n");
+	head = ipipe_head_domain(nk);
+	root = ipipe_root_domain(nk);
+	CHECK_EQ(ipipe_attach_source(nk, &src, 0, &irq), 0);
+	CHECK_EQ(ipipe_virtualize_irq(root, irq, record_name, (void *)"root",
+				      IPIPE_HANDLE),
+		 0);
+	head_handles(irq, IPIPE_HANDLE);
+	sleep_ns(1500 * US);
+	CHECK_STR(log_buf, "head@1000000");
+	check_stats(head, irq, 1, 1, 0, 0, 0);
+	head_handles(irq, IPIPE_HANDLE | IPIPE_PASS);
+	sleep_ns(MS);
+	CHECK_STR(log_buf, "head@1000000 head@2000000 root@2000000");
+	check_stats(head, irq, 1, 1, 1, 0, 0);
+	head_handles(irq, IPIPE_HANDLE);
+	CHECK_EQ(ipipe_stall(head, 0), 0);
+	CHECK_EQ(nk_consume(nk, MS), 0);
+	CHECK_EQ(ipipe_pending(head, 0), 1);
+	CHECK_EQ(ipipe_unstall(head, 0), 0);
+	CHECK_STR(log_buf,
+		  "head@1000000 head@2000000 root@2000000 head@3500000");
+	check_stats(head, irq, 1, 1, 0, 1, 0);
+	check_stats(root, irq, 1, 1, 0, 0, 0);
+	sim_destroy();
+}
+
 /* Comments, blank lines, tabs, CRLF. */
 TEST(scenario_syntax_accepted)
 {
@@ -836,9 +886,10 @@ TEST(sim_log_write_error_reported_once)
 TESTS(T(at_fires_once_at_its_date), T(every_without_jitter),
       T(every_with_jitter_is_reproducible), T(poisson_is_reproducible),
       T(two_instances_at_once_see_the_same_dates), T(attachment_window),
-      T(ties_timer_then_scenario_order), T(scenario_syntax_accepted),
-      T(long_comment_line_accepted), T(extreme_dates_end_without_overflow),
-      T(jitter_stays_inside_until),
+      T(ties_timer_then_scenario_order),
+      T(source_kept_passed_on_or_logged_by_the_head),
+      T(scenario_syntax_accepted), T(long_comment_line_accepted),
+      T(extreme_dates_end_without_overflow), T(jitter_stays_inside_until),
       T(malformed_lines_are_refused_with_their_line),
       T(limits_are_refused_with_their_reason),
       T(unreadable_scenarios_are_refused), T(sim_log_identical_twice),

@@ -140,13 +140,12 @@ nk_time_t live_timer_idle(struct live *live, struct live_cpu *c)
 	return when;
 }
 
-/* Lock held: run the timer handler if the deadline has passed. */
-static void timer_due(struct live *live, struct live_cpu *c)
+/* Lock held: run the timer handler if the deadline has passed by @now.
+ * Did it? */
+static bool timer_due(struct live *live, struct live_cpu *c, nk_time_t now)
 {
-	nk_time_t now = live_clock();
-
 	if (atomic_load(c->deadline) > now)
-		return;
+		return false;
 	atomic_store(c->deadline, NK_INFINITE);
 	/* One-shot, it fired, unless an idle waiter's timeout came first.
 	 * The caller arms it once, for the deadline the handler leaves,
@@ -154,27 +153,36 @@ static void timer_due(struct live *live, struct live_cpu *c)
 	if (c->armed <= now)
 		c->armed = LIVE_TIMER_FIRED;
 	live->handlers->timer(live->nk, c->index, now);
+	return true;
 }
 
 /*
  * Lock held, interrupt context: the timer if due, the sources that
  * reported among @events (@n of them, from @epfd), and more of @epfd's
- * while a batch was full.  Eventfds reported are drained.
+ * while a batch was full.  Eventfds reported are drained.  The clock
+ * reading that checks the timer dates the first arrival too, whose
+ * handler starts then; one after a handler ran is dated anew.
  */
 static void take_events(struct live *live, struct live_cpu *c, int epfd,
 			struct epoll_event *events, int n)
 {
 	for (;;) {
-		timer_due(live, c);
+		nk_time_t now = live_clock();
+		bool ran = timer_due(live, c, now);
+
 		for (int i = 0; i < n; i++) {
 			unsigned int what = events[i].data.u32;
 
-			if (what < IPIPE_NR_IRQS)
-				live_source_deliver(live, c->index, what);
-			else if (what == EV_DOORBELL)
+			if (what < IPIPE_NR_IRQS) {
+				if (ran)
+					now = live_clock();
+				live_source_deliver(live, c->index, what, now);
+				ran = true;
+			} else if (what == EV_DOORBELL) {
 				efd_drain(c->idle_efd);
-			else if (what == EV_KICK)
+			} else if (what == EV_KICK) {
 				efd_drain(c->irq_efd);
+			}
 		}
 		if (n < LIVE_EVENTS)
 			break;

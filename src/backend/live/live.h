@@ -326,8 +326,10 @@ void live_source_end(void *priv, unsigned int irq, bool recheck);
 void live_source_mask(void *priv, unsigned int irq);
 int live_source_fd(void *priv, unsigned int irq);
 void live_sources_stop(struct live *live);
-/* Lock held: raise in the pipeline what source @irq of @cpu reported. */
-void live_source_deliver(struct live *live, int cpu, unsigned int irq);
+/* Lock held: raise in the pipeline what source @irq of @cpu reported,
+ * seen at @now. */
+void live_source_deliver(struct live *live, int cpu, unsigned int irq,
+			 nk_time_t now);
 
 /*
  * sud_x86_64.c, the one port of Syscall User Dispatch; sud_none.c on

@@ -113,7 +113,8 @@ static unsigned long source_collect(struct live_source *src)
 	}
 }
 
-void live_source_deliver(struct live *live, int cpu, unsigned int irq)
+void live_source_deliver(struct live *live, int cpu, unsigned int irq,
+			 nk_time_t now)
 {
 	struct live_source *src = live->sources[irq];
 	unsigned long n;
@@ -122,8 +123,11 @@ void live_source_deliver(struct live *live, int cpu, unsigned int irq)
 	if (src == NULL || src->cpu != cpu)
 		return;
 	n = source_collect(src);
-	while (n-- > 0 && live->sources[irq] == src)
-		live->handlers->irq(live->nk, cpu, irq);
+	while (n-- > 0 && live->sources[irq] == src) {
+		live->handlers->irq(live->nk, cpu, irq, now);
+		if (n > 0) /* the next one's handler starts after this one's */
+			now = live_clock();
+	}
 }
 
 static int open_gpio_line(const struct ipipe_source *s)

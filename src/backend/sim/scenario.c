@@ -418,5 +418,5 @@ void sim_scenario_fire(struct sim *sim, int which)
 	unsigned int irq = (unsigned int)s->irq;
 
 	s->next = script_step(s);
-	sim->handlers->irq(sim->nk, s->cpu, irq);
+	sim->handlers->irq(sim->nk, s->cpu, irq, sim->now);
 }
