@@ -36,6 +36,7 @@ struct lat_hist {
 struct lat_state {
 	struct nk_instance *nk;
 	nk_time_t period;
+	nk_time_t duration;	  /* of the run (-T), or 0: until a signal */
 	struct lat_window window; /* since the last RTD line */
 	struct lat_hist hist_avg, hist_min, hist_max;
 };
@@ -55,6 +56,16 @@ static void window_reset(struct lat_window *w)
 	w->sum = 0;
 	w->count = 0;
 	w->overruns = 0;
+}
+
+/* @w's samples counted in @total too. */
+static void window_add(struct lat_window *total, const struct lat_window *w)
+{
+	total->min = w->min < total->min ? w->min : total->min;
+	total->max = w->max > total->max ? w->max : total->max;
+	total->sum += w->sum;
+	total->count += w->count;
+	total->overruns += w->overruns;
 }
 
 static int hist_init(struct lat_hist *h, int size, long bucket_ns)
@@ -81,7 +92,8 @@ static void sampler(void *arg)
 {
 	struct lat_state *st = arg;
 	struct nk_instance *nk = st->nk;
-	nk_time_t expected = nk_now(nk) + st->period;
+	nk_time_t now = nk_now(nk), expected = now + st->period;
+	nk_time_t end = st->duration ? now + st->duration : NK_INFINITE;
 	unsigned long overruns;
 
 	if (nk_thread_set_periodic(nk, expected, st->period))
@@ -92,10 +104,11 @@ static void sampler(void *arg)
 
 		if (ret != 0 && ret != -ETIMEDOUT)
 			return;
+		now = nk_now(nk);
 		/* From the release this wait was for, however many passed
 		 * since (overruns), as Xenomai's latency and cyclictest
 		 * count a late sample. */
-		lat = nk_now(nk) - expected;
+		lat = now - expected;
 		expected += (nk_time_t)(overruns + 1) * st->period;
 		nk_lock(nk);
 		if (lat < st->window.min)
@@ -107,6 +120,16 @@ static void sampler(void *arg)
 		st->window.overruns += overruns;
 		hist_add(&st->hist_avg, lat);
 		nk_unlock(nk);
+		/*
+		 * The run's end, or a signal, stops the sampler itself: late
+		 * at every period (sim with a cost above it), it never
+		 * blocks, and main, below it, would never run to stop it.
+		 * It waits for main to delete it.
+		 */
+		if (lat_interrupted || now >= end) {
+			nk_thread_suspend(nk_thread_self(nk));
+			return;
+		}
 	}
 }
 
@@ -305,6 +328,7 @@ int fusion_latency(int argc, char **argv)
 		       "user-mode task\n== Backend: %s\n== All results in "
 		       "microseconds\nwarming up...\n",
 		       o.period_us, nk_instance_backend(st.nk));
+	st.duration = o.seconds * SEC;
 	ret = nk_thread_create(st.nk, &attr, &thread);
 	if (ret == 0)
 		ret = nk_thread_start(thread, sampler, &st);
@@ -329,11 +353,7 @@ int fusion_latency(int argc, char **argv)
 			continue;
 		best = w.min < best ? w.min : best;
 		worst = w.max > worst ? w.max : worst;
-		total.min = w.min < total.min ? w.min : total.min;
-		total.max = w.max > total.max ? w.max : total.max;
-		total.sum += w.sum;
-		total.count += w.count;
-		total.overruns += w.overruns;
+		window_add(&total, &w);
 		hist_add(&st.hist_min, w.min);
 		hist_add(&st.hist_max, w.max);
 		if (o.quiet)
@@ -353,6 +373,14 @@ int fusion_latency(int argc, char **argv)
 		print_rtd(&w, msw - msw_shown, best, worst);
 		msw_shown = msw;
 		fflush(stdout);
+	}
+	/* Stopped by a signal: the second under way counts in the total
+	 * (all of the run, when a sampler late at every period kept main
+	 * from running until then). */
+	if (lat_interrupted) {
+		nk_lock(st.nk);
+		window_add(&total, &st.window);
+		nk_unlock(st.nk);
 	}
 	msw = sampler_msw(thread);
 	nk_thread_delete(thread);
