@@ -217,9 +217,10 @@ void ipipe_post(struct ipipe_domain *d, int cpu)
  * Adeos dispatches to an unstalled head: the walk and the log would
  * only hand it over in the same order.  Held in flight meanwhile, as
  * the walk holds it, so that a source is acknowledged after its handler.
+ * It starts at *@now, which becomes the date it ended.
  */
 static bool head_runs_at_once(struct ipipe *pipe, int cpu, unsigned int irq,
-			      nk_time_t now)
+			      nk_time_t *now)
 {
 	struct ipipe_domain *head = pipe->head;
 	struct ipipe_entry *e = &head->irqs[irq];
@@ -230,19 +231,19 @@ static bool head_runs_at_once(struct ipipe *pipe, int cpu, unsigned int irq,
 	e->stats.hits++;
 	pipe->inflight[irq]++;
 	pipe->syncing[cpu] = true;
-	run_handler(pipe, head, cpu, irq, false, now);
+	*now = run_handler(pipe, head, cpu, irq, false, *now);
 	pipe->syncing[cpu] = false;
 	ipipe_irq_done(pipe, irq);
 	return true;
 }
 
-/* @irq arrived on @cpu at @now: the storm guard's date, and the
- * handler's start when it runs at once. */
+/* @irq arrived on @cpu at @now: the storm guard's date, and the start
+ * of the first handler it runs (what its handlers raised follows). */
 static void handle_arrival(struct ipipe *pipe, int cpu, unsigned int irq,
 			   nk_time_t now)
 {
 	if (ipipe_storm_admit(pipe, cpu, irq, now) &&
-	    !head_runs_at_once(pipe, cpu, irq, now))
+	    !head_runs_at_once(pipe, cpu, irq, &now))
 		ipipe_raise(pipe, cpu, irq);
 	sync_head(pipe, cpu, now);
 }
