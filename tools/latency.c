@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,12 +42,13 @@ struct lat_state {
 	struct lat_hist hist_avg, hist_min, hist_max;
 };
 
-static volatile sig_atomic_t lat_interrupted;
+/* Set by the handler, read by main and the sampler. */
+static atomic_int lat_interrupted;
 
 static void lat_on_signal(int sig)
 {
 	(void)sig;
-	lat_interrupted = 1;
+	atomic_store(&lat_interrupted, 1);
 }
 
 static void window_reset(struct lat_window *w)
@@ -126,7 +128,7 @@ static void sampler(void *arg)
 		 * blocks, and main, below it, would never run to stop it.
 		 * It waits for main to delete it.
 		 */
-		if (lat_interrupted || now >= end) {
+		if (atomic_load(&lat_interrupted) || now >= end) {
 			nk_thread_suspend(nk_thread_self(nk));
 			return;
 		}
@@ -338,7 +340,8 @@ int fusion_latency(int argc, char **argv)
 		return 1;
 	}
 	start = nk_now(st.nk);
-	while (!lat_interrupted && (o.seconds == 0 || secs < o.seconds)) {
+	while (!atomic_load(&lat_interrupted) &&
+	       (o.seconds == 0 || secs < o.seconds)) {
 		struct lat_window w;
 
 		if (nk_thread_sleep(st.nk, start + (secs + 1) * SEC,
@@ -377,7 +380,7 @@ int fusion_latency(int argc, char **argv)
 	/* Stopped by a signal: the second under way counts in the total
 	 * (all of the run, when a sampler late at every period kept main
 	 * from running until then). */
-	if (lat_interrupted) {
+	if (atomic_load(&lat_interrupted)) {
 		nk_lock(st.nk);
 		window_add(&total, &st.window);
 		nk_unlock(st.nk);
