@@ -181,7 +181,8 @@ struct stats {
 	double p50, avg, p99;
 };
 
-static struct stats report(const char *name, int64_t *v, long n)
+/* Sorts @v (@n values) for its p50, average and p99. */
+static struct stats stats_of(int64_t *v, long n)
 {
 	struct stats st;
 	double sum = 0;
@@ -192,6 +193,13 @@ static struct stats report(const char *name, int64_t *v, long n)
 	st.p50 = (double)v[n / 2];
 	st.avg = sum / (double)n;
 	st.p99 = (double)v[(n * 99) / 100];
+	return st;
+}
+
+static struct stats report(const char *name, int64_t *v, long n)
+{
+	struct stats st = stats_of(v, n);
+
 	printf("%-8s %8ld %9.2f %9.2f %9.2f %9.2f %9.2f\n", name, n, v[0] / 1e3,
 	       st.p50 / 1e3, st.avg / 1e3, st.p99 / 1e3, v[n - 1] / 1e3);
 	return st;
@@ -202,18 +210,9 @@ static struct stats report(const char *name, int64_t *v, long n)
  * out. */
 static struct stats paired(int64_t *d, long n)
 {
-	struct stats st;
-	double sum = 0;
-
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; i < n; i++)
 		d[i] = fus[i] - raw[i];
-		sum += (double)d[i];
-	}
-	qsort(d, (size_t)n, sizeof(*d), cmp64);
-	st.p50 = (double)d[n / 2];
-	st.avg = sum / (double)n;
-	st.p99 = (double)d[(n * 99) / 100];
-	return st;
+	return stats_of(d, n);
 }
 
 int main(int argc, char **argv)

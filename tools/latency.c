@@ -90,9 +90,9 @@ static void hist_add(struct lat_hist *h, nk_time_t ns)
 	h->sum_sq += (ns / 1e3) * (ns / 1e3);
 }
 
-static void sampler(void *arg)
+/* Samples until the run's end, a signal or an error. */
+static void sample(struct lat_state *st)
 {
-	struct lat_state *st = arg;
 	struct nk_instance *nk = st->nk;
 	nk_time_t now = nk_now(nk), expected = now + st->period;
 	nk_time_t end = st->duration ? now + st->duration : NK_INFINITE;
@@ -100,7 +100,12 @@ static void sampler(void *arg)
 
 	if (nk_thread_set_periodic(nk, expected, st->period))
 		return;
-	for (;;) {
+	/*
+	 * The run's end, or a signal, stops the sampler itself: late at
+	 * every period (sim with a cost above it), it never blocks, and
+	 * main, below it, would never run to stop it.
+	 */
+	while (!atomic_load(&lat_interrupted) && now < end) {
 		int ret = nk_thread_wait_period(nk, &overruns);
 		nk_time_t lat;
 
@@ -122,17 +127,17 @@ static void sampler(void *arg)
 		st->window.overruns += overruns;
 		hist_add(&st->hist_avg, lat);
 		nk_unlock(nk);
-		/*
-		 * The run's end, or a signal, stops the sampler itself: late
-		 * at every period (sim with a cost above it), it never
-		 * blocks, and main, below it, would never run to stop it.
-		 * It waits for main to delete it.
-		 */
-		if (atomic_load(&lat_interrupted) || now >= end) {
-			nk_thread_suspend(nk_thread_self(nk));
-			return;
-		}
 	}
+}
+
+/* Stopped, however, it waits for main to delete it: not joinable, it
+ * would be freed on return while main still reads its stats. */
+static void sampler(void *arg)
+{
+	struct lat_state *st = arg;
+
+	sample(st);
+	nk_thread_suspend(nk_thread_self(st->nk));
 }
 
 static void print_clock(long secs)
