@@ -127,42 +127,80 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 	be_thread_end();
 }
 
+/* How long a kick raises a shadow again that lowers itself meanwhile. */
+#define BOOST_RACE_NS (10 * 1000 * 1000)
+
 /*
  * Raise @s, which must hand its CPU over to a more urgent thread, to the
  * interrupt threads' priority until it has (shadow_unboost): at its own,
- * a real-time process ranking between the two would starve it.
+ * a real-time process ranking between the two would starve it.  A shadow
+ * lowering itself meanwhile may have passed its look for a kick before
+ * ours: its lowering then takes effect after our raise, and it may lose
+ * its CPU before it sees the boost and raises itself again.  So the
+ * raise is repeated until it is out of shadow_unboost, which it leaves
+ * raised (yielding to it, should it share our CPU and priority).  A
+ * shadow that does not run at all (stopped) is left after
+ * BOOST_RACE_NS: it raises itself once it does.  Not on ourselves: our
+ * own shadow_unboost, interrupted, sees the boost when it resumes.
  */
 static void shadow_boost(struct live *live, struct live_shadow *s)
 {
 	struct sched_param boost = {.sched_priority = live_fifo_irq(live)};
+	nk_time_t give_up;
 
-	if (atomic_load(&s->fifo) > 0 && s->tid > 0 &&
-	    !atomic_exchange(&s->boosted, true))
+	if (atomic_load(&s->fifo) <= 0 || s->tid <= 0 ||
+	    atomic_exchange(&s->boosted, true))
+		return;
+	syscall(SYS_sched_setparam, s->tid, &boost);
+	if (s == live_self || !atomic_load(&s->lowering))
+		return;
+	give_up = live_clock() + BOOST_RACE_NS;
+	while (atomic_load(&s->lowering) && live_clock() < give_up) {
+		sched_yield();
 		syscall(SYS_sched_setparam, s->tid, &boost);
+	}
 }
 
 /*
  * @s, the caller, back at its own priority after a boost: the bare
- * system call, safe in a signal handler.  Not while a kick is on its way
- * or noted and not honoured yet: that kick found the boost in place and
- * left it to us (shadow_boost), and the caller may be current again
- * already (a thread that was to park finds its gate open), with the
- * preemption still to make above the load that made the boost needed.
+ * system call, safe in a signal handler, and not taken for a stray one.  Not
+ * while a kick is on its way or noted and not honoured yet: that kick found the
+ * boost in place and left it to us (shadow_boost), and the caller may be
+ * current again already (a thread that was to park finds its gate open), with
+ * the preemption still to make above the load that made the boost needed.
  * preempt_all lowers it once honoured.  The kick is looked for after
- * the exchange: one that found the boost still in place is seen.
+ * the exchange: one that found the boost still in place is seen.  One
+ * that did not raises us itself, maybe before our lowering takes effect:
+ * @lowering, counted before the exchange, has it raise us again until
+ * we are out, and a boost found then is taken back up.
  */
 static void shadow_unboost(struct live_shadow *s)
 {
-	struct sched_param own;
+	struct sched_param param;
+	bool lowered = false;
+	char selector;
 
-	if (!atomic_exchange(&s->boosted, false))
+	if (!atomic_load_explicit(&s->boosted, memory_order_relaxed))
 		return;
-	if (atomic_load(&s->kick_pending) || live_preempt_pending) {
-		atomic_store(&s->boosted, true);
-		return;
+	/* From preempt_all, back in application code: not a stray call. */
+	selector = live_sud_save_allow();
+	atomic_fetch_add(&s->lowering, 1);
+	/* Taken already by a handler that interrupted us: it lowered. */
+	if (atomic_exchange(&s->boosted, false)) {
+		if (atomic_load(&s->kick_pending) || live_preempt_pending) {
+			atomic_store(&s->boosted, true);
+		} else {
+			param.sched_priority = atomic_load(&s->fifo);
+			syscall(SYS_sched_setparam, s->tid, &param);
+			lowered = true;
+		}
 	}
-	own.sched_priority = atomic_load(&s->fifo);
-	syscall(SYS_sched_setparam, s->tid, &own);
+	if (atomic_fetch_sub(&s->lowering, 1) == 1 && lowered &&
+	    atomic_load(&s->boosted)) {
+		param.sched_priority = live_fifo_irq(s->live);
+		syscall(SYS_sched_setparam, s->tid, &param);
+	}
+	live_sud_restore(selector);
 }
 
 /*

@@ -75,6 +75,9 @@ struct live_shadow {
 	 */
 	_Atomic int fifo;
 	_Atomic bool boosted;
+	/* Inside shadow_unboost, nested in a signal handler or not: a kick
+	 * meanwhile may be undone by its lowering (shadow_boost). */
+	_Atomic int lowering;
 	bool relaxed; /* secondary mode: hardens at its next lock() */
 	/* As its CPU's idle waiter, the date its sleep ends by (lock held). */
 	nk_time_t idle_until;
