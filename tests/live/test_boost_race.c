@@ -19,6 +19,7 @@
  * and two CPUs: skipped (77) without them.
  */
 #include "harness.h"
+#include "support/threads.h"
 #include "support/two_cpus.h"
 
 #include <fusion/fusion.h>
@@ -31,7 +32,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MS (1000000LL)
@@ -47,21 +47,13 @@ static _Atomic int load_done, urgent_before_load_end, urgent_done;
 static sem_t load_go;
 static __thread bool is_spinner;
 
-static long long mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Waits until @flag is set, GIVE_UP_NS at most: false if it never was. */
 static bool wait_for(_Atomic int *flag)
 {
-	long long give_up = mono() + GIVE_UP_NS;
+	long long give_up = live_test_now() + GIVE_UP_NS;
 
 	while (!atomic_load(flag))
-		if (mono() > give_up)
+		if (live_test_now() > give_up)
 			return false;
 	return true;
 }
@@ -107,14 +99,10 @@ long syscall(long nr, ...)
 /* The other real-time process's thread: waits for its cue, then loops. */
 static void *load(void *arg)
 {
-	long long until;
-
 	(void)arg;
 	while (sem_wait(&load_go))
 		;
-	until = mono() + LOAD_NS;
-	while (mono() < until)
-		;
+	live_test_spin(LOAD_NS);
 	atomic_store(&load_done, 1);
 	return NULL;
 }
@@ -140,37 +128,6 @@ static void spinner(void *arg)
 		;
 }
 
-static struct nk_thread *thread(const char *name, int prio, int cpu)
-{
-	struct nk_thread_attr attr = {.name = name,
-				      .priority = prio,
-				      .cpu = cpu,
-				      .flags = NK_THREAD_JOINABLE};
-	struct nk_thread *t;
-
-	CHECK_EQ(nk_thread_create(nk, &attr, &t), 0);
-	return t;
-}
-
-static pthread_t start_load(int linux_cpu)
-{
-	struct sched_param param = {.sched_priority = 50};
-	pthread_attr_t pattr;
-	pthread_t loader;
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(linux_cpu, &set);
-	pthread_attr_init(&pattr);
-	pthread_attr_setaffinity_np(&pattr, sizeof(set), &set);
-	pthread_attr_setinheritsched(&pattr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&pattr, SCHED_FIFO);
-	pthread_attr_setschedparam(&pattr, &param);
-	CHECK_EQ(pthread_create(&loader, &pattr, load, NULL), 0);
-	pthread_attr_destroy(&pattr);
-	return loader;
-}
-
 TEST(kick_during_the_lowering_keeps_the_shadow_above_the_load)
 {
 	struct nk_instance_attr attr = {.nr_cpus = 2, .main_priority = 10};
@@ -186,9 +143,9 @@ TEST(kick_during_the_lowering_keeps_the_shadow_above_the_load)
 	CHECK_EQ(sem_init(&load_go, 0, 0), 0);
 	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
 	CHECK_EQ(nk_sem_init(nk, &wake, "wake", 0, 0, NK_SYNCH_FIFO), 0);
-	loader = start_load(linux_cpu[1]);
-	hi = thread("urgent", 200, 1);
-	low = thread("spinner", 5, 1);
+	loader = live_test_fifo_thread(linux_cpu[1], 50, load, NULL);
+	hi = live_test_thread(nk, "urgent", 200, 1);
+	low = live_test_thread(nk, "spinner", 5, 1);
 	CHECK_EQ(nk_thread_start(hi, urgent, NULL), 0);
 	CHECK_EQ(nk_thread_host(low, &tid, NULL), 0);
 	atomic_store(&spinner_tid, tid);

@@ -21,6 +21,7 @@
  * has handed over.  Needs SCHED_FIFO: skipped (77) without it.
  */
 #include "harness.h"
+#include "support/threads.h"
 
 #include <fusion/fusion.h>
 
@@ -37,27 +38,16 @@ static struct nk_instance *nk;
 static _Atomic int load_go, load_running, urgent_saw_load;
 static volatile int spin_stop;
 
-static long long mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* The other real-time process's thread: waits for its cue, then loops. */
 static void *load(void *arg)
 {
 	struct timespec nap = {0, MS / 2};
-	long long until;
 
 	(void)arg;
 	while (!atomic_load(&load_go))
 		nanosleep(&nap, NULL);
 	atomic_store(&load_running, 1);
-	until = mono() + LOAD_NS;
-	while (mono() < until)
-		;
+	live_test_spin(LOAD_NS);
 	atomic_store(&load_running, 0);
 	return NULL;
 }
@@ -76,10 +66,10 @@ static void urgent(void *arg)
  */
 static void urgent_once_loaded(void *arg)
 {
-	long long give_up = mono() + 10000 * MS;
+	long long give_up = live_test_now() + 10000 * MS;
 
 	(void)arg;
-	while (!atomic_load(&load_running) && mono() < give_up)
+	while (!atomic_load(&load_running) && live_test_now() < give_up)
 		CHECK(nk_thread_sleep(nk, MS, NK_RELATIVE) >= 0);
 	urgent(NULL);
 }
@@ -106,12 +96,12 @@ static void spinner(void *arg)
  */
 static void holder(void *arg)
 {
-	long long give_up = mono() + 10000 * MS;
+	long long give_up = live_test_now() + 10000 * MS;
 
 	CHECK_EQ(nk_thread_start(arg, urgent_body, NULL), 0);
 	nk_lock(nk);
 	atomic_store(&load_go, 1);
-	while (!atomic_load(&load_running) && mono() < give_up)
+	while (!atomic_load(&load_running) && live_test_now() < give_up)
 		;
 	nk_unlock(nk);
 }
@@ -130,16 +120,6 @@ static void sleeper(void *arg)
 		CHECK(nk_thread_sleep(nk, 2 * MS, NK_RELATIVE) >= 0);
 }
 
-static struct nk_thread *thread(const char *name, int prio)
-{
-	struct nk_thread_attr attr = {
-	    .name = name, .priority = prio, .flags = NK_THREAD_JOINABLE};
-	struct nk_thread *t;
-
-	CHECK_EQ(nk_thread_create(nk, &attr, &t), 0);
-	return t;
-}
-
 /* The Linux CPU of RT CPU 0: where main, pinned there, runs. */
 static int rt_linux_cpu(void)
 {
@@ -156,10 +136,6 @@ static int rt_linux_cpu(void)
 static pthread_t start(void)
 {
 	struct nk_instance_attr attr = {.main_priority = 10};
-	struct sched_param param = {.sched_priority = 50};
-	pthread_attr_t pattr;
-	pthread_t loader;
-	cpu_set_t set;
 
 	if (!test_fifo_allowed())
 		exit(77);
@@ -167,16 +143,7 @@ static pthread_t start(void)
 	atomic_store(&urgent_saw_load, 0);
 	spin_stop = 0;
 	CHECK_EQ(nk_instance_create(&attr, &nk), 0);
-	CPU_ZERO(&set);
-	CPU_SET(rt_linux_cpu(), &set);
-	pthread_attr_init(&pattr);
-	pthread_attr_setaffinity_np(&pattr, sizeof(set), &set);
-	pthread_attr_setinheritsched(&pattr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&pattr, SCHED_FIFO);
-	pthread_attr_setschedparam(&pattr, &param);
-	CHECK_EQ(pthread_create(&loader, &pattr, load, NULL), 0);
-	pthread_attr_destroy(&pattr);
-	return loader;
+	return live_test_fifo_thread(rt_linux_cpu(), 50, load, NULL);
 }
 
 static void finish(pthread_t loader)
@@ -194,8 +161,8 @@ static void below_the_load(const char *name, void (*body)(void *),
 			   void (*entry)(void *))
 {
 	pthread_t loader = start();
-	struct nk_thread *hi = thread("urgent", 200);
-	struct nk_thread *low = thread(name, 5);
+	struct nk_thread *hi = live_test_thread(nk, "urgent", 200, 0);
+	struct nk_thread *low = live_test_thread(nk, name, 5, 0);
 
 	urgent_body = entry;
 	CHECK_EQ(nk_thread_start(low, body, hi), 0);
@@ -222,7 +189,7 @@ TEST(idle_handover_arms_the_timer_above_the_load)
 TEST(idle_waiter_hands_over_above_the_load)
 {
 	pthread_t loader = start();
-	struct nk_thread *hi = thread("urgent", 200);
+	struct nk_thread *hi = live_test_thread(nk, "urgent", 200, 0);
 
 	/* urgent runs at once and sleeps; main, parking last, is the idle
 	 * CPU's waiter when its timer fires under the load. */

@@ -15,6 +15,7 @@
  */
 #include "harness.h"
 #include "support/in_poll.h"
+#include "support/threads.h"
 #include "support/two_cpus.h"
 
 #include <fusion/fusion.h>
@@ -60,13 +61,8 @@ static void waits_for_ever(void *arg)
 static struct nk_thread *spawn(const char *name, int prio, int cpu,
 			       nk_thread_fn fn)
 {
-	struct nk_thread_attr attr = {.name = name,
-				      .priority = prio,
-				      .cpu = cpu,
-				      .flags = NK_THREAD_JOINABLE};
-	struct nk_thread *t;
+	struct nk_thread *t = live_test_thread(nk, name, prio, cpu);
 
-	CHECK_EQ(nk_thread_create(nk, &attr, &t), 0);
 	CHECK_EQ(nk_thread_start(t, fn, NULL), 0);
 	return t;
 }

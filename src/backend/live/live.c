@@ -163,16 +163,17 @@ static void shadow_boost(struct live *live, struct live_shadow *s)
 
 /*
  * @s, the caller, back at its own priority after a boost: the bare
- * system call, safe in a signal handler, and not taken for a stray one.  Not
- * while a kick is on its way or noted and not honoured yet: that kick found the
- * boost in place and left it to us (shadow_boost), and the caller may be
- * current again already (a thread that was to park finds its gate open), with
- * the preemption still to make above the load that made the boost needed.
- * preempt_all lowers it once honoured.  The kick is looked for after
- * the exchange: one that found the boost still in place is seen.  One
- * that did not raises us itself, maybe before our lowering takes effect:
- * @lowering, counted before the exchange, has it raise us again until
- * we are out, and a boost found then is taken back up.
+ * system call, safe in a signal handler, and not taken for a stray one.
+ * Not while a kick is on its way or noted and not honoured yet: that
+ * kick found the boost in place and left it to us (shadow_boost), and
+ * the caller may be current again already (a thread that was to park
+ * finds its gate open), with the preemption still to make above the
+ * load that made the boost needed.  preempt_all lowers it once
+ * honoured.  The kick is looked for after the exchange: one that found
+ * the boost still in place is seen.  One that did not raises us itself,
+ * maybe before our lowering takes effect: @lowering, counted before the
+ * exchange, has it raise us again until we are out, and a boost found
+ * then is taken back up.
  */
 static void shadow_unboost(struct live_shadow *s)
 {
