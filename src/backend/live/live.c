@@ -62,6 +62,8 @@ static __thread volatile bool live_preempt_pending;
 static __thread volatile bool live_preempting;
 /* Set while an idle shadow runs the timer handler: interrupt context. */
 static __thread bool live_irq_ctx;
+/* In interrupt context: the idle waiter's own handler made it current. */
+static __thread bool live_self_woken;
 /* Where a shadow of ours goes to end from its kick (see shadow_main). */
 static __thread sigjmp_buf *live_exit_point;
 /* Set while nk_consume spins: nucleus code, outside the lock. */
@@ -562,15 +564,17 @@ static void leave_idle(struct live_cpu *c, struct live_shadow *s)
 /*
  * Lock held: a handler that @s ran as @c's idle waiter made @s current
  * (its period came, its device spoke).  Unless it was killed, it goes on
- * at once, the lock kept: its gate, to open at the release, is not
- * opened, and the handler's section ends as a release and a retake
- * would end it.  A periodic thread's wake-up then takes the lock once.
+ * at once, the lock kept: its gate is not opened, and the handler's
+ * section ends as a release and a retake would end it.  A periodic
+ * thread's wake-up then takes the lock once.  @woken: the switch saw it
+ * wake itself (live_self_woken) and left its gate alone; otherwise a
+ * switch by way of a waiter gone meanwhile left an open pending.
  */
 static bool resume_at_once(struct live *live, struct live_cpu *c,
-			   struct live_shadow *s)
+			   struct live_shadow *s, bool woken)
 {
 	if (atomic_load(&c->sh->current) != s || atomic_load(&s->killed) ||
-	    !pending_drop(&live_opens, s))
+	    (!woken && !pending_drop(&live_opens, s)))
 		return false;
 	if (live->sh->journal)
 		nk_journal_commit(live->sh->journal);
@@ -600,7 +604,7 @@ static bool park_idle(struct live *live, struct live_shadow *s,
 		struct epoll_event events[LIVE_EVENTS];
 		struct live_shadow *next;
 		unsigned int ours = live_signals;
-		bool interrupted = false, waiter;
+		bool interrupted = false, waiter, woken;
 		int n;
 
 		/*
@@ -621,7 +625,11 @@ static bool park_idle(struct live *live, struct live_shadow *s,
 		 * section that made it, it never happened. */
 		take(live, TAKE_HANDLER);
 		live_note_cpu(c->sh);
-		next = atomic_exchange(&c->sh->handoff, NULL);
+		/* Read and cleared under the lock only: no exchange needed. */
+		next =
+		    atomic_load_explicit(&c->sh->handoff, memory_order_relaxed);
+		if (next)
+			atomic_store(&c->sh->handoff, NULL);
 		live_irq_ctx = true;
 		live_idle_take(live, c, events, n);
 		/*
@@ -632,11 +640,17 @@ static bool park_idle(struct live *live, struct live_shadow *s,
 		if (interrupted && live_signals == ours)
 			live->handlers->interrupted(live->nk, s->thread);
 		live_irq_ctx = false;
+		woken = live_self_woken;
+		live_self_woken = false;
 		waiter = atomic_load(&c->sh->idle_waiter) == s;
-		if (!waiter && next == NULL && resume_at_once(live, c, s)) {
+		if (!waiter && next == NULL &&
+		    resume_at_once(live, c, s, woken)) {
 			shadow_unboost(s);
 			return true;
 		}
+		/* Its gate is its way on after all: opened at the release. */
+		if (woken)
+			open_at_release(live, s);
 		if (waiter)
 			until = idle_until(live, c, s);
 		else
@@ -993,9 +1007,15 @@ static void live_switch_to(void *priv, void *prev, void *next,
 		}
 	}
 	if (p == NULL) {
-		/* Interrupt or idle context: it keeps the lock. */
-		if (n)
+		/* Interrupt or idle context: it keeps the lock.  A handler
+		 * run by the idle waiter that woke the waiter itself leaves
+		 * it to go on at once (park_idle), its gate untouched. */
+		if (n && n == live_self && waiter == n && live_irq_ctx) {
+			owe_open(live, n); /* no debt left from before */
+			live_self_woken = true;
+		} else if (n) {
 			wake_on_idle(&live->cpus[n->cpu], waiter, n);
+		}
 		return;
 	}
 	/*
