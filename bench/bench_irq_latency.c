@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 		pthread_join(raw_threads[i], NULL);
 	}
 
-	printf("%ld rounds in turn, RT CPU %d, writer CPU %d, "
+	printf("%ld samples per side in turn, RT CPU %d, writer CPU %d, "
 	       "FIFO %d (nucleus %d)%s\n",
 	       nr_samples, cpu, writer_cpu, param.sched_priority, RT_PRIO,
 	       nr_sides < NR_SIDES ? ", no SUD here: no raw+SUD side" : "");
