@@ -147,13 +147,16 @@ static void *raw_body(void *arg)
 {
 	enum side side = (enum side)(intptr_t)arg;
 	struct epoll_event ev = {.events = EPOLLIN};
-	int ep = epoll_create1(EPOLL_CLOEXEC);
+	int ep;
 
 	if (side == RAW_SUD) {
-		atomic_store(&sud_state, sud_on() ? 1 : -1);
-		if (atomic_load(&sud_state) < 0)
+		bool on = sud_on();
+
+		atomic_store(&sud_state, on ? 1 : -1);
+		if (!on)
 			return NULL;
 	}
+	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, efds[side], &ev))
 		return NULL;
 	for (;;) {
