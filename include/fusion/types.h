@@ -50,11 +50,17 @@ enum nk_wake {
 #define nk_export __attribute__((visibility("default")))
 #define nk_likely(x) __builtin_expect(!!(x), 1)
 #define nk_unlikely(x) __builtin_expect(!!(x), 0)
+/* On the path every wake-up takes (block, interrupt, wake, switch):
+ * grouped in .text.hot, whose few pages come back into the caches
+ * together after the CPU idled (docs/architecture.md, "The wake-up
+ * path"). */
+#define nk_hot __attribute__((hot))
 #else
 #define nk_must_check
 #define nk_export
 #define nk_likely(x) (x)
 #define nk_unlikely(x) (x)
+#define nk_hot
 #endif
 /** @endcond */
 

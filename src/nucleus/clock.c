@@ -9,7 +9,7 @@ static bool tbase_valid(const struct nk_tbase *tb)
 	return tb && tb->magic == NK_TBASE_MAGIC;
 }
 
-nk_time_t nk_now(struct nk_instance *nk)
+nk_hot nk_time_t nk_now(struct nk_instance *nk)
 {
 	return nk_instance_valid(nk) ? nk_clock_now(nk) : 0;
 }

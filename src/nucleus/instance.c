@@ -440,13 +440,13 @@ void nk_trace_handle_watchdog(struct nk_instance *nk, int cpu, const char *name,
 		nk->trace(nk->trace_ctx, &rec);
 }
 
-void nk_lock(struct nk_instance *nk)
+nk_hot void nk_lock(struct nk_instance *nk)
 {
 	if (nk_instance_valid(nk))
 		nk_lock_acquire(nk);
 }
 
-void nk_unlock(struct nk_instance *nk)
+nk_hot void nk_unlock(struct nk_instance *nk)
 {
 	nk_check_locked(nk);
 	if (nk_instance_valid(nk))

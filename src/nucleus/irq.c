@@ -11,7 +11,7 @@
 
 /* The head domain's handler of each CPU's timer IRQ: the timers due
  * when it started. */
-static void timer_irq(unsigned int irq, void *cookie)
+static nk_hot void timer_irq(unsigned int irq, void *cookie)
 {
 	struct nk_instance *nk = cookie;
 
@@ -43,13 +43,13 @@ const struct ipipe_host nk_ipipe_host = {
     .irq_exit = irq_exit,
 };
 
-void nk_irq_handle_timer(struct nk_instance *nk, int cpu, nk_time_t now)
+nk_hot void nk_irq_handle_timer(struct nk_instance *nk, int cpu, nk_time_t now)
 {
 	ipipe_handle_timer(nk->pipeline, cpu, now);
 }
 
-void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq,
-		   nk_time_t now)
+nk_hot void nk_irq_handle(struct nk_instance *nk, int cpu, unsigned int irq,
+			  nk_time_t now)
 {
 	ipipe_handle_irq(nk->pipeline, cpu, irq, now);
 }

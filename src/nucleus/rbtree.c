@@ -131,8 +131,8 @@ static void insert_fixup(struct nk_rbtree *tree, struct nk_rbnode *node)
 	paint(tree->root, 0);
 }
 
-void nk_rbtree_insert(struct nk_rbtree *tree, struct nk_rbnode *node,
-		      nk_rbcompare_t compare)
+nk_hot void nk_rbtree_insert(struct nk_rbtree *tree, struct nk_rbnode *node,
+			     nk_rbcompare_t compare)
 {
 	struct nk_rbnode **link = &tree->root, *parent = NULL;
 	bool leftmost = true;
@@ -249,7 +249,7 @@ static void erase_fixup(struct nk_rbtree *tree, struct nk_rbnode *node,
 		paint(node, 0);
 }
 
-void nk_rbtree_erase(struct nk_rbtree *tree, struct nk_rbnode *node)
+nk_hot void nk_rbtree_erase(struct nk_rbtree *tree, struct nk_rbnode *node)
 {
 	struct nk_rbnode *child, *parent, *succ;
 	bool removed_black;

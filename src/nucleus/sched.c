@@ -55,7 +55,7 @@ static int sched_top_prio(const struct nk_sched *sched)
 	return word * 32 + bit;
 }
 
-void nk_sched_enqueue(struct nk_thread *thread, bool at_head)
+nk_hot void nk_sched_enqueue(struct nk_thread *thread, bool at_head)
 {
 	struct nk_sched *sched = thread->sched;
 	int prio = thread->prio;
@@ -73,7 +73,7 @@ void nk_sched_enqueue(struct nk_thread *thread, bool at_head)
 	thread->state |= NK_THREAD_READY;
 }
 
-void nk_sched_dequeue(struct nk_thread *thread)
+nk_hot void nk_sched_dequeue(struct nk_thread *thread)
 {
 	struct nk_sched *sched = thread->sched;
 	int prio = thread->prio;
@@ -103,14 +103,14 @@ static struct nk_thread *sched_pop(struct nk_sched *sched)
 	return next;
 }
 
-void nk_sched_mark(struct nk_sched *sched)
+nk_hot void nk_sched_mark(struct nk_sched *sched)
 {
 	nk_sched_note(sched);
 	sched->resched = true;
 }
 
 /* Charge the time since the last switch to the current thread. */
-void nk_sched_account(struct nk_sched *sched, nk_time_t now)
+nk_hot void nk_sched_account(struct nk_sched *sched, nk_time_t now)
 {
 	struct nk_thread *curr = sched->curr;
 
@@ -124,7 +124,7 @@ void nk_sched_account(struct nk_sched *sched, nk_time_t now)
 }
 
 /* Round robin: the quantum runs while the thread is current. */
-void nk_sched_rr_arm(struct nk_sched *sched)
+nk_hot void nk_sched_rr_arm(struct nk_sched *sched)
 {
 	struct nk_thread *curr = sched->curr;
 
@@ -264,7 +264,7 @@ static void sched_move(struct nk_thread *thread, struct nk_sched *to,
  * CPU) are applied before it returns to its caller, on the CPU it is
  * back on: it may have been moved meanwhile.
  */
-static void sched_reschedule(struct nk_sched *sched)
+static nk_hot void sched_reschedule(struct nk_sched *sched)
 {
 	while (sched->resched) {
 		struct nk_thread *curr = sched->curr, *next;
@@ -311,7 +311,7 @@ static void sched_reschedule(struct nk_sched *sched)
 	}
 }
 
-void nk_sched_run(struct nk_instance *nk)
+nk_hot void nk_sched_run(struct nk_instance *nk)
 {
 	struct nk_thread *self;
 

@@ -60,7 +60,8 @@ static bool take_args_valid(const struct nk_sem *sem, enum nk_tmode mode)
 	return sem_valid(sem) && (mode == NK_RELATIVE || mode == NK_ABSOLUTE);
 }
 
-int nk_sem_take(struct nk_sem *sem, nk_time_t timeout, enum nk_tmode mode)
+nk_hot int nk_sem_take(struct nk_sem *sem, nk_time_t timeout,
+		       enum nk_tmode mode)
 {
 	struct nk_instance *nk;
 	int ret;
@@ -96,7 +97,7 @@ static inline int sem_give(struct nk_sem *sem)
 	return 0;
 }
 
-int nk_sem_give(struct nk_sem *sem)
+nk_hot int nk_sem_give(struct nk_sem *sem)
 {
 	struct nk_instance *nk;
 	int ret;

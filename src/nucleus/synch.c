@@ -107,7 +107,8 @@ void nk_synch_update_chain(struct nk_thread *thread)
 	}
 }
 
-static void synch_enqueue(struct nk_synch *synch, struct nk_thread *thread)
+static nk_hot void synch_enqueue(struct nk_synch *synch,
+				 struct nk_thread *thread)
 {
 	struct nk_list *pos;
 
@@ -127,7 +128,8 @@ static void synch_enqueue(struct nk_synch *synch, struct nk_thread *thread)
 	synch->nr_waiters++;
 }
 
-static void synch_dequeue(struct nk_synch *synch, struct nk_thread *thread)
+static nk_hot void synch_dequeue(struct nk_synch *synch,
+				 struct nk_thread *thread)
 {
 	nk_journal_obj(synch);
 	nk_journal_obj(thread);
@@ -155,8 +157,8 @@ void nk_synch_forget_waiter(struct nk_thread *thread)
 		nk_synch_update_chain(synch->owner);
 }
 
-static void synch_wake(struct nk_synch *synch, struct nk_thread *thread,
-		       unsigned int info)
+static nk_hot void synch_wake(struct nk_synch *synch, struct nk_thread *thread,
+			      unsigned int info)
 {
 	synch_dequeue(synch, thread);
 	thread->info |= info;
@@ -241,8 +243,8 @@ int nk_synch_destroy(struct nk_synch *synch)
 	return ret < 0 ? ret : 0;
 }
 
-static int synch_block(struct nk_synch *synch, struct nk_thread *self,
-		       nk_time_t date)
+static nk_hot int synch_block(struct nk_synch *synch, struct nk_thread *self,
+			      nk_time_t date)
 {
 	struct nk_instance *nk = synch->nk;
 
@@ -272,8 +274,8 @@ static int synch_may_block(struct nk_synch *synch, struct nk_thread **self,
 	return 0;
 }
 
-int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, size_t size,
-		       nk_time_t timeout, enum nk_tmode mode)
+nk_hot int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, size_t size,
+			      nk_time_t timeout, enum nk_tmode mode)
 {
 	struct nk_thread *self;
 	void *seen = ctx;
@@ -306,8 +308,8 @@ int nk_synch_sleep_ctx(struct nk_synch *synch, void *ctx, size_t size,
 	return ret;
 }
 
-int nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout,
-		   enum nk_tmode mode)
+nk_hot int nk_synch_sleep(struct nk_synch *synch, nk_time_t timeout,
+			  enum nk_tmode mode)
 {
 	nk_check_locked(synch_instance(synch));
 	return nk_synch_sleep_ctx(synch, NULL, 0, timeout, mode);
@@ -343,7 +345,7 @@ void *nk_synch_waiter_ctx(struct nk_thread *thread)
 	return thread->wait_ctx;
 }
 
-struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch)
+nk_hot struct nk_thread *nk_synch_wakeup_one(struct nk_synch *synch)
 {
 	struct nk_thread *thread;
 

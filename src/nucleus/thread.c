@@ -15,8 +15,8 @@
 
 /* --- the block/release core (lock held) --- */
 
-void nk_thread_block(struct nk_thread *thread, unsigned int bits,
-		     nk_time_t date, struct nk_synch *wchan)
+nk_hot void nk_thread_block(struct nk_thread *thread, unsigned int bits,
+			    nk_time_t date, struct nk_synch *wchan)
 {
 	struct nk_sched *sched = thread->sched;
 
@@ -34,7 +34,7 @@ void nk_thread_block(struct nk_thread *thread, unsigned int bits,
 		nk_sched_mark(sched);
 }
 
-void nk_thread_release(struct nk_thread *thread, unsigned int bits)
+nk_hot void nk_thread_release(struct nk_thread *thread, unsigned int bits)
 {
 	struct nk_sched *sched = thread->sched;
 
@@ -57,7 +57,7 @@ void nk_thread_release(struct nk_thread *thread, unsigned int bits)
 		nk_sched_mark(sched);
 }
 
-int nk_thread_wait_result(struct nk_thread *thread)
+nk_hot int nk_thread_wait_result(struct nk_thread *thread)
 {
 	unsigned int info = thread->info;
 
@@ -73,7 +73,7 @@ int nk_thread_wait_result(struct nk_thread *thread)
 }
 
 /* Timeout of a sleep or a wait: the thread's resource timer. */
-void nk_thread_timeout(struct nk_timer *timer)
+nk_hot void nk_thread_timeout(struct nk_timer *timer)
 {
 	struct nk_thread *thread = timer->cookie;
 	struct nk_instance *nk = thread->nk;
@@ -356,7 +356,7 @@ static void __attribute__((noreturn)) thread_do_exit(struct nk_thread *self)
 	__builtin_unreachable();
 }
 
-void nk_thread_check_cancel(struct nk_thread *thread)
+nk_hot void nk_thread_check_cancel(struct nk_thread *thread)
 {
 	if (thread->info & NK_INFO_CANCEL)
 		thread_do_exit(thread);
@@ -638,7 +638,7 @@ int nk_thread_yield(struct nk_instance *nk)
 
 /* Sleep the caller until @date, still to come.  Lock held, caller may
  * block. */
-static int thread_delay(struct nk_thread *self, nk_time_t date)
+static nk_hot int thread_delay(struct nk_thread *self, nk_time_t date)
 {
 	struct nk_instance *nk = self->nk;
 
@@ -741,7 +741,8 @@ int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
 	return ret;
 }
 
-int nk_thread_wait_period(struct nk_instance *nk, unsigned long *overruns)
+nk_hot int nk_thread_wait_period(struct nk_instance *nk,
+				 unsigned long *overruns)
 {
 	struct nk_thread *self;
 	nk_time_t now;

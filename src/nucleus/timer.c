@@ -27,7 +27,8 @@ static inline struct nk_instance *timer_instance(const struct nk_timer *timer)
 	return timer_valid(timer) ? timer->nk : NULL;
 }
 
-static int timer_compare(const struct nk_rbnode *a, const struct nk_rbnode *b)
+static nk_hot int timer_compare(const struct nk_rbnode *a,
+				const struct nk_rbnode *b)
 {
 	nk_time_t da = nk_container_of(a, struct nk_timer, node)->date;
 	nk_time_t db = nk_container_of(b, struct nk_timer, node)->date;
@@ -85,7 +86,7 @@ static void timer_fire(struct nk_timer *timer)
 	}
 }
 
-void nk_timer_reprogram(struct nk_sched *sched, int member)
+nk_hot void nk_timer_reprogram(struct nk_sched *sched, int member)
 {
 	struct nk_rbnode *first = nk_rbtree_first(&sched->timers[member]);
 	nk_time_t when =
@@ -113,7 +114,7 @@ static void timer_dequeue(struct nk_timer *timer)
 }
 
 /* Into the tree of the member that may run it: see the top. */
-static void timer_enqueue(struct nk_timer *timer)
+static nk_hot void timer_enqueue(struct nk_timer *timer)
 {
 	nk_journal_obj(timer);
 	timer->tree = timer->owner >= 0 ? timer->owner : timer->nk->member;
@@ -166,8 +167,8 @@ void nk_timer_migrate(struct nk_timer *timer, int cpu)
 	timer_reprogram_both(timer, old, tree);
 }
 
-int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
-			  nk_time_t interval, enum nk_tmode mode)
+nk_hot int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
+				 nk_time_t interval, enum nk_tmode mode)
 {
 	nk_time_t date;
 	bool was_armed;
@@ -195,7 +196,7 @@ int nk_timer_start_locked(struct nk_timer *timer, nk_time_t value,
 	return 0;
 }
 
-void nk_timer_stop_locked(struct nk_timer *timer)
+nk_hot void nk_timer_stop_locked(struct nk_timer *timer)
 {
 	nk_check_locked(timer_instance(timer));
 	if (!timer_valid(timer) || !timer->armed)
@@ -250,7 +251,7 @@ nk_time_t nk_timer_date(struct nk_timer *timer)
 
 /* Backend handler: the programmed date of @cpu, for this process's
  * member, has passed. */
-void nk_timer_handler(struct nk_instance *nk, int cpu, nk_time_t now)
+nk_hot void nk_timer_handler(struct nk_instance *nk, int cpu, nk_time_t now)
 {
 	struct nk_sched *sched = &nk->scheds[cpu];
 	struct nk_rbtree *tree = &sched->timers[nk->member];

@@ -25,7 +25,7 @@ static unsigned int log_pop(struct ipipe_log *log)
 	return irq;
 }
 
-void ipipe_irq_done(struct ipipe *pipe, unsigned int irq)
+nk_hot void ipipe_irq_done(struct ipipe *pipe, unsigned int irq)
 {
 	if (pipe->inflight[irq] && --pipe->inflight[irq] == 0 &&
 	    pipe->kind[irq] == IPIPE_IRQ_SOURCE) {
@@ -100,9 +100,9 @@ static void trace_irq(struct ipipe *pipe, struct ipipe_domain *d, int cpu,
  * clock).  Returns the date it ended, read once for its run time: the
  * start of a handler run right after it.
  */
-static nk_time_t run_handler(struct ipipe *pipe, struct ipipe_domain *d,
-			     int cpu, unsigned int irq, bool unlocked,
-			     nk_time_t start)
+static nk_hot nk_time_t run_handler(struct ipipe *pipe, struct ipipe_domain *d,
+				    int cpu, unsigned int irq, bool unlocked,
+				    nk_time_t start)
 {
 	struct ipipe_entry *e = &d->irqs[irq];
 	ipipe_handler_t handler = e->handler;
@@ -135,8 +135,8 @@ static nk_time_t run_handler(struct ipipe *pipe, struct ipipe_domain *d,
 }
 
 /* The next arrival a side may replay, most urgent domain first. */
-static struct ipipe_domain *next_pending(struct ipipe *pipe, bool root_side,
-					 int *cpu)
+static nk_hot struct ipipe_domain *next_pending(struct ipipe *pipe,
+						bool root_side, int *cpu)
 {
 	struct nk_list *pos;
 
@@ -161,7 +161,7 @@ static struct ipipe_domain *next_pending(struct ipipe *pipe, bool root_side,
  * Replay head-side logs of @cpu from @start on; handlers may raise more
  * arrivals.  Each handler starts when the one before it ended.
  */
-static void sync_head(struct ipipe *pipe, int cpu, nk_time_t start)
+static nk_hot void sync_head(struct ipipe *pipe, int cpu, nk_time_t start)
 {
 	struct ipipe_domain *d;
 
@@ -239,8 +239,8 @@ static bool head_runs_at_once(struct ipipe *pipe, int cpu, unsigned int irq,
 
 /* @irq arrived on @cpu at @now: the storm guard's date, and the start
  * of the first handler it runs (what its handlers raised follows). */
-static void handle_arrival(struct ipipe *pipe, int cpu, unsigned int irq,
-			   nk_time_t now)
+static nk_hot void handle_arrival(struct ipipe *pipe, int cpu, unsigned int irq,
+				  nk_time_t now)
 {
 	if (ipipe_storm_admit(pipe, cpu, irq, now) &&
 	    !head_runs_at_once(pipe, cpu, irq, &now))
@@ -248,13 +248,13 @@ static void handle_arrival(struct ipipe *pipe, int cpu, unsigned int irq,
 	sync_head(pipe, cpu, now);
 }
 
-void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq,
-		      nk_time_t now)
+nk_hot void ipipe_handle_irq(struct ipipe *pipe, int cpu, unsigned int irq,
+			     nk_time_t now)
 {
 	handle_arrival(pipe, cpu, irq, now);
 }
 
-void ipipe_handle_timer(struct ipipe *pipe, int cpu, nk_time_t now)
+nk_hot void ipipe_handle_timer(struct ipipe *pipe, int cpu, nk_time_t now)
 {
 	handle_arrival(pipe, cpu, IPIPE_TIMER_IRQ(cpu), now);
 }

@@ -65,8 +65,8 @@ static void storm(struct ipipe *pipe, int cpu, unsigned int irq, nk_time_t now)
 		pipe->be->source_mask(pipe->be_priv, irq);
 }
 
-bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq,
-		       nk_time_t now)
+nk_hot bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq,
+			      nk_time_t now)
 {
 	struct ipipe_storm *s = &pipe->storm[irq];
 
@@ -89,7 +89,8 @@ bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq,
 	return false;
 }
 
-void ipipe_storm_charge(struct ipipe *pipe, unsigned int irq, nk_time_t ns)
+nk_hot void ipipe_storm_charge(struct ipipe *pipe, unsigned int irq,
+			       nk_time_t ns)
 {
 	if (irq < IPIPE_FIRST_VIRQ)
 		pipe->storm[irq].handler_ns += ns;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "futex.h"
 
+#include <fusion/types.h>
+
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -145,15 +147,15 @@ void be_gate_unhold(struct be_gate *gate)
 	atomic_fetch_sub_explicit(&gate->held, 1, memory_order_release);
 }
 
-void be_gate_owe(struct be_gate *gate, uint32_t debtor)
+nk_hot void be_gate_owe(struct be_gate *gate, uint32_t debtor)
 {
 	uint32_t v = atomic_load_explicit(&gate->word, memory_order_relaxed);
 
 	while (v >> BE_GATE_OWED_SHIFT != debtor &&
 	       !atomic_compare_exchange_weak_explicit(
-	    &gate->word, &v,
-	    (v & BE_GATE_FLAGS) | debtor << BE_GATE_OWED_SHIFT,
-	    memory_order_relaxed, memory_order_relaxed))
+		   &gate->word, &v,
+		   (v & BE_GATE_FLAGS) | debtor << BE_GATE_OWED_SHIFT,
+		   memory_order_relaxed, memory_order_relaxed))
 		;
 }
 
@@ -165,8 +167,7 @@ bool be_gate_pay(struct be_gate *gate, uint32_t debtor)
 		if (v >> BE_GATE_OWED_SHIFT != debtor)
 			return false;
 	} while (!atomic_compare_exchange_weak_explicit(
-	    &gate->word, &v,
-	    (v | BE_GATE_OPEN) & BE_GATE_FLAGS,
+	    &gate->word, &v, (v | BE_GATE_OPEN) & BE_GATE_FLAGS,
 	    memory_order_acq_rel, memory_order_relaxed));
 	gate_wake(gate, v);
 	return true;
@@ -246,7 +247,7 @@ int be_gate_wait_for(struct be_gate *gate, long ns)
 	return 0;
 }
 
-bool be_gate_poll_begin(struct be_gate *gate, int efd, pid_t tid)
+nk_hot bool be_gate_poll_begin(struct be_gate *gate, int efd, pid_t tid)
 {
 	uint32_t seen;
 
@@ -262,7 +263,7 @@ bool be_gate_poll_begin(struct be_gate *gate, int efd, pid_t tid)
 	return gate_take(gate, BE_GATE_POLLING, &seen);
 }
 
-int be_gate_poll_sleep(struct be_gate *gate, int64_t until)
+nk_hot int be_gate_poll_sleep(struct be_gate *gate, int64_t until)
 {
 	struct timespec at = {.tv_sec = until / 1000000000,
 			      .tv_nsec = until % 1000000000};
@@ -281,7 +282,7 @@ int be_gate_poll_sleep(struct be_gate *gate, int64_t until)
 	return EINTR;
 }
 
-void be_gate_poll_end(struct be_gate *gate)
+nk_hot void be_gate_poll_end(struct be_gate *gate)
 {
 	atomic_fetch_and_explicit(&gate->word,
 				  ~(BE_GATE_POLLING | BE_GATE_RUNG),

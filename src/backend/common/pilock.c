@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "pilock.h"
 
+#include <fusion/types.h>
+
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -95,7 +97,7 @@ void be_pilock_init(struct be_pilock *lock, bool shared)
 	lock->private_flag = shared ? 0 : FUTEX_PRIVATE_FLAG;
 }
 
-enum be_pilock_taken be_pilock_acquire(struct be_pilock *lock)
+nk_hot enum be_pilock_taken be_pilock_acquire(struct be_pilock *lock)
 {
 	uint32_t tid = self_tid();
 	int ret;
@@ -108,8 +110,8 @@ enum be_pilock_taken be_pilock_acquire(struct be_pilock *lock)
 	return pilock_taken(ret);
 }
 
-enum be_pilock_taken be_pilock_acquire_unless(struct be_pilock *lock,
-					      _Atomic bool *abandon)
+nk_hot enum be_pilock_taken be_pilock_acquire_unless(struct be_pilock *lock,
+						     _Atomic bool *abandon)
 {
 	uint32_t tid = self_tid();
 
@@ -134,7 +136,7 @@ enum be_pilock_taken be_pilock_acquire_unless(struct be_pilock *lock,
 	}
 }
 
-void be_pilock_release(struct be_pilock *lock)
+nk_hot void be_pilock_release(struct be_pilock *lock)
 {
 	uint32_t tid = self_tid();
 

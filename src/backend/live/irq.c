@@ -82,7 +82,7 @@ void live_irq_wake(struct live_cpu *cpu)
 	be_efd_signal(cpu->irq_efd);
 }
 
-void live_timer_sync(struct live_cpu *c)
+nk_hot void live_timer_sync(struct live_cpu *c)
 {
 	nk_time_t when = atomic_load(c->deadline);
 	struct itimerspec its = {0};
@@ -124,7 +124,7 @@ bool live_idle_on_gate(struct live_cpu *c)
 	return atomic_load(&c->watched) == 0;
 }
 
-nk_time_t live_timer_idle(struct live *live, struct live_cpu *c)
+nk_hot nk_time_t live_timer_idle(struct live *live, struct live_cpu *c)
 {
 	nk_time_t when = atomic_load(c->deadline);
 
@@ -163,8 +163,8 @@ static bool timer_due(struct live *live, struct live_cpu *c, nk_time_t now)
  * reading that checks the timer dates the first arrival too, whose
  * handler starts then; one after a handler ran is dated anew.
  */
-static void take_events(struct live *live, struct live_cpu *c, int epfd,
-			struct epoll_event *events, int n)
+static nk_hot void take_events(struct live *live, struct live_cpu *c, int epfd,
+			       struct epoll_event *events, int n)
 {
 	for (;;) {
 		nk_time_t now = live_clock();
@@ -280,8 +280,10 @@ bool live_poll_timeout_probe(void)
 	return ok;
 }
 
-int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
-		   struct epoll_event events[LIVE_EVENTS], bool *interrupted)
+nk_hot int live_idle_poll(struct live_cpu *c, struct live_shadow *s,
+			  nk_time_t until,
+			  struct epoll_event events[LIVE_EVENTS],
+			  bool *interrupted)
 {
 	bool on_gate = live_idle_on_gate(c);
 	int n;
@@ -307,8 +309,8 @@ int live_idle_poll(struct live_cpu *c, struct live_shadow *s, nk_time_t until,
 	return n < 0 ? 0 : n;
 }
 
-void live_idle_take(struct live *live, struct live_cpu *c,
-		    struct epoll_event events[LIVE_EVENTS], int n)
+nk_hot void live_idle_take(struct live *live, struct live_cpu *c,
+			   struct epoll_event events[LIVE_EVENTS], int n)
 {
 	take_events(live, c, c->idle_epfd, events, n);
 }

@@ -100,7 +100,7 @@ struct live_shadow *live_current_shadow(void)
 	return live_self;
 }
 
-nk_time_t live_clock(void)
+nk_hot nk_time_t live_clock(void)
 {
 	struct timespec ts;
 
@@ -177,7 +177,7 @@ static void shadow_boost(struct live *live, struct live_shadow *s)
  * exchange, has it raise us again until we are out, and a boost found
  * then is taken back up.
  */
-static void shadow_unboost(struct live_shadow *s)
+static nk_hot void shadow_unboost(struct live_shadow *s)
 {
 	struct sched_param param;
 	bool lowered = false;
@@ -266,8 +266,8 @@ static void journal_open(struct live *live, enum take_kind kind)
 		nk_journal_thread(live_self->thread);
 }
 
-static bool taken(struct live *live, enum be_pilock_taken how,
-		  enum take_kind kind)
+static nk_hot bool taken(struct live *live, enum be_pilock_taken how,
+			 enum take_kind kind)
 {
 	static const char undone[] =
 	    "fusion: a member of the session died holding the nucleus "
@@ -338,7 +338,7 @@ static void open_owed(struct live *live, struct live_shadow *n)
  * Every change made under the lock is whole: no undo from here on.  The
  * threads it let go run from here on.
  */
-static void release(struct live *live)
+static nk_hot void release(struct live *live)
 {
 	int opens = live_opens.nr, kills = live_kills.nr;
 
@@ -392,7 +392,7 @@ static void open_at_release(struct live *live, struct live_shadow *s)
 		be_gate_open(&s->gate);
 }
 
-void live_nucleus_lock(struct live *live)
+nk_hot void live_nucleus_lock(struct live *live)
 {
 	struct live_shadow *s = live_self;
 
@@ -439,7 +439,7 @@ static void preempt_all(struct live *live, struct live_shadow *s)
 	} while (live_preempt_pending);
 }
 
-void live_nucleus_unlock(struct live *live)
+nk_hot void live_nucleus_unlock(struct live *live)
 {
 	struct live_shadow *s = live_self;
 
@@ -915,7 +915,7 @@ static int live_init(struct nk_instance *nk, int nr_cpus,
 	return 0;
 }
 
-static nk_time_t live_now(void *priv)
+static nk_hot nk_time_t live_now(void *priv)
 {
 	(void)priv;
 	return live_clock();
@@ -960,7 +960,8 @@ static bool ring_idle_waiter(struct live *live, struct live_cpu *c,
 	       live_idle_on_gate(c) && be_gate_ring(&w->gate);
 }
 
-static void live_program_timer(void *priv, int cpu, int member, nk_time_t when)
+static nk_hot void live_program_timer(void *priv, int cpu, int member,
+				      nk_time_t when)
 {
 	struct live *live = priv;
 	struct live_cpu *c = &live->cpus[cpu];
@@ -984,8 +985,8 @@ static void live_program_timer(void *priv, int cpu, int member, nk_time_t when)
 		live_timer_sync(c);
 }
 
-static void live_switch_to(void *priv, void *prev, void *next,
-			   unsigned int flags)
+static nk_hot void live_switch_to(void *priv, void *prev, void *next,
+				  unsigned int flags)
 {
 	struct live *live = priv;
 	struct live_shadow *p = prev, *n = next, *waiter = NULL;
@@ -1417,7 +1418,7 @@ static void live_thread_reap(void *priv, void *shadow)
 	shadow_free(live, s);
 }
 
-static struct nk_thread *live_self_thread(void *priv)
+static nk_hot struct nk_thread *live_self_thread(void *priv)
 {
 	struct live_shadow *s = live_self;
 
@@ -1483,12 +1484,12 @@ static void live_busy(void *priv, void *shadow, nk_time_t ns)
 	live_busy_spin = false;
 }
 
-static void live_lock(void *priv)
+static nk_hot void live_lock(void *priv)
 {
 	live_nucleus_lock(priv);
 }
 
-static void live_unlock(void *priv)
+static nk_hot void live_unlock(void *priv)
 {
 	live_nucleus_unlock(priv);
 }

@@ -113,8 +113,8 @@ static unsigned long source_collect(struct live_source *src)
 	}
 }
 
-void live_source_deliver(struct live *live, int cpu, unsigned int irq,
-			 nk_time_t now)
+nk_hot void live_source_deliver(struct live *live, int cpu, unsigned int irq,
+				nk_time_t now)
 {
 	struct live_source *src = live->sources[irq];
 	unsigned long n;
@@ -251,7 +251,7 @@ void live_source_detach(void *priv, unsigned int irq)
 	source_close(src);
 }
 
-void live_source_end(void *priv, unsigned int irq, bool recheck)
+nk_hot void live_source_end(void *priv, unsigned int irq, bool recheck)
 {
 	struct live *live = priv;
 	struct live_source *src = live->sources[irq];

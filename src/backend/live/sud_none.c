@@ -35,7 +35,7 @@ void live_sud_disable_self(void)
 {
 }
 
-void live_sud_allow(void)
+nk_hot void live_sud_allow(void)
 {
 }
 

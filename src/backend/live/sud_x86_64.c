@@ -68,7 +68,7 @@ __asm__(".text\n"
 /* The selector byte of this OS thread. */
 static __thread volatile char live_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
 
-void live_sud_allow(void)
+nk_hot void live_sud_allow(void)
 {
 	live_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
 }
