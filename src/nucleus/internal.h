@@ -373,15 +373,18 @@ static inline struct nk_thread *nk_current(struct nk_instance *nk)
 
 /*
  * Convert a timeout to an absolute date, within [0, NK_INFINITE]
- * (clock.h): from there on, date arithmetic cannot overflow.
+ * (clock.h): from there on, date arithmetic cannot overflow.  A wait
+ * without a timeout reads no clock.
  */
 static inline nk_time_t nk_abs_timeout(struct nk_instance *nk,
 				       nk_time_t timeout, enum nk_tmode mode)
 {
-	nk_time_t date = mode == NK_ABSOLUTE
-			     ? timeout
-			     : nk_date_add(nk_clock_now(nk), timeout);
+	nk_time_t date;
 
+	if (timeout == NK_INFINITE)
+		return NK_INFINITE;
+	date = mode == NK_ABSOLUTE ? timeout
+				   : nk_date_add(nk_clock_now(nk), timeout);
 	return date < 0 ? 0 : date;
 }
 

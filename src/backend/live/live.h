@@ -163,8 +163,10 @@ struct live_shared {
 	struct nk_journal *journal;
 	int nr_cpus;
 	_Atomic pid_t pid[NK_MAX_MEMBERS]; /* each member's process, 0: none */
-	/* How many shadows have each SCHED_FIFO priority as their own. */
+	/* How many shadows have each SCHED_FIFO priority as their own,
+	 * and the highest such priority (0: none), read without the lock. */
 	_Atomic unsigned int fifo_shadows[LIVE_FIFO_LEVELS];
+	_Atomic int fifo_top;
 	struct live_cpu_shared cpus[]; /* by RT CPU */
 };
 
