@@ -51,9 +51,9 @@ enum nk_wake {
 #define nk_likely(x) __builtin_expect(!!(x), 1)
 #define nk_unlikely(x) __builtin_expect(!!(x), 0)
 /* On the path every wake-up takes (block, interrupt, wake, switch):
- * grouped in .text.hot, whose few pages come back into the caches
- * together after the CPU idled (docs/architecture.md, "The wake-up
- * path"). */
+ * grouped in .text.hot, so that after the CPU idled the path's code
+ * comes back on a few pages, not from all over the library
+ * (docs/architecture.md, "The wake-up path"). */
 #define nk_hot __attribute__((hot))
 #else
 #define nk_must_check

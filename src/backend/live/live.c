@@ -236,8 +236,7 @@ static void shadow_set_fifo(struct live *live, struct live_shadow *s, int fifo)
  * Does a shadow of the instance, on any CPU, rank above @s?  Only then
  * may a handler @s runs as idle waiter wake a thread that a real-time
  * process between the two priorities must not delay.  Asked at each
- * idle poll: one load, where a walk of the levels above @s took some
- * seventy instructions.
+ * idle poll, so one load, not a walk of the levels above @s.
  */
 static bool shadow_outranked(struct live *live, const struct live_shadow *s)
 {
