@@ -379,13 +379,11 @@ static inline struct nk_thread *nk_current(struct nk_instance *nk)
 static inline nk_time_t nk_abs_timeout(struct nk_instance *nk,
 				       nk_time_t timeout, enum nk_tmode mode)
 {
-	nk_time_t date;
-
 	if (timeout == NK_INFINITE)
 		return NK_INFINITE;
-	date = mode == NK_ABSOLUTE ? timeout
-				   : nk_date_add(nk_clock_now(nk), timeout);
-	return date < 0 ? 0 : date;
+	if (mode != NK_ABSOLUTE)
+		timeout = nk_date_add(nk_clock_now(nk), timeout);
+	return timeout < 0 ? 0 : timeout;
 }
 
 /*
