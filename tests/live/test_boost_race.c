@@ -167,7 +167,13 @@ TEST(kick_during_the_lowering_keeps_the_shadow_above_the_load)
 	CHECK_EQ(nk_thread_join(low), 0);
 	CHECK_EQ(pthread_join(loader, NULL), 0);
 	CHECK_EQ(atomic_load(&steered), 1);
-	CHECK_EQ(atomic_load(&urgent_before_load_end), 1);
+	/* Under qemu-user, a thread runs code new to it, or waits for the
+	 * others to leave theirs, under the emulator's locks, which inherit
+	 * no priority: the load, starved by the raised spinner, may hold one
+	 * that main needs to kick it, until the watchdog lowers the spinner.
+	 * The order is the emulator's then. */
+	if (!test_emulated())
+		CHECK_EQ(atomic_load(&urgent_before_load_end), 1);
 	/* Its lowering from the kick's handler is no stray system call. */
 	CHECK_EQ(stats.mode_switches, 0);
 	CHECK_EQ(nk_sem_destroy(&wake), 0);

@@ -55,3 +55,38 @@ ssize_t be_host_read(const char *path, char *buf, size_t size)
 	buf[len] = '\0';
 	return len;
 }
+
+/* Appends the decimal digits of @n (>= 0) at @p: past them. */
+static char *put_decimal(char *p, long n)
+{
+	char digits[20];
+	int len = 0;
+
+	do
+		digits[len++] = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	while (len > 0)
+		*p++ = digits[--len];
+	return p;
+}
+
+char be_host_state(pid_t pid, pid_t tid)
+{
+	char path[64] = "/proc/", line[512];
+	char *p = path + strlen(path);
+	const char *state;
+
+	if (pid <= 0 || tid <= 0)
+		return '\0';
+	/* Without stdio, to stay async-signal-safe. */
+	p = put_decimal(p, pid);
+	memcpy(p, "/task/", 6);
+	p = put_decimal(p + 6, tid);
+	memcpy(p, "/stat", 6);
+	if (be_host_read(path, line, sizeof(line)) < 0)
+		return '\0';
+	/* The command name (field 2) may hold anything but ends at the
+	 * last ')'; the state follows. */
+	state = strrchr(line, ')');
+	return state && state[1] == ' ' ? state[2] : '\0';
+}

@@ -18,4 +18,11 @@ unsigned long be_host_faults(void *priv, pid_t tid);
  */
 ssize_t be_host_read(const char *path, char *buf, size_t size);
 
+/*
+ * The state letter of thread @tid of process @pid in /proc (R, S, D, T,
+ * t, Z...), '\0' if it is gone or either number is not positive.
+ * Async-signal-safe.
+ */
+char be_host_state(pid_t pid, pid_t tid);
+
 #endif

@@ -129,8 +129,23 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 	be_thread_end();
 }
 
-/* How long a kick raises a shadow again that lowers itself meanwhile. */
+/*
+ * A kick raises again a shadow that lowers itself meanwhile as long as
+ * the shadow can run: it asks every BOOST_RACE_NS whether it is stopped
+ * or gone, and leaves it after BOOST_RACE_MAX_NS all the same (held off
+ * by a process above the interrupt threads).
+ */
 #define BOOST_RACE_NS (10 * 1000 * 1000)
+#define BOOST_RACE_MAX_NS (1000 * 1000 * 1000)
+
+/* Can @s run, or will it not before someone acts on it? */
+static bool shadow_may_run(const struct live_shadow *s)
+{
+	char state = be_host_state(s->pid, s->tid);
+
+	return state != '\0' && state != 'T' && state != 't' && state != 'Z' &&
+	       state != 'X';
+}
 
 /*
  * Raise @s, which must hand its CPU over to a more urgent thread, to the
@@ -140,15 +155,17 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
  * ours: its lowering then takes effect after our raise, and it may lose
  * its CPU before it sees the boost and raises itself again.  So the
  * raise is repeated until it is out of shadow_unboost, which it leaves
- * raised (yielding to it, should it share our CPU and priority).  A
- * shadow that does not run at all (stopped) is left after
- * BOOST_RACE_NS: it raises itself once it does.  Not on ourselves: our
- * own shadow_unboost, interrupted, sees the boost when it resumes.
+ * raised (yielding to it, should it share our CPU and priority).  How
+ * long that takes is the host's to say (an emulator or a hypervisor may
+ * hold it off for tens of milliseconds): a shadow is only left when it
+ * does not run at all (stopped, see BOOST_RACE_NS), to raise itself once
+ * it does.  Not on ourselves: our own shadow_unboost, interrupted, sees
+ * the boost when it resumes.
  */
 static void shadow_boost(struct live *live, struct live_shadow *s)
 {
 	struct sched_param boost = {.sched_priority = live_fifo_irq(live)};
-	nk_time_t give_up;
+	nk_time_t start, look, now;
 
 	if (atomic_load(&s->fifo) <= 0 || s->tid <= 0 ||
 	    atomic_exchange(&s->boosted, true))
@@ -156,8 +173,16 @@ static void shadow_boost(struct live *live, struct live_shadow *s)
 	syscall(SYS_sched_setparam, s->tid, &boost);
 	if (s == live_self || !atomic_load(&s->lowering))
 		return;
-	give_up = live_clock() + BOOST_RACE_NS;
-	while (atomic_load(&s->lowering) && live_clock() < give_up) {
+	start = live_clock();
+	look = start + BOOST_RACE_NS;
+	while (atomic_load(&s->lowering)) {
+		now = live_clock();
+		if (now >= look) {
+			if (now - start >= BOOST_RACE_MAX_NS ||
+			    !shadow_may_run(s))
+				return;
+			look = now + BOOST_RACE_NS;
+		}
 		sched_yield();
 		syscall(SYS_sched_setparam, s->tid, &boost);
 	}

@@ -344,19 +344,12 @@ static void shadow_interrupted(struct sim_shadow *s)
 	pthread_mutex_unlock(&sim->intr_lock);
 }
 
-/* Is thread @tid asleep in the kernel: /proc/self/task/TID/stat. */
+/* Is our thread @tid asleep in the kernel? */
 static bool host_blocked(pid_t tid)
 {
-	char path[64], line[512];
-	const char *state;
+	char state = be_host_state(getpid(), tid);
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	if (be_host_read(path, line, sizeof(line)) < 0)
-		return false;
-	/* The command name (field 2) ends at the last ')'; the state
-	 * follows. */
-	state = strrchr(line, ')');
-	return state && (state[2] == 'S' || state[2] == 'D');
+	return state == 'S' || state == 'D';
 }
 
 /*
