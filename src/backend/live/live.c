@@ -131,20 +131,17 @@ static void __attribute__((noreturn)) shadow_exit(struct live_shadow *s)
 
 /*
  * A kick raises again a shadow that lowers itself meanwhile as long as
- * the shadow can run: it asks every BOOST_RACE_NS whether it is stopped
- * or gone, and leaves it after BOOST_RACE_MAX_NS all the same (held off
- * by a process above the interrupt threads).
+ * the shadow waits for a CPU: it asks every BOOST_RACE_NS, and leaves it
+ * after BOOST_RACE_MAX_NS all the same (held off by a process above the
+ * interrupt threads).
  */
 #define BOOST_RACE_NS (10 * 1000 * 1000)
-#define BOOST_RACE_MAX_NS (1000 * 1000 * 1000)
+#define BOOST_RACE_MAX_NS (100 * 1000 * 1000)
 
-/* Can @s run, or will it not before someone acts on it? */
-static bool shadow_may_run(const struct live_shadow *s)
+/* Is @s on a CPU or waiting for one: not asleep, stopped or gone? */
+static bool shadow_runnable(const struct live_shadow *s)
 {
-	char state = be_host_state(s->pid, s->tid);
-
-	return state != '\0' && state != 'T' && state != 't' && state != 'Z' &&
-	       state != 'X';
+	return be_host_state(s->pid, s->tid) == 'R';
 }
 
 /*
@@ -156,11 +153,12 @@ static bool shadow_may_run(const struct live_shadow *s)
  * its CPU before it sees the boost and raises itself again.  So the
  * raise is repeated until it is out of shadow_unboost, which it leaves
  * raised (yielding to it, should it share our CPU and priority).  How
- * long that takes is the host's to say (an emulator or a hypervisor may
- * hold it off for tens of milliseconds): a shadow is only left when it
- * does not run at all (stopped, see BOOST_RACE_NS), to raise itself once
- * it does.  Not on ourselves: our own shadow_unboost, interrupted, sees
- * the boost when it resumes.
+ * long a runnable shadow takes to get there is the host's to say (a
+ * hypervisor may hold a virtual CPU off for milliseconds): it is only
+ * left once it is not runnable, to raise itself when it runs.  Asleep,
+ * it may wait for the lock we hold, from a handler nested in its
+ * lowering; stopped or gone, it will not run.  Not on ourselves: our
+ * own shadow_unboost, interrupted, sees the boost when it resumes.
  */
 static void shadow_boost(struct live *live, struct live_shadow *s)
 {
@@ -179,7 +177,7 @@ static void shadow_boost(struct live *live, struct live_shadow *s)
 		now = live_clock();
 		if (now >= look) {
 			if (now - start >= BOOST_RACE_MAX_NS ||
-			    !shadow_may_run(s))
+			    !shadow_runnable(s))
 				return;
 			look = now + BOOST_RACE_NS;
 		}
