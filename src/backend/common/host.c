@@ -7,40 +7,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* Fields 10 (minflt) and 12 (majflt) of /proc/self/task/TID/stat. */
-static unsigned long proc_faults(pid_t tid)
-{
-	char path[64], line[512];
-	unsigned long minflt, majflt;
-	const char *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return 0;
-	p = fgets(line, sizeof(line), f);
-	fclose(f);
-	/* The command name (field 2) may hold anything but ends at the
-	 * last ')'; field 3 follows. */
-	p = p ? strrchr(line, ')') : NULL;
-	if (p == NULL ||
-	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lu %*u %lu", &minflt,
-		   &majflt) != 2)
-		return 0;
-	return minflt + majflt;
-}
-
-unsigned long be_host_faults(void *priv, pid_t tid)
-{
-	struct rusage ru;
-
-	(void)priv;
-	if (tid == gettid() && getrusage(RUSAGE_THREAD, &ru) == 0)
-		return (unsigned long)(ru.ru_minflt + ru.ru_majflt);
-	return proc_faults(tid);
-}
-
 ssize_t be_host_read(const char *path, char *buf, size_t size)
 {
 	ssize_t len;
@@ -70,23 +36,57 @@ static char *put_decimal(char *p, long n)
 	return p;
 }
 
-char be_host_state(pid_t pid, pid_t tid)
+/*
+ * /proc/@pid/task/@tid/stat read into @line: its fields from the third
+ * on, after the command name (which may hold anything but ends at the
+ * last ')'), or NULL if the thread is gone or a number not positive.
+ * Without stdio, to stay async-signal-safe.
+ */
+static const char *thread_stat(pid_t pid, pid_t tid, char *line, size_t size)
 {
-	char path[64] = "/proc/", line[512];
+	char path[64] = "/proc/";
 	char *p = path + strlen(path);
-	const char *state;
+	const char *name_end;
 
 	if (pid <= 0 || tid <= 0)
-		return '\0';
-	/* Without stdio, to stay async-signal-safe. */
+		return NULL;
 	p = put_decimal(p, pid);
 	memcpy(p, "/task/", 6);
 	p = put_decimal(p + 6, tid);
 	memcpy(p, "/stat", 6);
-	if (be_host_read(path, line, sizeof(line)) < 0)
-		return '\0';
-	/* The command name (field 2) may hold anything but ends at the
-	 * last ')'; the state follows. */
-	state = strrchr(line, ')');
-	return state && state[1] == ' ' ? state[2] : '\0';
+	if (be_host_read(path, line, size) < 0)
+		return NULL;
+	name_end = strrchr(line, ')');
+	return name_end ? name_end + 1 : NULL;
+}
+
+/* Fields 10 (minflt) and 12 (majflt) of our thread @tid's stat. */
+static unsigned long proc_faults(pid_t tid)
+{
+	char line[512];
+	unsigned long minflt, majflt;
+	const char *p = thread_stat(getpid(), tid, line, sizeof(line));
+
+	if (p == NULL || sscanf(p, " %*c %*d %*d %*d %*d %*d %*u %lu %*u %lu",
+				&minflt, &majflt) != 2)
+		return 0;
+	return minflt + majflt;
+}
+
+unsigned long be_host_faults(void *priv, pid_t tid)
+{
+	struct rusage ru;
+
+	(void)priv;
+	if (tid == gettid() && getrusage(RUSAGE_THREAD, &ru) == 0)
+		return (unsigned long)(ru.ru_minflt + ru.ru_majflt);
+	return proc_faults(tid);
+}
+
+char be_host_state(pid_t pid, pid_t tid)
+{
+	char line[512];
+	const char *fields = thread_stat(pid, tid, line, sizeof(line));
+
+	return fields && fields[0] == ' ' ? fields[1] : '\0';
 }
