@@ -2,7 +2,8 @@
 /*
  * be_host_state (src/backend/common/host.c): the state /proc gives a
  * thread, which a live kick reads to tell a shadow held off its CPU
- * from one that will not run (stopped, dead or gone).
+ * from one that will not run (stopped, dead or gone).  And the page
+ * faults of another thread, from the same stat line.
  */
 #include "harness.h"
 #include "backend/common/host.h"
@@ -53,10 +54,13 @@ TEST(running_and_asleep)
 	while ((tid = atomic_load(&waiter_tid)) == 0)
 		sched_yield();
 	CHECK_EQ(state_within(getpid(), tid, 'S'), 'S');
+	/* Its stack's first pages, at least. */
+	CHECK(be_host_faults(NULL, tid) > 0);
 	CHECK_EQ(sem_post(&never), 0);
 	CHECK_EQ(pthread_join(t, NULL), 0);
 	/* Joined: its task is gone. */
 	CHECK_EQ(state_within(getpid(), tid, '\0'), '\0');
+	CHECK_EQ(be_host_faults(NULL, tid), 0);
 	CHECK_EQ(sem_destroy(&never), 0);
 }
 
