@@ -231,11 +231,13 @@ nk_export int nk_thread_make_periodic(struct nk_thread *thread, nk_time_t start,
 
 /**
  * Wait for the caller's next release point.  On return *@p overruns (may
- * be NULL) holds the release points missed since the previous call; the
- * call then returns -ETIMEDOUT if any were missed (without waiting),
- * else NK_WAKE_OK.  A release past the clock's range is waited for
- * until nk_thread_unblock().  Errors: -EWOULDBLOCK (not periodic),
- * -EPERM, NK_WAKE_UNBLOCKED.  Context: thread.
+ * be NULL) holds the release points missed after it: passed before the
+ * call (which then returns at once) or while the caller, released, did
+ * not run yet (a more urgent thread, a stall), as Cobalt counts them.
+ * Returns -ETIMEDOUT if any were missed, else NK_WAKE_OK; either way the
+ * next call waits for a point to come.  A release past the clock's range
+ * is waited for until nk_thread_unblock().  Errors: -EWOULDBLOCK (not
+ * periodic), -EPERM, NK_WAKE_UNBLOCKED.  Context: thread.
  */
 nk_export nk_must_check int nk_thread_wait_period(struct nk_instance *nk,
 						  unsigned long *overruns);

@@ -766,30 +766,30 @@ nk_hot int nk_thread_wait_period(struct nk_instance *nk,
 		if (ret)
 			goto out;
 		nk_journal_obj(self);
-		if (self->next_release == release) {
-			self->next_release =
-			    nk_date_add(self->next_release, self->period);
-		} else if (self->period > 0) {
-			/* Made periodic anew meanwhile: this release stands
-			 * for the new grid's points passed while it waited
-			 * (no overrun), the next one is the first to come.
-			 * Only then is the clock read: a periodic wake-up
-			 * reads it once, to time itself. */
-			now = nk_clock_now(nk);
-			if (self->next_release <= now)
+		now = nk_clock_now(nk);
+		if (self->next_release != release || self->period == 0) {
+			/* Made periodic anew (or stopped) meanwhile: this
+			 * release stands for the new grid's points passed
+			 * while it waited (no overrun), the next one is the
+			 * first to come. */
+			if (self->period > 0 && self->next_release <= now)
 				self->next_release = nk_grid_next(
 				    self->next_release, self->period, now);
+			goto out;
 		}
-	} else {
-		/* Late: every release point up to now has passed; the
-		 * first is this call's, the others are overruns. */
-		missed =
-		    (unsigned long)((now - self->next_release) / self->period);
-		self->next_release =
-		    nk_grid_next(self->next_release, self->period, now);
-		if (missed)
-			ret = -ETIMEDOUT;
 	}
+	/*
+	 * This call's release has passed, before the call or while it
+	 * waited (woken late: a more urgent thread, a stall); every later
+	 * point up to now is an overrun of this call, as Cobalt counts
+	 * them once the waiter runs, so that the caller's next wait is for
+	 * a point to come.
+	 */
+	missed = (unsigned long)((now - self->next_release) / self->period);
+	self->next_release =
+	    nk_grid_next(self->next_release, self->period, now);
+	if (missed)
+		ret = -ETIMEDOUT;
 out:
 	if (overruns)
 		*overruns = missed;

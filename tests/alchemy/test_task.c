@@ -186,8 +186,9 @@ TEST(join)
 	RTIME t0 = rt_timer_read();
 
 	log_start();
-	CHECK_EQ(rt_task_spawn(&j, "j", 0, 10, T_JOINABLE, body_sleep_short, "j"),
-		 0);
+	CHECK_EQ(
+	    rt_task_spawn(&j, "j", 0, 10, T_JOINABLE, body_sleep_short, "j"),
+	    0);
 	CHECK_EQ(rt_task_join(&j), 0);
 	note("joined");
 	if (on_sim())
@@ -532,6 +533,53 @@ TEST(periodic_overrun)
 		CHECK_EQ(overruns[2], 1);
 	else
 		CHECK(overruns[2] >= 1);
+}
+
+/* Held off past its release by a more urgent task (body_hog). */
+static void body_periodic_held_off(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 2; i++) {
+		overruns[i] = 99;
+		period_ret[i] = rt_task_wait_period(&overruns[i]);
+		note("p%d", i);
+	}
+}
+
+static void body_hog(void *arg)
+{
+	(void)arg;
+	note("hog");
+	rt_timer_spin(first_date(MS) + 5 * MS / 2);
+	note("hog-end");
+}
+
+TEST(periodic_held_off_counts_its_overruns)
+{
+	RT_TASK p, hog;
+
+	log_start();
+	CHECK_EQ(rt_task_create(&p, "p", 0, 10, T_JOINABLE), 0);
+	CHECK_EQ(rt_task_set_periodic(&p, rt_timer_read() + first_date(MS), MS),
+		 0);
+	CHECK_EQ(rt_task_start(&p, body_periodic_held_off, NULL), 0);
+	CHECK_EQ(rt_task_spawn(&hog, "hog", 0, 20, T_JOINABLE, body_hog, NULL),
+		 0);
+	CHECK_EQ(rt_task_join(&hog), 0);
+	CHECK_EQ(rt_task_join(&p), 0);
+	/*
+	 * Released at 1 ms, it runs at 3.5: that wait returns the points
+	 * of 2 and 3 ms as its overruns, as Cobalt counts them once the
+	 * waiter runs, and the next one waits for 4 ms.
+	 */
+	check_log("hog@0 hog-end@3500000 p0@3500000 p1@4000000");
+	CHECK_EQ(period_ret[0], -ETIMEDOUT);
+	CHECK_EQ(period_ret[1], 0);
+	CHECK_EQ(overruns[1], 0);
+	if (on_sim())
+		CHECK_EQ(overruns[0], 2);
+	else
+		CHECK(overruns[0] >= 1);
 }
 
 static void body_periodic_unblocked(void *arg)
@@ -914,7 +962,8 @@ TESTS(T(start_preempts_main), T(spawn_priority_order),
       T(t_lock_nests_and_refuses_blocking), T(t_lock_at_creation), T(sleeps),
       T(unblock_breaks_waits), T(join), T(delete), T(suspend_resume),
       T(set_priority_preempts), T(yield_round_robin), T(slice_round_robin),
-      T(slice_of_running_task), T(periodic_overrun), T(periodic_errors),
+      T(slice_of_running_task), T(periodic_overrun),
+      T(periodic_held_off_counts_its_overruns), T(periodic_errors),
       T(periodic_past_the_clock), T(inquire_self_same), T(self_in_task),
       T(bind_unbind), T(affinity_and_slice), T(plain_thread_context),
       T(bad_input), T(shadow_main), T(shadow_pthread));

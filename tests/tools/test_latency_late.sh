@@ -6,10 +6,9 @@
 # SCHED_FIFO 50 holds its CPU for 20 ms.  The worst latency must then be
 # 15 ms or more, with 10 overruns or more: lower bounds set by the loop,
 # not by the machine's speed.  (The loop mostly catches the sampler in
-# its wait, released but not running: that sample is late by the whole
-# stall whichever release the tool counts from, and the next wait
-# reports the overruns.)  Exit status 77 where SCHED_FIFO is not
-# permitted.
+# its wait, released but not running: that wait returns late by the
+# whole stall, with the points passed meanwhile as its overruns.)  Exit
+# status 77 where SCHED_FIFO is not permitted.
 #   usage: test_latency_late.sh BUILD_DIR
 set -u
 

@@ -39,7 +39,7 @@ nk_hot void live_sud_allow(void)
 {
 }
 
-void live_sud_block(void)
+nk_hot void live_sud_block(void)
 {
 }
 

@@ -73,7 +73,7 @@ nk_hot void live_sud_allow(void)
 	live_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
 }
 
-void live_sud_block(void)
+nk_hot void live_sud_block(void)
 {
 	live_selector = SYSCALL_DISPATCH_FILTER_BLOCK;
 }
