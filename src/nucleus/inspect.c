@@ -292,12 +292,18 @@ nk_time_t nk_inspect_overrun(struct nk_instance *nk, const char *thread)
 			continue;
 		if (t->period == 0 || (t->state & NK_THREAD_ZOMBIE))
 			return NK_INFINITE;
-		/* Asleep until its release point: nk_thread_wait_period. */
-		if ((t->state & NK_THREAD_DELAYED) &&
-		    !(t->state & NK_THREAD_PENDING) && t->rtimer.armed &&
-		    t->rtimer.date == t->next_release)
+		if (t->release_awaited == 0)
+			return t->next_release;
+		/*
+		 * In nk_thread_wait_period: asleep until the release, or made
+		 * periodic anew meanwhile, its wait counts no overrun.
+		 * Released and not run yet, every point after the release
+		 * that passes before it runs is one.
+		 */
+		if ((t->state & NK_THREAD_DELAYED) ||
+		    t->next_release != t->release_awaited)
 			return NK_INFINITE;
-		return t->next_release;
+		return nk_date_add(t->next_release, t->period);
 	}
 	return NK_INFINITE;
 }

@@ -151,6 +151,9 @@ struct nk_thread {
 	struct nk_timer rtimer; /* sleeps and wait timeouts */
 	nk_time_t period;
 	nk_time_t next_release;
+	/* The release nk_thread_wait_period() waits for, until it returns
+	 * (what counts its overruns); 0 otherwise. */
+	nk_time_t release_awaited;
 	struct nk_synch joiners;
 	/* The thread joining this one, and the one this one joins: a
 	 * deleted joiner releases its claim. */

@@ -762,10 +762,12 @@ nk_hot int nk_thread_wait_period(struct nk_instance *nk,
 	if (now < self->next_release) {
 		nk_time_t release = self->next_release;
 
+		self->release_awaited = release;
 		ret = thread_delay(self, release);
+		nk_journal_obj(self);
+		self->release_awaited = 0;
 		if (ret)
 			goto out;
-		nk_journal_obj(self);
 		now = nk_clock_now(nk);
 		if (self->next_release != release || self->period == 0) {
 			/* Made periodic anew (or stopped) meanwhile: this

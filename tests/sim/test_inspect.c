@@ -13,6 +13,8 @@
 #include <alchemy/pipe.h>
 #include <alchemy/queue.h>
 #include <alchemy/sem.h>
+#include <alchemy/task.h>
+#include <alchemy/timer.h>
 #include <psos/psos.h>
 #include <vxworks/memPartLib.h>
 #include <vxworks/msgQLib.h>
@@ -135,4 +137,59 @@ TEST(objects_of_every_skin)
 	CHECK_STR(inspect(nk, -1), "[]");
 }
 
-TESTS(T(objects_of_every_skin));
+#define MS 1000000LL
+
+static void periodic(void *arg)
+{
+	(void)arg;
+	for (;;)
+		(void)rt_task_wait_period(NULL);
+}
+
+static void hog(void *arg)
+{
+	(void)arg;
+	rt_timer_spin(13 * MS / 4); /* from 0.25 ms to 3.5 */
+}
+
+static nk_time_t overrun_of_p(struct nk_instance *nk)
+{
+	nk_time_t date;
+
+	nk_lock(nk);
+	date = nk_inspect_overrun(nk, "p");
+	nk_unlock(nk);
+	return date;
+}
+
+/*
+ * What the overrun breakpoint watches, for a periodic task (period
+ * 1 ms from 1 ms) held off its release by a more urgent hog until
+ * 3.5 ms: none while it waits, the point after its release once it is
+ * released and does not run, none once it waits again.
+ */
+TEST(overrun_of_a_task_held_off_its_release)
+{
+	RT_TASK p, h;
+	struct nk_instance *nk = fusion_runtime_peek();
+
+	CHECK_EQ(rt_task_create(&p, "p", 0, 10, 0), 0);
+	CHECK_EQ(rt_task_set_periodic(&p, MS, MS), 0);
+	CHECK_EQ(rt_task_start(&p, periodic, NULL), 0);
+	CHECK_EQ(rt_task_sleep(MS / 4), 0); /* p waits for 1 ms */
+	CHECK_EQ(rt_task_set_priority(NULL, 30), 0);
+	CHECK_EQ(rt_task_spawn(&h, "h", 0, 20, T_JOINABLE, hog, NULL), 0);
+	CHECK_EQ(rt_task_sleep(MS / 4), 0);
+	CHECK_EQ(overrun_of_p(nk), NK_INFINITE);
+	CHECK_EQ(rt_task_sleep(MS), 0);
+	CHECK_EQ(overrun_of_p(nk), 2 * MS);
+	CHECK_EQ(rt_task_sleep(MS), 0);
+	CHECK_EQ(overrun_of_p(nk), 2 * MS);
+	CHECK_EQ(rt_task_join(&h), 0);
+	CHECK_EQ(rt_timer_read(), 7 * MS / 2);
+	CHECK_EQ(rt_task_sleep(MS), 0);
+	CHECK_EQ(overrun_of_p(nk), NK_INFINITE);
+	CHECK_EQ(rt_task_delete(&p), 0);
+}
+
+TESTS(T(objects_of_every_skin), T(overrun_of_a_task_held_off_its_release));
