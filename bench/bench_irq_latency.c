@@ -27,8 +27,10 @@
  * cost), raw+SUD - raw (the kernel's share of it) and fusion - raw+SUD
  * (fusion's own path).
  *
- * usage: bench_irq_latency [ROUNDS] [SAMPLES_PER_ROUND]
- * (ROUNDS x SAMPLES_PER_ROUND samples of each side in all)
+ * usage: bench_irq_latency [ROUNDS] [SAMPLES_PER_ROUND] [PAUSE_US]
+ * (ROUNDS x SAMPLES_PER_ROUND samples of each side in all; the writer
+ * pauses PAUSE_US, 200 by default, before each write: the longer the
+ * CPU idles, the colder the caches each side's path meets)
  * The RT CPU is FUSION_CPUS if set, else the last CPU, as the live
  * backend picks it.
  */
@@ -51,7 +53,7 @@
 #include <unistd.h>
 
 #define RT_PRIO 90
-#define PAUSE_NS 200000L
+#define PAUSE_US 200
 /* The stamp that ends a raw thread. */
 #define STOP_STAMP (UINT64_MAX - 1)
 
@@ -73,7 +75,8 @@ static int nr_sides;
 /* Samples recorded so far, all sides in turn. */
 static _Atomic long done;
 static int64_t *lats[NR_SIDES];
-static long nr_samples; /* of each side */
+static long nr_samples;		 /* of each side */
+static long pause_us = PAUSE_US; /* before each write */
 /* RAW_SUD's thread: 1 once under SUD, -1 if the kernel refused it. */
 static _Atomic int sud_state;
 static __thread char sud_selector = SUD_ALLOW;
@@ -180,7 +183,8 @@ static void *raw_body(void *arg)
  * waited for. */
 static void *writer_body(void *arg)
 {
-	struct timespec pause = {.tv_nsec = PAUSE_NS};
+	struct timespec pause = {.tv_sec = pause_us / 1000000,
+				 .tv_nsec = pause_us % 1000000 * 1000};
 
 	(void)arg;
 	for (long i = 0; i < nr_sides * nr_samples; i++) {
@@ -303,8 +307,11 @@ int main(int argc, char **argv)
 	unsigned int irq;
 	struct stats st[NR_SIDES], d[NR_SIDES];
 
-	if (rounds <= 0 || per_round <= 0) {
-		fprintf(stderr, "usage: %s [ROUNDS] [SAMPLES_PER_ROUND]\n",
+	if (argc > 3)
+		pause_us = atol(argv[3]);
+	if (rounds <= 0 || per_round <= 0 || pause_us <= 0) {
+		fprintf(stderr,
+			"usage: %s [ROUNDS] [SAMPLES_PER_ROUND] [PAUSE_US]\n",
 			argv[0]);
 		return 2;
 	}
@@ -360,9 +367,10 @@ int main(int argc, char **argv)
 		pthread_join(raw_threads[i], NULL);
 	}
 
-	printf("%ld samples per side in turn, RT CPU %d, writer CPU %d, "
-	       "FIFO %d (nucleus %d)%s\n",
-	       nr_samples, cpu, writer_cpu, param.sched_priority, RT_PRIO,
+	printf("%ld samples per side in turn, %ld us apart, RT CPU %d, "
+	       "writer CPU %d, FIFO %d (nucleus %d)%s\n",
+	       nr_samples, pause_us, cpu, writer_cpu, param.sched_priority,
+	       RT_PRIO,
 	       nr_sides < NR_SIDES ? ", no SUD here: no raw+SUD side" : "");
 	printf("%-8s %8s %9s %9s %9s %9s %9s  (us)\n", "path", "samples", "min",
 	       "p50", "avg", "p99", "max");

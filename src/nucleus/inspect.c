@@ -209,10 +209,10 @@ static void inspect_pipeline(struct nk_instance *nk, struct json *j)
 		json_printf(j, ",\"priority\":%d,\"stalled\":[", d->priority);
 		for (int cpu = 0; cpu < pipe->nr_cpus; cpu++)
 			json_printf(j, "%s%s", cpu ? "," : "",
-				    d->stalled[cpu] ? "true" : "false");
+				    d->cpus[cpu].stalled ? "true" : "false");
 		j->emit(j->ctx, "],\"pending\":[");
 		for (int cpu = 0; cpu < pipe->nr_cpus; cpu++) {
-			const struct ipipe_log *log = &d->log[cpu];
+			const struct ipipe_log *log = &d->cpus[cpu].log;
 
 			j->emit(j->ctx, cpu ? ",[" : "[");
 			for (unsigned int i = 0; i < log->count; i++)

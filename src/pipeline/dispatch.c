@@ -27,20 +27,20 @@ static unsigned int log_pop(struct ipipe_log *log)
 
 nk_hot void ipipe_irq_done(struct ipipe *pipe, unsigned int irq)
 {
-	if (pipe->inflight[irq] && --pipe->inflight[irq] == 0 &&
-	    pipe->kind[irq] == IPIPE_IRQ_SOURCE) {
-		pipe->be->source_end(pipe->be_priv, irq, pipe->held[irq]);
-		pipe->held[irq] = false;
+	if (pipe->irqs[irq].inflight && --pipe->irqs[irq].inflight == 0 &&
+	    pipe->irqs[irq].kind == IPIPE_IRQ_SOURCE) {
+		pipe->be->source_end(pipe->be_priv, irq, pipe->irqs[irq].held);
+		pipe->irqs[irq].held = false;
 	}
 }
 
 void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 {
-	unsigned int owed_before = pipe->inflight[irq];
+	unsigned int owed_before = pipe->irqs[irq].inflight;
 	struct nk_list *pos;
 
 	/* Held while walking, so that an unmask waits for every domain. */
-	pipe->inflight[irq]++;
+	pipe->irqs[irq].inflight++;
 	nk_list_for_each(pos, &pipe->domains) {
 		struct ipipe_domain *d =
 		    nk_container_of(pos, struct ipipe_domain, link);
@@ -50,10 +50,10 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 			continue;
 		e->stats.hits++;
 		if (e->mode & IPIPE_HANDLE) {
-			if (d->stalled[cpu])
+			if (d->cpus[cpu].stalled)
 				e->stats.logged++;
-			if (log_push(&d->log[cpu], irq)) {
-				pipe->inflight[irq]++;
+			if (log_push(&d->cpus[cpu].log, irq)) {
+				pipe->irqs[irq].inflight++;
 				if (d->root_side)
 					pipe->be->root_post(pipe->be_priv);
 			} else {
@@ -72,10 +72,11 @@ void ipipe_raise(struct ipipe *pipe, int cpu, unsigned int irq)
 	 * level that nobody clears: it stays masked until a handler for
 	 * it is installed (ipipe_virtualize_irq unparks it).
 	 */
-	if (pipe->kind[irq] == IPIPE_IRQ_SOURCE &&
-	    pipe->inflight[irq] == owed_before + 1 && !pipe->parked[irq]) {
-		pipe->parked[irq] = true;
-		pipe->held[irq] = true;
+	if (pipe->irqs[irq].kind == IPIPE_IRQ_SOURCE &&
+	    pipe->irqs[irq].inflight == owed_before + 1 &&
+	    !pipe->irqs[irq].parked) {
+		pipe->irqs[irq].parked = true;
+		pipe->irqs[irq].held = true;
 		return;
 	}
 	ipipe_irq_done(pipe, irq);
@@ -113,7 +114,7 @@ static nk_hot nk_time_t run_handler(struct ipipe *pipe, struct ipipe_domain *d,
 		return start;
 	/* Timer IRQs are traced by what they do (timer, timeout...). */
 	if (nk_unlikely(pipe->trace != NULL) &&
-	    pipe->kind[irq] != IPIPE_IRQ_TIMER)
+	    pipe->irqs[irq].kind != IPIPE_IRQ_TIMER)
 		trace_irq(pipe, d, cpu, irq, NK_TRACE_IRQ, start);
 	pipe->started[cpu] = start;
 	if (unlocked)
@@ -123,7 +124,7 @@ static nk_hot nk_time_t run_handler(struct ipipe *pipe, struct ipipe_domain *d,
 		ipipe_lock(pipe);
 	took = pipe->be->now(pipe->be_priv) - start;
 	if (nk_unlikely(pipe->trace != NULL) &&
-	    pipe->kind[irq] != IPIPE_IRQ_TIMER)
+	    pipe->irqs[irq].kind != IPIPE_IRQ_TIMER)
 		trace_irq(pipe, d, cpu, irq, NK_TRACE_IRQ_EXIT, start + took);
 	ipipe_storm_charge(pipe, irq, took);
 	if (e->handler == handler) {
@@ -134,9 +135,14 @@ static nk_hot nk_time_t run_handler(struct ipipe *pipe, struct ipipe_domain *d,
 	return start + took;
 }
 
-/* The next arrival a side may replay, most urgent domain first. */
-static nk_hot struct ipipe_domain *next_pending(struct ipipe *pipe,
-						bool root_side, int *cpu)
+/*
+ * The most urgent head-side domain with arrivals to replay on @cpu.  The
+ * list holds the domains by priority, no two alike, so the root domain
+ * (priority 0) comes first of the root side: the walk ends there,
+ * without reading it.
+ */
+static nk_hot struct ipipe_domain *next_head_pending(struct ipipe *pipe,
+						     int cpu)
 {
 	struct nk_list *pos;
 
@@ -144,11 +150,28 @@ static nk_hot struct ipipe_domain *next_pending(struct ipipe *pipe,
 		struct ipipe_domain *d =
 		    nk_container_of(pos, struct ipipe_domain, link);
 
-		if (d->root_side != root_side)
+		if (d == pipe->root)
+			break;
+		if (!d->cpus[cpu].stalled && d->cpus[cpu].log.count)
+			return d;
+	}
+	return NULL;
+}
+
+/* The next arrival root context may replay, of any CPU (set in @cpu),
+ * most urgent domain first. */
+static struct ipipe_domain *next_root_pending(struct ipipe *pipe, int *cpu)
+{
+	struct nk_list *pos;
+
+	nk_list_for_each(pos, &pipe->domains) {
+		struct ipipe_domain *d =
+		    nk_container_of(pos, struct ipipe_domain, link);
+
+		if (!d->root_side)
 			continue;
-		for (int c = root_side ? 0 : *cpu;
-		     c < (root_side ? pipe->nr_cpus : *cpu + 1); c++) {
-			if (!d->stalled[c] && d->log[c].count) {
+		for (int c = 0; c < pipe->nr_cpus; c++) {
+			if (!d->cpus[c].stalled && d->cpus[c].log.count) {
 				*cpu = c;
 				return d;
 			}
@@ -168,8 +191,8 @@ static nk_hot void sync_head(struct ipipe *pipe, int cpu, nk_time_t start)
 	if (pipe->syncing[cpu])
 		return; /* the outer loop below picks new arrivals up */
 	pipe->syncing[cpu] = true;
-	while ((d = next_pending(pipe, false, &cpu)) != NULL) {
-		unsigned int irq = log_pop(&d->log[cpu]);
+	while ((d = next_head_pending(pipe, cpu)) != NULL) {
+		unsigned int irq = log_pop(&d->cpus[cpu].log);
 
 		start = run_handler(pipe, d, cpu, irq, false, start);
 		ipipe_irq_done(pipe, irq);
@@ -226,10 +249,11 @@ static bool head_runs_at_once(struct ipipe *pipe, int cpu, unsigned int irq,
 	struct ipipe_entry *e = &head->irqs[irq];
 
 	if ((e->mode & (IPIPE_HANDLE | IPIPE_PASS)) != IPIPE_HANDLE ||
-	    pipe->syncing[cpu] || head->stalled[cpu] || head->log[cpu].count)
+	    pipe->syncing[cpu] || head->cpus[cpu].stalled ||
+	    head->cpus[cpu].log.count)
 		return false;
 	e->stats.hits++;
-	pipe->inflight[irq]++;
+	pipe->irqs[irq].inflight++;
 	pipe->syncing[cpu] = true;
 	*now = run_handler(pipe, head, cpu, irq, false, *now);
 	pipe->syncing[cpu] = false;
@@ -270,8 +294,8 @@ void ipipe_handle_root(struct ipipe *pipe)
 	int cpu = 0;
 
 	ipipe_lock(pipe);
-	while ((d = next_pending(pipe, true, &cpu)) != NULL) {
-		unsigned int irq = log_pop(&d->log[cpu]);
+	while ((d = next_root_pending(pipe, &cpu)) != NULL) {
+		unsigned int irq = log_pop(&d->cpus[cpu].log);
 
 		run_handler(pipe, d, cpu, irq, true,
 			    pipe->be->now(pipe->be_priv));
@@ -287,11 +311,11 @@ int ipipe_irq_trigger(struct ipipe *pipe, unsigned int irq, int cpu)
 	if (irq >= IPIPE_NR_IRQS || cpu < 0 || cpu >= pipe->nr_cpus)
 		return -EINVAL;
 	ipipe_lock(pipe);
-	if (pipe->kind[irq] == IPIPE_IRQ_FREE) {
+	if (pipe->irqs[irq].kind == IPIPE_IRQ_FREE) {
 		ret = -EINVAL;
 	} else {
 		ipipe_raise(pipe, cpu, irq);
-		if (next_pending(pipe, false, &cpu))
+		if (next_head_pending(pipe, cpu))
 			ipipe_post(pipe->head, cpu);
 	}
 	ipipe_unlock(pipe);

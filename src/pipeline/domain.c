@@ -23,11 +23,8 @@ static struct ipipe_domain *domain_new(struct ipipe *pipe, const char *name,
 
 	if (d == NULL)
 		return NULL;
-	d->stalled = calloc((size_t)pipe->nr_cpus, sizeof(*d->stalled));
-	d->log = calloc((size_t)pipe->nr_cpus, sizeof(*d->log));
-	if (d->stalled == NULL || d->log == NULL) {
-		free(d->stalled);
-		free(d->log);
+	d->cpus = calloc((size_t)pipe->nr_cpus, sizeof(*d->cpus));
+	if (d->cpus == NULL) {
 		free(d);
 		return NULL;
 	}
@@ -45,8 +42,7 @@ static struct ipipe_domain *domain_new(struct ipipe *pipe, const char *name,
 static void domain_free(struct ipipe_domain *d)
 {
 	d->magic = 0;
-	free(d->stalled);
-	free(d->log);
+	free(d->cpus);
 	free(d);
 }
 
@@ -69,10 +65,13 @@ int ipipe_create(struct nk_instance *nk, const struct ipipe_host *host,
 		 const struct nk_backend_ops *be, void *be_priv, int nr_cpus,
 		 int member, struct ipipe **out)
 {
-	struct ipipe *pipe = calloc(1, sizeof(*pipe));
+	/* Its IRQ records are aligned on cache lines (struct ipipe_irq). */
+	struct ipipe *pipe =
+	    aligned_alloc(_Alignof(struct ipipe), sizeof(*pipe));
 
 	if (pipe == NULL)
 		return -ENOMEM;
+	memset(pipe, 0, sizeof(*pipe));
 	pipe->nk = nk;
 	pipe->host = host;
 	pipe->be = be;
@@ -163,7 +162,7 @@ int ipipe_domain_register(struct ipipe *pipe, const char *name, int priority,
 static bool domain_has_pending(const struct ipipe_domain *d)
 {
 	for (int cpu = 0; cpu < d->pipe->nr_cpus; cpu++)
-		if (d->log[cpu].count)
+		if (d->cpus[cpu].log.count)
 			return true;
 	return false;
 }
@@ -191,7 +190,7 @@ int ipipe_unregister_domain(struct ipipe_domain *d)
 static void log_purge(struct ipipe_domain *d, unsigned int irq)
 {
 	for (int cpu = 0; cpu < d->pipe->nr_cpus; cpu++) {
-		struct ipipe_log *log = &d->log[cpu];
+		struct ipipe_log *log = &d->cpus[cpu].log;
 		unsigned int kept = 0, dropped = 0;
 
 		for (unsigned int i = 0; i < log->count; i++) {
@@ -225,9 +224,10 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 	pipe = d->pipe;
 	ipipe_lock(pipe);
 	e = &d->irqs[irq];
-	if (d->pipe->kind[irq] == IPIPE_IRQ_FREE)
+	if (d->pipe->irqs[irq].kind == IPIPE_IRQ_FREE)
 		ret = -EINVAL;
-	else if (d == d->pipe->head && d->pipe->kind[irq] == IPIPE_IRQ_TIMER)
+	else if (d == d->pipe->head &&
+		 d->pipe->irqs[irq].kind == IPIPE_IRQ_TIMER)
 		ret = -EPERM;
 	else if (handler && e->handler)
 		ret = -EBUSY;
@@ -243,8 +243,8 @@ int ipipe_virtualize_irq(struct ipipe_domain *d, unsigned int irq,
 		/* Bring root context up now, not on the first IRQ's path. */
 		if (handler && d->root_side)
 			pipe->be->root_post(pipe->be_priv);
-		if (handler && d->pipe->parked[irq]) {
-			d->pipe->parked[irq] = false;
+		if (handler && d->pipe->irqs[irq].parked) {
+			d->pipe->irqs[irq].parked = false;
 			ipipe_irq_done(d->pipe, irq);
 		}
 	}
@@ -256,7 +256,7 @@ int ipipe_test_stall(struct ipipe_domain *d, int cpu)
 {
 	if (!domain_valid(d) || cpu < 0 || cpu >= d->pipe->nr_cpus)
 		return -EINVAL;
-	return d->stalled[cpu];
+	return d->cpus[cpu].stalled;
 }
 
 int ipipe_stall(struct ipipe_domain *d, int cpu)
@@ -266,8 +266,8 @@ int ipipe_stall(struct ipipe_domain *d, int cpu)
 	if (old < 0)
 		return old;
 	ipipe_lock(d->pipe);
-	old = d->stalled[cpu];
-	d->stalled[cpu] = true;
+	old = d->cpus[cpu].stalled;
+	d->cpus[cpu].stalled = true;
 	ipipe_unlock(d->pipe);
 	return old;
 }
@@ -279,8 +279,8 @@ int ipipe_unstall(struct ipipe_domain *d, int cpu)
 	if (ret < 0)
 		return ret;
 	ipipe_lock(d->pipe);
-	d->stalled[cpu] = false;
-	if (d->log[cpu].count)
+	d->cpus[cpu].stalled = false;
+	if (d->cpus[cpu].log.count)
 		ipipe_post(d, cpu);
 	ipipe_unlock(d->pipe);
 	return 0;
@@ -299,5 +299,5 @@ int ipipe_pending(struct ipipe_domain *d, int cpu)
 {
 	int ret = ipipe_test_stall(d, cpu);
 
-	return ret < 0 ? ret : (int)d->log[cpu].count;
+	return ret < 0 ? ret : (int)d->cpus[cpu].log.count;
 }

@@ -41,13 +41,35 @@ struct ipipe_storm {
 	bool masked;		/* a source: until ipipe_unlock_irq() */
 };
 
+/*
+ * What the pipeline keeps of one IRQ, on a cache line of its own: an
+ * arrival reads and writes this line, not a line in each of six tables
+ * a page or more apart, which an idle CPU finds cold.
+ */
+struct ipipe_irq {
+	unsigned char kind; /* enum ipipe_irq_kind */
+	bool parked;	    /* a source raised with no handler */
+	bool held;	    /* parked or locked since the last end */
+	/* Handler runs still owed for a source IRQ: it is unmasked at 0. */
+	unsigned int inflight;
+	unsigned int locks;	  /* ipipe_lock_irq() depth */
+	struct ipipe_storm storm; /* timers and sources: the budgeted IRQs */
+} __attribute__((aligned(64)));
+
 #define IPIPE_SOURCE_NAME 48 /* what a source is, for the storm report */
 
 /* Arrivals in order, as a ring. */
 struct ipipe_log {
-	unsigned int irqs[IPIPE_LOG_SIZE];
 	unsigned int first;
 	unsigned int count;
+	unsigned int irqs[IPIPE_LOG_SIZE];
+};
+
+/* A domain on one RT CPU: whether it is stalled and what it logged
+ * meanwhile, on one line before the ring. */
+struct ipipe_domain_cpu {
+	bool stalled;
+	struct ipipe_log log;
 };
 
 struct ipipe_domain {
@@ -57,8 +79,7 @@ struct ipipe_domain {
 	int priority;
 	bool root_side; /* handlers run in root context */
 	char name[NK_NAME_MAX];
-	bool *stalled;	       /* per RT CPU */
-	struct ipipe_log *log; /* per RT CPU */
+	struct ipipe_domain_cpu *cpus; /* per RT CPU */
 	struct ipipe_entry irqs[IPIPE_NR_IRQS];
 };
 
@@ -90,20 +111,13 @@ struct ipipe {
 	void *trace_ctx;
 	struct nk_list domains;
 	struct ipipe_domain *head, *root;
-	unsigned char kind[IPIPE_NR_IRQS];
 	/* A bit per IRQ whose kind is not free (ipipe_set_kind): a walk
 	 * over the IRQs in use reads these words, not every table. */
 	uint64_t in_use[IPIPE_NR_IRQS / 64];
-	/* Handler runs still owed for a source IRQ: it is unmasked at 0. */
-	unsigned int inflight[IPIPE_NR_IRQS];
-	unsigned int locks[IPIPE_NR_IRQS]; /* ipipe_lock_irq() depth */
-	bool parked[IPIPE_NR_IRQS];	   /* a source raised with no handler */
-	bool held[IPIPE_NR_IRQS]; /* parked or locked since the last end */
-	bool *syncing;		  /* per RT CPU: head-side handlers running */
-	nk_time_t *started;	  /* per CPU: the running handler's start */
+	bool *syncing;	    /* per RT CPU: head-side handlers running */
+	nk_time_t *started; /* per CPU: the running handler's start */
 	struct ipipe_budget budget;
-	/* Timers and sources: the IRQs with a budget. */
-	struct ipipe_storm storm[IPIPE_FIRST_VIRQ];
+	struct ipipe_irq irqs[IPIPE_NR_IRQS];
 	char source_name[IPIPE_FIRST_VIRQ][IPIPE_SOURCE_NAME];
 };
 
@@ -142,7 +156,7 @@ static inline void ipipe_set_kind(struct ipipe *pipe, unsigned int irq,
 {
 	uint64_t bit = 1ull << (irq % 64);
 
-	pipe->kind[irq] = (unsigned char)kind;
+	pipe->irqs[irq].kind = (unsigned char)kind;
 	if (kind == IPIPE_IRQ_FREE)
 		pipe->in_use[irq / 64] &= ~bit;
 	else

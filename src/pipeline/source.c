@@ -16,7 +16,7 @@ static int irq_alloc(struct ipipe *pipe, unsigned int first, unsigned int end,
 		     enum ipipe_irq_kind kind, unsigned int *irq)
 {
 	for (unsigned int i = first; i < end; i++) {
-		if (pipe->kind[i] == IPIPE_IRQ_FREE) {
+		if (pipe->irqs[i].kind == IPIPE_IRQ_FREE) {
 			ipipe_set_kind(pipe, i, kind);
 			/* The pipeline is the process's own; @irq may be in
 			 * a session's memory. */
@@ -55,10 +55,10 @@ static void irq_release(struct ipipe *pipe, unsigned int irq)
 		d->irqs[irq].mode = IPIPE_PASS;
 	}
 	ipipe_set_kind(pipe, irq, IPIPE_IRQ_FREE);
-	pipe->inflight[irq] = 0;
-	pipe->locks[irq] = 0;
-	pipe->parked[irq] = false;
-	pipe->held[irq] = false;
+	pipe->irqs[irq].inflight = 0;
+	pipe->irqs[irq].locks = 0;
+	pipe->irqs[irq].parked = false;
+	pipe->irqs[irq].held = false;
 	ipipe_storm_reset(pipe, irq);
 }
 
@@ -70,7 +70,7 @@ static int irq_free(struct ipipe *pipe, unsigned int irq,
 	if (irq >= IPIPE_NR_IRQS)
 		return -EINVAL;
 	ipipe_lock(pipe);
-	if (pipe->kind[irq] != kind) {
+	if (pipe->irqs[irq].kind != kind) {
 		ret = -EINVAL;
 	} else if (irq_has_handler(pipe, irq)) {
 		ret = -EBUSY;
@@ -181,7 +181,7 @@ int ipipe_source_watched_fd(struct ipipe *pipe, unsigned int irq)
 	if (irq >= IPIPE_NR_IRQS)
 		return -EINVAL;
 	ipipe_lock(pipe);
-	if (pipe->kind[irq] == IPIPE_IRQ_SOURCE)
+	if (pipe->irqs[irq].kind == IPIPE_IRQ_SOURCE)
 		ret = pipe->be->source_fd(pipe->be_priv, irq);
 	ipipe_unlock(pipe);
 	return ret;
@@ -198,15 +198,15 @@ int ipipe_source_lock(struct ipipe *pipe, unsigned int irq, bool lock)
 	if (irq >= IPIPE_NR_IRQS)
 		return -EINVAL;
 	ipipe_lock(pipe);
-	if (pipe->kind[irq] != IPIPE_IRQ_SOURCE) {
+	if (pipe->irqs[irq].kind != IPIPE_IRQ_SOURCE) {
 		ret = -EINVAL;
 	} else if (lock) {
-		pipe->locks[irq]++;
-		pipe->inflight[irq]++;
-		pipe->held[irq] = true;
+		pipe->irqs[irq].locks++;
+		pipe->irqs[irq].inflight++;
+		pipe->irqs[irq].held = true;
 	} else if (!ipipe_storm_unmask(pipe, irq)) {
-		if (pipe->locks[irq]) {
-			pipe->locks[irq]--;
+		if (pipe->irqs[irq].locks) {
+			pipe->irqs[irq].locks--;
 			ipipe_irq_done(pipe, irq);
 		} else {
 			ret = -EINVAL;

@@ -28,8 +28,8 @@ static bool over_budget(const struct ipipe_budget *b,
 static void report(struct ipipe *pipe, int cpu, unsigned int irq, nk_time_t now)
 {
 	const struct ipipe_budget *b = &pipe->budget;
-	const struct ipipe_storm *s = &pipe->storm[irq];
-	bool timer = pipe->kind[irq] == IPIPE_IRQ_TIMER;
+	const struct ipipe_storm *s = &pipe->irqs[irq].storm;
+	bool timer = pipe->irqs[irq].kind == IPIPE_IRQ_TIMER;
 
 	fprintf(stderr,
 		"fusion: irq %u (%s) on cpu %d: interrupt storm, %lu arrivals "
@@ -47,20 +47,20 @@ static void report(struct ipipe *pipe, int cpu, unsigned int irq, nk_time_t now)
 /* A source stays owed a handler run while masked, as under a lock. */
 static void storm(struct ipipe *pipe, int cpu, unsigned int irq, nk_time_t now)
 {
-	struct ipipe_storm *s = &pipe->storm[irq];
+	struct ipipe_storm *s = &pipe->irqs[irq].storm;
 
 	if (!s->reported)
 		report(pipe, cpu, irq, now);
 	s->reported = true;
-	if (pipe->kind[irq] == IPIPE_IRQ_TIMER) {
+	if (pipe->irqs[irq].kind == IPIPE_IRQ_TIMER) {
 		/* This process's timer: the pipeline is its own. */
 		pipe->be->program_timer(pipe->be_priv, cpu, pipe->member,
 					s->start + pipe->budget.window_ns);
 		return;
 	}
 	s->masked = true;
-	pipe->inflight[irq]++;
-	pipe->held[irq] = true;
+	pipe->irqs[irq].inflight++;
+	pipe->irqs[irq].held = true;
 	if (pipe->be->source_mask)
 		pipe->be->source_mask(pipe->be_priv, irq);
 }
@@ -68,7 +68,7 @@ static void storm(struct ipipe *pipe, int cpu, unsigned int irq, nk_time_t now)
 nk_hot bool ipipe_storm_admit(struct ipipe *pipe, int cpu, unsigned int irq,
 			      nk_time_t now)
 {
-	struct ipipe_storm *s = &pipe->storm[irq];
+	struct ipipe_storm *s = &pipe->irqs[irq].storm;
 
 	if (s->masked)
 		return false; /* raised before the mask took */
@@ -93,12 +93,12 @@ nk_hot void ipipe_storm_charge(struct ipipe *pipe, unsigned int irq,
 			       nk_time_t ns)
 {
 	if (irq < IPIPE_FIRST_VIRQ)
-		pipe->storm[irq].handler_ns += ns;
+		pipe->irqs[irq].storm.handler_ns += ns;
 }
 
 bool ipipe_storm_unmask(struct ipipe *pipe, unsigned int irq)
 {
-	if (!pipe->storm[irq].masked)
+	if (!pipe->irqs[irq].storm.masked)
 		return false;
 	ipipe_storm_reset(pipe, irq);
 	ipipe_irq_done(pipe, irq);
@@ -108,7 +108,7 @@ bool ipipe_storm_unmask(struct ipipe *pipe, unsigned int irq)
 void ipipe_storm_reset(struct ipipe *pipe, unsigned int irq)
 {
 	if (irq < IPIPE_FIRST_VIRQ)
-		pipe->storm[irq] = (struct ipipe_storm){0};
+		pipe->irqs[irq].storm = (struct ipipe_storm){0};
 }
 
 int ipipe_budget_set(struct ipipe *pipe, const struct ipipe_budget *budget)
@@ -130,10 +130,10 @@ int ipipe_storm_masked(struct ipipe *pipe, unsigned int irq)
 	if (irq >= IPIPE_NR_IRQS)
 		return -EINVAL;
 	ipipe_lock(pipe);
-	if (pipe->kind[irq] == IPIPE_IRQ_FREE)
+	if (pipe->irqs[irq].kind == IPIPE_IRQ_FREE)
 		ret = -EINVAL;
 	else
-		ret = irq < IPIPE_FIRST_VIRQ && pipe->storm[irq].masked;
+		ret = irq < IPIPE_FIRST_VIRQ && pipe->irqs[irq].storm.masked;
 	ipipe_unlock(pipe);
 	return ret;
 }
