@@ -112,7 +112,7 @@ struct ipipe {
 	struct nk_list domains;
 	struct ipipe_domain *head, *root;
 	/* A bit per IRQ whose kind is not free (ipipe_set_kind): a walk
-	 * over the IRQs in use reads these words, not every table. */
+	 * over the IRQs in use reads these words, not every record. */
 	uint64_t in_use[IPIPE_NR_IRQS / 64];
 	bool *syncing;	    /* per RT CPU: head-side handlers running */
 	nk_time_t *started; /* per CPU: the running handler's start */
