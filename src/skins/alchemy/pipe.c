@@ -25,8 +25,7 @@
 struct alchemy_pipe {
 	struct nk_pipe *np; /* NULL while rt_pipe_create() builds it */
 	int minor;
-	int linux_fd;	      /* owned by @np */
-	unsigned long serial; /* tells a re-created pipe on the same minor */
+	int linux_fd; /* owned by @np */
 	/* The last send was rt_pipe_stream(): the next may extend its
 	 * message (never one of rt_pipe_write(), whose boundaries hold). */
 	bool streaming;
@@ -44,7 +43,6 @@ void alchemy_pipe_describe(const void *object, struct nk_object_info *info)
 /* This process's pipes by minor, including those being created (which
  * hold the minor but are not usable yet).  Lock held. */
 static struct alchemy_pipe *minors[P_MINOR_COUNT];
-static unsigned long pipe_serial;
 
 /* Reserve @minor (P_MINOR_AUTO: the first free one) for @p.  Lock held. */
 static int minor_reserve(struct alchemy_pipe *p, int minor)
@@ -60,7 +58,6 @@ static int minor_reserve(struct alchemy_pipe *p, int minor)
 	}
 	minors[minor] = p;
 	p->minor = minor;
-	p->serial = ++pipe_serial;
 	return 0;
 }
 
@@ -244,52 +241,29 @@ int rt_pipe_unbind(RT_PIPE *pipe)
 	return skin_unbind(alchemy_handle(pipe));
 }
 
-/*
- * The pipe on @minor, if ready, as its Linux fd and serial.  Lock held;
- * the skin is entered (a pipe was created).
- */
-static bool minor_find(int minor, int *fd, unsigned long *serial)
-{
-	struct alchemy_pipe *p = minors[minor];
-
-	if (p == NULL || p->np == NULL)
-		return false;
-	*fd = p->linux_fd;
-	*serial = p->serial;
-	return true;
-}
-
 /* Not a service of the API (no link name): exported here, untraced. */
 nk_export int fusion_pipe_open(int minor)
 {
 	struct alchemy_state *st = alchemy_state();
-	unsigned long serial, now;
+	struct alchemy_pipe *p;
 	struct nk_instance *nk;
-	int fd, copy;
-	bool found, same;
+	int ret = -ENOENT;
 
 	/* Not alchemy_enter(): a Linux thread asking must not start the
 	 * runtime; without the skin there is no pipe. */
 	if (st == NULL || minor < 0 || minor >= P_MINOR_COUNT)
 		return -ENOENT;
 	nk = st->skin.nk;
+	/* The copy is made under the lock, which rt_pipe_delete() takes
+	 * to free the minor before the descriptor is closed: it is this
+	 * pipe's, never a number closed and given to another file. */
 	nk_lock(nk);
-	found = minor_find(minor, &fd, &serial);
-	nk_unlock(nk);
-	if (!found)
-		return -ENOENT;
-	/* A system call: not under the nucleus lock. */
-	copy = dup(fd);
-	if (copy < 0)
-		return errno == EBADF ? -ENOENT : -errno; /* closed meanwhile */
-	/* Deleted meanwhile, @fd may have been closed and even reused:
-	 * the copy is good only if the same pipe still holds the minor. */
-	nk_lock(nk);
-	same = minor_find(minor, &fd, &now) && now == serial;
-	nk_unlock(nk);
-	if (!same) {
-		close(copy);
-		return -ENOENT;
+	p = minors[minor];
+	if (p && p->np) {
+		ret = dup(p->linux_fd);
+		if (ret < 0)
+			ret = -errno;
 	}
-	return copy;
+	nk_unlock(nk);
+	return ret;
 }

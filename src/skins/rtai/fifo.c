@@ -32,19 +32,17 @@ _Static_assert(RTF_NO == RTAI_FIFOS, "one slot per FIFO number");
 
 struct rtai_fifo {
 	struct nk_pipe *np;
-	int linux_fd;	      /* owned by @np */
-	unsigned long serial; /* tells a re-created FIFO on the same number */
+	int linux_fd; /* owned by @np */
 	int opens;
 	/*
 	 * Its semaphore (rtf_sem_init(), NULL pipe: none): binary, taken
 	 * by either side; a post the Linux side may wait for also sends a
 	 * token through @sem_np, whose flush by the root domain wakes a
 	 * Linux thread polling its descriptor (a real-time post makes no
-	 * system call).  @sem_serial tells a semaphore made anew.
+	 * system call).
 	 */
 	struct nk_pipe *sem_np;
-	int sem_fd; /* owned by @sem_np */
-	unsigned long sem_serial;
+	int sem_fd;	 /* owned by @sem_np */
 	int sem_waiters; /* Linux threads waiting: tokens are sent */
 	bool sem;
 	/* The bytes from the Linux side, at ring[head] on: as large as
@@ -67,7 +65,6 @@ static void sem_drop(struct rtai_fifo *f)
 
 /* This process's FIFOs by number.  Lock held. */
 static struct rtai_fifo *fifos[RTF_NO];
-static unsigned long fifo_serial;
 
 /* The FIFO @fifo: -ENODEV (no such number), -EINVAL (not created).
  * Lock held. */
@@ -152,7 +149,6 @@ int rtf_create(unsigned int fifo, int size)
 	} else if (ret == 0) {
 		f->np = np;
 		f->linux_fd = nk_pipe_linux_fd(np);
-		f->serial = ++fifo_serial;
 		f->opens = 1;
 		fifos[fifo] = f;
 	}
@@ -330,19 +326,6 @@ int rtf_get_frbs(unsigned int fifo)
 	return fifo_control(fifo, FIFO_FRBS, NULL, 0);
 }
 
-/* The Linux fd and serial of FIFO @fifo, or of its semaphore's token
- * pipe with @sem, if it exists.  Lock held. */
-static bool fifo_fd(unsigned int fifo, bool sem, int *fd, unsigned long *serial)
-{
-	struct rtai_fifo *f;
-
-	if (fifo_find(fifo, &f) || (sem && f->sem_np == NULL))
-		return false;
-	*fd = sem ? f->sem_fd : f->linux_fd;
-	*serial = sem ? f->sem_serial : f->serial;
-	return true;
-}
-
 /*
  * A descriptor of our own on FIFO @fifo's Linux side (its semaphore's
  * with @sem): -ENOENT when there is none, -errno of dup().  From any
@@ -351,35 +334,26 @@ static bool fifo_fd(unsigned int fifo, bool sem, int *fd, unsigned long *serial)
 static int fifo_dup(unsigned int fifo, bool sem)
 {
 	struct rtai_state *st = rtai_state();
-	unsigned long serial, now;
 	struct nk_instance *nk;
-	int fd, copy;
-	bool found, same;
+	struct rtai_fifo *f;
+	int ret = -ENOENT;
 
 	/* Not rtai_enter(): a Linux thread asking must not start the
 	 * runtime; without the skin there is no FIFO. */
 	if (st == NULL || fifo >= RTF_NO)
 		return -ENOENT;
 	nk = st->skin.nk;
+	/* The copy is made under the lock, under which the FIFO or its
+	 * semaphore goes and closes the descriptor: it is theirs, never a
+	 * number closed and given to another file. */
 	nk_lock(nk);
-	found = fifo_fd(fifo, sem, &fd, &serial);
-	nk_unlock(nk);
-	if (!found)
-		return -ENOENT;
-	/* A system call: not under the nucleus lock. */
-	copy = dup(fd);
-	if (copy < 0)
-		return errno == EBADF ? -ENOENT : -errno;
-	/* Destroyed meanwhile, @fd may have been closed and reused: the
-	 * copy is good only if the same one still holds the number. */
-	nk_lock(nk);
-	same = fifo_fd(fifo, sem, &fd, &now) && now == serial;
-	nk_unlock(nk);
-	if (!same) {
-		close(copy);
-		return -ENOENT;
+	if (fifo_find(fifo, &f) == 0 && (!sem || f->sem_np)) {
+		ret = dup(sem ? f->sem_fd : f->linux_fd);
+		if (ret < 0)
+			ret = -errno;
 	}
-	return copy;
+	nk_unlock(nk);
+	return ret;
 }
 
 /* Not a service of the API (no link name): exported here, untraced. */
@@ -428,7 +402,6 @@ int rtf_sem_init(unsigned int fifo, int value)
 	if (np && f->sem_np == NULL) {
 		f->sem_np = np;
 		f->sem_fd = nk_pipe_linux_fd(np);
-		f->sem_serial = ++fifo_serial;
 		np = NULL;
 	}
 	f->sem = value > 0;
