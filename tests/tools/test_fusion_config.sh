@@ -23,20 +23,7 @@ shift
 skins="$*"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top/tests/tools/runtime_app.c
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail()
-{
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-
-pass()
-{
-	echo "ok: $*"
-}
+. "$(dirname "$0")/checks.sh"
 
 # expect_eq WHAT ACTUAL EXPECTED
 expect_eq()
@@ -368,8 +355,5 @@ else
 	echo "install test: $(($(date +%s) - start)) s"
 fi
 
-if [ "$failures" -ne 0 ]; then
-	echo "$failures failure(s)"
-	exit 1
-fi
+checks_end
 echo "all passed"

@@ -20,23 +20,10 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 script=$top/tools/gdb/fusion-gdb.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+. "$(dirname "$0")/checks.sh"
 # LeakSanitizer cannot run under ptrace: it would fail every run.
 ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export ASAN_OPTIONS
-
-fail()
-{
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
-
-pass()
-{
-	echo "ok: $*"
-}
 
 skip()
 {
@@ -338,8 +325,5 @@ autoload)
 	;;
 esac
 
-if [ "$failures" -ne 0 ]; then
-	echo "$failures failure(s)"
-	exit 1
-fi
+checks_end
 echo "all passed"

@@ -14,15 +14,7 @@ if [ $# -ne 1 ] || [ ! -d "$1/bin" ]; then
 	exit 2
 fi
 bin=$(cd "$1/bin" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail()
-{
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+. "$(dirname "$0")/checks.sh"
 
 # expect STATUS LINE CMD...: the exit status, and stderr exactly LINE.
 expect()
@@ -146,8 +138,5 @@ for cmd in "latency --bogus" "switch --bogus" "info --bogus" "sim --bogus" \
 	grep -q "^usage: fusion" "$tmp/err" || fail "fusion $cmd: no usage on stderr"
 done
 
-if [ "$failures" -ne 0 ]; then
-	echo "$failures failed"
-	exit 1
-fi
+checks_end
 echo "all passed"

@@ -14,15 +14,7 @@ if [ $# -ne 1 ] || [ ! -f "$1/cmake/pgo.cmake" ]; then
 fi
 src=$1
 cmake=${CMAKE:-cmake}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail()
-{
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+. "$(dirname "$0")/checks.sh"
 
 # refused NAME TEXT ARGS...: configuring with ARGS fails and says TEXT.
 refused()
@@ -34,7 +26,7 @@ refused()
 	elif ! grep -q "$text" "$tmp/$name.log"; then
 		fail "$name: no \"$text\" in: $(cat "$tmp/$name.log")"
 	else
-		echo "ok: $name refused"
+		pass "$name refused"
 	fi
 }
 
@@ -56,7 +48,7 @@ else
 	FUSION_BACKEND=sim "$b/bin/fusion" latency --backend=sim -T 1 -q \
 		>/dev/null 2>&1 || fail "the instrumented fusion latency failed"
 	if ls "$b/pgo" | grep -q 'nucleus#sched\.c\.gcda$'; then
-		echo "ok: the training run wrote the nucleus's profile"
+		pass "the training run wrote the nucleus's profile"
 	else
 		fail "no profile of src/nucleus/sched.c in $b/pgo"
 	fi
@@ -65,8 +57,8 @@ else
 	elif ! grep -q -- "-fprofile-use=$b/pgo" "$b/compile_commands.json"; then
 		fail "use: the library was not compiled with the profile"
 	else
-		echo "ok: the library built again from the profile"
+		pass "the library built again from the profile"
 	fi
 fi
 
-[ "$failures" -eq 0 ] || exit 1
+checks_end
